@@ -1,0 +1,16 @@
+"""skatsim's engine: cards, dealing, auction, declaration, trick play, scoring and replay.
+
+Everything follows the International Skat Order; see the module docstrings for
+the encoding (``sim.cards``) and the rules each module implements.
+"""
+
+from .auction import BID_VALUES, AuctionResult, run_auction
+from .cards import format_card, format_hand, parse_card, parse_hand
+from .deal import deal, deal_batch
+from .games import GAME_NAMES, Declaration
+from .scoring import GameResult, score_game
+
+__all__ = [
+    "BID_VALUES", "AuctionResult", "run_auction", "format_card", "format_hand", "parse_card",
+    "parse_hand", "deal", "deal_batch", "GAME_NAMES", "Declaration", "GameResult", "score_game",
+]

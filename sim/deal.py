@@ -1,0 +1,59 @@
+"""Dealing: deal ``i`` of seed ``s`` is a pure function of ``(s, i)``.
+
+Each deal shuffles the 32 cards with a Fisher-Yates shuffle driven by the deal's
+own random stream, so every one of the 32! / (10!^3 2!) deals is equally likely.
+The first ten cards go to forehand, the next ten to middlehand, the next ten to
+rearhand and the last two to the skat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rng import STREAM_DEAL, below, stream_key
+
+#: Column order of a deal array: forehand, middlehand, rearhand, skat.
+SKAT = 3
+
+
+@njit(cache=True)
+def deal_one(seed, index, out):
+    """Write the hands of deal ``index`` as four uint32 masks into ``out`` (F, M, R, skat)."""
+    deck = np.arange(32)
+    state = stream_key(seed, index, STREAM_DEAL)
+    for i in range(31, 0, -1):
+        state, j = below(state, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    for part in range(4):
+        out[part] = 0
+    for pos in range(32):
+        part = min(pos // 10, 3)
+        out[part] |= np.uint32(1) << np.uint32(deck[pos])
+
+
+@njit(cache=True)
+def deal_batch_into(seed, start, out):
+    for k in range(out.shape[0]):
+        deal_one(seed, start + k, out[k])
+
+
+def deal_batch(seed: int, start: int, count: int) -> np.ndarray:
+    """Deals ``start .. start+count-1`` of ``seed`` as a (count, 4) uint32 array: F, M, R, skat."""
+    _check_seed(seed)
+    if start < 0 or count < 0:
+        raise ValueError(f"deal numbers must not be negative (start {start}, count {count})")
+    out = np.empty((count, 4), dtype=np.uint32)
+    deal_batch_into(np.uint64(seed), start, out)
+    return out
+
+
+def deal(seed: int, index: int) -> tuple[int, int, int, int]:
+    """Deal ``index`` of ``seed``: the masks of forehand, middlehand, rearhand and the skat."""
+    row = deal_batch(seed, index, 1)[0]
+    return tuple(int(x) for x in row)
+
+
+def _check_seed(seed: int) -> None:
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64-1, not {seed}")

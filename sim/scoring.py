@@ -1,0 +1,133 @@
+"""Matadors, game value, won or lost, overbid, and the classic and Seeger-Fabian scores.
+
+The kernels take plain numbers so that every player, the replay checker and the
+bulk runner score a game with the same code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .games import BASE_VALUES, GRAND, NULL, NULL_VALUES, Declaration
+
+#: Trumps of each suit game and grand from the highest down:
+#: CJ SJ HJ DJ, then A 10 K Q 9 8 7 of the trump suit (grand uses the first four).
+TRUMP_SEQUENCE = np.array(
+    [[31, 23, 15, 7] + [g * 8 + r for r in (6, 5, 4, 3, 2, 1, 0)] for g in range(4)]
+    + [[31, 23, 15, 7] + [-1] * 7],
+    dtype=np.int64,
+)
+
+#: Seeger-Fabian: bonus for a won game, penalty for a lost one, and what each
+#: defender gets when the declarer loses at a three-player table.
+SF_WON_BONUS = 50
+SF_LOST_PENALTY = 50
+SF_DEFENDER_BONUS = 40
+
+
+@njit(cache=True)
+def matadors(game, twelve_cards):
+    """Signed matadors over the declarer's twelve cards: +N "with N", -N "without N", 0 in null."""
+    if game == NULL:
+        return 0
+    cards = np.uint32(twelve_cards)
+    length = 11 if game < GRAND else 4
+    with_top = (cards >> np.uint32(31)) & np.uint32(1)
+    run = 0
+    for k in range(length):
+        held = (cards >> np.uint32(TRUMP_SEQUENCE[game, k])) & np.uint32(1)
+        if held != with_top:
+            break
+        run += 1
+    return run if with_top else -run
+
+
+@njit(cache=True)
+def game_outcome(game, hand, schneider_announced, schwarz_announced, ouvert, bid, matadors_,
+                 declarer_points, declarer_tricks):
+    """(won, game value, overbid, schneider, schwarz) of a finished game.
+
+    The declaration must be normalized (ouvert implies hand and schwarz announced in
+    suit and grand; schwarz announced implies schneider announced). ``schneider``
+    and ``schwarz`` say whether either party ended schneider or schwarz (always
+    False in null).
+    """
+    if game == NULL:
+        value = NULL_VALUES[int(hand) + 2 * int(ouvert)]
+        return declarer_tricks == 0, value, False, False, False
+    schneider = declarer_points >= 90 or declarer_points <= 30
+    schwarz = declarer_tricks == 10 or declarer_tricks == 0
+    level = (abs(matadors_) + 1 + int(hand) + int(schneider or schneider_announced)
+             + int(schneider_announced) + int(schwarz or schwarz_announced)
+             + int(schwarz_announced) + int(ouvert))
+    if schwarz_announced:
+        won = declarer_tricks == 10
+    elif schneider_announced:
+        won = declarer_points >= 90
+    else:
+        won = declarer_points >= 61
+    base = BASE_VALUES[game]
+    value = base * level
+    overbid = value < bid
+    if overbid:
+        won = False
+        value = base * ((bid + base - 1) // base)
+    return won, value, overbid, schneider, schwarz
+
+
+@njit(cache=True, inline="always")
+def classic_score(won, value):
+    return value if won else -2 * value
+
+
+@njit(cache=True, inline="always")
+def seeger_fabian_declarer(won, value):
+    return value + SF_WON_BONUS if won else -2 * value - SF_LOST_PENALTY
+
+
+@njit(cache=True, inline="always")
+def seeger_fabian_defender(won):
+    return 0 if won else SF_DEFENDER_BONUS
+
+
+@dataclass(frozen=True)
+class GameResult:
+    declarer: int
+    declaration: Declaration
+    bid: int
+    matadors: int
+    declarer_points: int
+    declarer_tricks: int
+    won: bool
+    game_value: int
+    overbid: bool
+    schneider: bool
+    schwarz: bool
+
+    @property
+    def score(self) -> int:
+        """Classic list score of the declarer: +value won, -2 x value lost."""
+        return int(classic_score(self.won, self.game_value))
+
+    @property
+    def seeger_fabian(self) -> tuple[int, int, int]:
+        """Seeger-Fabian score of forehand, middlehand and rearhand."""
+        d = int(seeger_fabian_defender(self.won))
+        scores = [d, d, d]
+        scores[self.declarer] = int(seeger_fabian_declarer(self.won, self.game_value))
+        return tuple(scores)
+
+
+def score_game(declarer: int, declaration: Declaration, bid: int, twelve_cards: int,
+               declarer_points: int, declarer_tricks: int) -> GameResult:
+    """Score a finished game; ``declaration`` must be legal for ``bid`` (see Declaration.check)."""
+    d = declaration.normalized()
+    mat = int(matadors(d.game, twelve_cards))
+    won, value, overbid, schneider, schwarz = game_outcome(
+        d.game, d.hand, d.schneider, d.schwarz, d.ouvert, bid, mat, declarer_points, declarer_tricks
+    )
+    return GameResult(declarer, d, bid, mat, declarer_points, declarer_tricks, bool(won), int(value),
+                      bool(overbid), bool(schneider), bool(schwarz))

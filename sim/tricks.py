@@ -1,0 +1,198 @@
+"""Trick play: which cards may be played, who wins a trick.
+
+These kernels are the only copy of the rules of card play; the replay checker,
+the random and heuristic players and any search over card play call them.
+
+Order tables::
+
+    EFFECTIVE_SUIT[game, card]  the suit a card belongs to in play: 0..3 for a
+                                plain suit, TRUMP (4) for a trump
+    ORDER[game, card]           the card's height within that suit: plain suits
+                                by rank index (A 10 K Q 9 8 7); in suit and grand
+                                games the jacks rank 8..11 above the trump suit's
+                                own cards; in null A K Q J 10 9 8 7
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cards import JACK, JACKS, SEAT_NAMES, SUIT_MASKS, format_card
+from .games import GRAND, NULL
+
+TRUMP = 4
+# Height of each rank index (7 8 9 Q K 10 A J) in null's order A K Q J 10 9 8 7.
+NULL_ORDER = np.array([0, 1, 2, 5, 6, 3, 7, 4], dtype=np.int64)
+
+
+def _order_tables():
+    eff = np.zeros((6, 32), dtype=np.int64)
+    order = np.zeros((6, 32), dtype=np.int64)
+    for game in range(6):
+        for c in range(32):
+            suit, rank = c >> 3, c & 7
+            if game == NULL:
+                eff[game, c], order[game, c] = suit, NULL_ORDER[rank]
+            elif rank == JACK:
+                eff[game, c], order[game, c] = TRUMP, 8 + suit
+            elif suit == game:
+                eff[game, c], order[game, c] = TRUMP, rank
+            else:
+                eff[game, c], order[game, c] = suit, rank
+    return eff, order
+
+
+EFFECTIVE_SUIT, ORDER = _order_tables()
+
+#: Trumps of each game type as masks: the jacks plus the trump suit; grand the jacks; null none.
+TRUMP_MASKS = np.array(
+    [JACKS | SUIT_MASKS[g] for g in range(4)] + [JACKS, 0], dtype=np.uint32
+)
+
+
+@njit(cache=True, inline="always")
+def suit_mask(game, effective_suit):
+    """All cards of one effective suit (a plain suit without its jack, or the trumps)."""
+    if effective_suit == TRUMP:
+        return TRUMP_MASKS[game]
+    if game == NULL:
+        return SUIT_MASKS[effective_suit]
+    return SUIT_MASKS[effective_suit] & ~TRUMP_MASKS[game]
+
+
+@njit(cache=True, inline="always")
+def legal_moves(hand, game, lead_card):
+    """Cards of ``hand`` that may be played; ``lead_card`` < 0 when the player leads."""
+    hand = np.uint32(hand)
+    if lead_card < 0:
+        return hand
+    follow = hand & suit_mask(game, EFFECTIVE_SUIT[game, lead_card])
+    return follow if follow else hand
+
+
+@njit(cache=True, inline="always")
+def trick_winner(game, first, second, third):
+    """Position (0 = the leader, 1, 2) of the card that wins the trick."""
+    best, best_card = 0, first
+    for pos in range(1, 3):
+        c = second if pos == 1 else third
+        e, b = EFFECTIVE_SUIT[game, c], EFFECTIVE_SUIT[game, best_card]
+        if (e == b and ORDER[game, c] > ORDER[game, best_card]) or (e == TRUMP and b != TRUMP):
+            best, best_card = pos, c
+    return best
+
+
+@njit(cache=True, inline="always")
+def is_legal(hand, game, lead_card, card):
+    return (legal_moves(hand, game, lead_card) >> np.uint32(card)) & np.uint32(1) == 1
+
+
+# --- the state of card play -------------------------------------------------------------
+#
+# One int64 array holds everything card play needs, so a kernel, a search or a
+# solver can copy a position with a slice and step it with play_card:
+#
+#   HANDS+0..2   the cards each seat still holds (masks)
+#   GAME         game type id            DECLARER   declarer seat
+#   LEADER       seat that led the trick  IN_TRICK   cards in the current trick (0..2)
+#   TRICK+0..2   the cards of the current trick in the order played
+#   TRICKS_DONE  completed tricks         WON+0..2   cards won in tricks, by seat (masks)
+#   FINISHED     1 after the tenth trick, or after the null declarer's first trick
+
+HANDS, GAME, DECLARER, LEADER, IN_TRICK, TRICK, TRICKS_DONE, WON, FINISHED = 0, 3, 4, 5, 6, 7, 10, 11, 14
+STATE_SIZE = 15
+
+
+@njit(cache=True)
+def start_play(state, f, m, r, game, declarer):
+    """Set ``state`` to the first lead: forehand leads, hands as given (the declarer's after the discard)."""
+    state[:] = 0
+    state[HANDS], state[HANDS + 1], state[HANDS + 2] = f, m, r
+    state[GAME], state[DECLARER] = game, declarer
+
+
+def new_play(f, m, r, game, declarer):
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    start_play(state, f, m, r, game, declarer)
+    return state
+
+
+@njit(cache=True, inline="always")
+def to_play(state):
+    return (state[LEADER] + state[IN_TRICK]) % 3
+
+
+@njit(cache=True, inline="always")
+def legal_now(state):
+    """Legal cards of the seat to play."""
+    lead = state[TRICK] if state[IN_TRICK] else -1
+    return legal_moves(state[HANDS + to_play(state)], state[GAME], lead)
+
+
+@njit(cache=True)
+def play_card(state, card):
+    """Play ``card`` (assumed legal) for the seat to play; closes the trick after the third card.
+
+    Returns the winner's seat when the card closed a trick, else -1.
+    """
+    seat = to_play(state)
+    state[HANDS + seat] &= ~(np.int64(1) << card)
+    state[TRICK + state[IN_TRICK]] = card
+    state[IN_TRICK] += 1
+    if state[IN_TRICK] < 3:
+        return -1
+    game = state[GAME]
+    winner = (state[LEADER] + trick_winner(game, state[TRICK], state[TRICK + 1], state[TRICK + 2])) % 3
+    for k in range(3):
+        state[WON + winner] |= np.int64(1) << state[TRICK + k]
+    state[LEADER], state[IN_TRICK] = winner, 0
+    state[TRICKS_DONE] += 1
+    if state[TRICKS_DONE] == 10 or (game == NULL and winner == state[DECLARER]):
+        state[FINISHED] = 1
+    return winner
+
+
+class IllegalPlay(ValueError):
+    """A card that may not be played at this point."""
+
+
+class CardPlay:
+    """The ten tricks of one game card by card, each card checked, over the kernel state.
+
+    ``hands`` are the three hands as play starts (the declarer's after the discard).
+    """
+
+    def __init__(self, hands, game: int, declarer: int):
+        self.state = new_play(int(hands[0]), int(hands[1]), int(hands[2]), game, declarer)
+        self.trick_winners: list[int] = []
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state[FINISHED])
+
+    @property
+    def to_play(self) -> int:
+        return int(to_play(self.state))
+
+    def legal(self) -> int:
+        return int(legal_now(self.state))
+
+    def hand(self, seat: int) -> int:
+        return int(self.state[HANDS + seat])
+
+    def won_cards(self, seat: int) -> int:
+        return int(self.state[WON + seat])
+
+    def play(self, card: int) -> None:
+        if self.finished:
+            raise IllegalPlay(f"the game is over; {format_card(card)} is one card too many")
+        seat = self.to_play
+        if not self.hand(seat) >> card & 1:
+            raise IllegalPlay(f"{SEAT_NAMES[seat]} does not hold {format_card(card)}")
+        if not self.legal() >> card & 1:
+            lead = format_card(int(self.state[TRICK]))
+            raise IllegalPlay(f"{SEAT_NAMES[seat]} plays {format_card(card)} but must follow {lead} (revoke)")
+        winner = int(play_card(self.state, card))
+        if winner >= 0:
+            self.trick_winners.append(winner)

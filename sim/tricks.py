@@ -99,9 +99,12 @@ def is_legal(hand, game, lead_card, card):
 #   TRICK+0..2   the cards of the current trick in the order played
 #   TRICKS_DONE  completed tricks         WON+0..2   cards won in tricks, by seat (masks)
 #   FINISHED     1 after the tenth trick, or after the null declarer's first trick
+#   VOIDS+0..2   effective suits (bit 0..3 plain suits, bit 4 trump) each seat has shown
+#                it lacks by not following; public knowledge every player may use
 
-HANDS, GAME, DECLARER, LEADER, IN_TRICK, TRICK, TRICKS_DONE, WON, FINISHED = 0, 3, 4, 5, 6, 7, 10, 11, 14
-STATE_SIZE = 15
+HANDS, GAME, DECLARER, LEADER, IN_TRICK, TRICK, TRICKS_DONE, WON, FINISHED, VOIDS = (
+    0, 3, 4, 5, 6, 7, 10, 11, 14, 15)
+STATE_SIZE = 18
 
 
 @njit(cache=True)
@@ -138,6 +141,10 @@ def play_card(state, card):
     """
     seat = to_play(state)
     state[HANDS + seat] &= ~(np.int64(1) << card)
+    if state[IN_TRICK]:
+        led = EFFECTIVE_SUIT[state[GAME], state[TRICK]]
+        if EFFECTIVE_SUIT[state[GAME], card] != led:
+            state[VOIDS + seat] |= np.int64(1) << led
     state[TRICK + state[IN_TRICK]] = card
     state[IN_TRICK] += 1
     if state[IN_TRICK] < 3:

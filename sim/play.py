@@ -1,0 +1,64 @@
+"""Playing the tricks of a game with one card-play policy per seat.
+
+A policy is a numba function ``policy(view, legal, params, rng) -> (rng, card)``
+(see :mod:`sim.view`); :func:`play_out` asks the seat to play for a card, checks
+it is legal and steps the play state. Policies are passed in as arguments, so
+the same loop serves every combination of built-in and user-written policies
+(numba compiles one specialisation per combination).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cards import card_points, popcount
+from .tricks import DECLARER, FINISHED, STATE_SIZE, WON, legal_now, play_card, to_play
+from .view import VIEW_SIZE, seat_view
+
+#: A trick log holds the 30 cards in the order played; -1 after a null game ended early.
+TRICK_LOG_SIZE = 30
+
+
+@njit(cache=True)
+def _ask(policy_f, policy_m, policy_r, seat, view, legal, params, rng):
+    if seat == 0:
+        return policy_f(view, legal, params[0], rng)
+    if seat == 1:
+        return policy_m(view, legal, params[1], rng)
+    return policy_r(view, legal, params[2], rng)
+
+
+@njit(cache=True)
+def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, rng, log):
+    """Play ``state`` to the end; ``log`` (30 int8) receives the cards in order, -1 for none.
+
+    ``params`` is a (3, k) float64 array of each seat's policy parameters. Returns
+    the random state; raises ValueError when a policy chooses an illegal card.
+    """
+    log[:] = -1
+    n = 0
+    while not state[FINISHED]:
+        seat = to_play(state)
+        seat_view(state, seat, declarer_skat, view)
+        legal = legal_now(state)
+        rng, card = _ask(policy_f, policy_m, policy_r, seat, view, legal, params, rng)
+        if card < 0 or card > 31 or not (legal >> np.uint32(card)) & np.uint32(1):
+            raise ValueError("a card-play policy chose a card that is not legal")
+        log[n] = card
+        n += 1
+        play_card(state, card)
+    return rng
+
+
+@njit(cache=True, inline="always")
+def declarer_result(state, declarer_skat):
+    """(declarer card points with the skat, declarer tricks) of a finished play state."""
+    won = state[WON + state[DECLARER]]
+    return card_points(won) + card_points(declarer_skat), popcount(won) // 3
+
+
+def new_buffers():
+    """Scratch arrays for play_out: a play state, a view and a trick log."""
+    return (np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64),
+            np.full(TRICK_LOG_SIZE, -1, np.int8))

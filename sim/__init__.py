@@ -4,6 +4,13 @@ Everything follows the International Skat Order; see the module docstrings for
 the encoding (``sim.cards``) and the rules each module implements.
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("skatsim")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0+unknown"
+
 from .auction import BID_VALUES, AuctionResult, run_auction
 from .cards import format_card, format_hand, parse_card, parse_hand
 from .deal import deal, deal_batch

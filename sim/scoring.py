@@ -131,3 +131,16 @@ def score_game(declarer: int, declaration: Declaration, bid: int, twelve_cards: 
     )
     return GameResult(declarer, d, bid, mat, declarer_points, declarer_tricks, bool(won), int(value),
                       bool(overbid), bool(schneider), bool(schwarz))
+
+
+@njit(cache=True)
+def _matadors_into(game, cards, out):
+    for k in range(cards.shape[0]):
+        out[k] = matadors(game, cards[k])
+
+
+def matadors_of(game: int, cards: np.ndarray) -> np.ndarray:
+    """Signed matadors of many card sets (uint32 masks) for one game type."""
+    out = np.empty(cards.shape[0], dtype=np.int64)
+    _matadors_into(game, np.ascontiguousarray(cards, dtype=np.uint32), out)
+    return out

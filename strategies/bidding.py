@@ -1,0 +1,96 @@
+"""Bidders: from a hand evaluator and its thresholds to a maximum bid and an intended game.
+
+The ``threshold`` bidder plays a game when the evaluator's score for it reaches
+the threshold (lowered by ``aggressiveness``), and bids up to the highest real
+value among those games: base value times (matadors over its ten cards + 1 for
+the game + 1 when it means to play hand), or the null value of the variant it
+means to play. It means to play hand when the score clears the threshold by
+``hand_margin`` and null ouvert when it clears it by ``ouvert_margin``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from sim.auction import max_bid_answers
+from sim.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
+from sim.scoring import matadors_of
+
+from .evaluators import evaluator as make_evaluator
+from .registry import check_params, lookup, register
+
+
+@dataclass(frozen=True)
+class BidPlan:
+    """What each hand of a batch would do in the auction."""
+
+    max_bid: np.ndarray   # int64, 0 = pass at once
+    game: np.ndarray      # int64 game type id, -1 = none
+    hand: np.ndarray      # bool, means to play hand
+    ouvert: np.ndarray    # bool, means to play null ouvert
+    scores: np.ndarray    # float64 (n, 6), the evaluator's scores
+
+
+@dataclass(frozen=True)
+class ThresholdBidder:
+    evaluate: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    thresholds: np.ndarray
+    hand_margin: float
+    ouvert_margin: float
+
+    def margins(self, hands: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, scores minus thresholds) of each hand and game type."""
+        scores = self.evaluate(np.asarray(hands, dtype=np.uint32), np.asarray(seats))
+        return scores, scores - self.thresholds
+
+    def plan(self, hands: np.ndarray, seats: np.ndarray) -> BidPlan:
+        hands = np.asarray(hands, dtype=np.uint32)
+        scores, margin = self.margins(hands, np.broadcast_to(seats, hands.shape))
+        plays = margin >= 0
+        hand = margin >= self.hand_margin
+        ouvert = margin[:, NULL] >= self.ouvert_margin
+        values = np.zeros(margin.shape, dtype=np.int64)
+        for game in range(GRAND + 1):
+            level = np.abs(matadors_of(game, hands)) + 1 + hand[:, game]
+            values[:, game] = BASE_VALUES[game] * level
+        values[:, NULL] = NULL_VALUES[hand[:, NULL].astype(np.int64) + 2 * ouvert]
+        values[~plays] = 0
+        game = np.where(plays.any(axis=1), _best_game(values, margin), -1)
+        rows = np.arange(len(hands))
+        max_bid = values.max(axis=1)
+        chosen_hand = np.where(game >= 0, hand[rows, game], False)
+        return BidPlan(max_bid, game, chosen_hand, ouvert & (game == NULL), scores)
+
+    def max_bid(self, hand: int, seat: int) -> int:
+        """The maximum bid of one hand (0: pass at once)."""
+        return int(self.plan(np.array([hand], dtype=np.uint32), seat).max_bid[0])
+
+
+def auction_answers(bidders, hands):
+    """The answers (bid_from, hold_at) of three bidders holding ``hands``, for sim.auction.run_auction."""
+    return max_bid_answers([b.max_bid(h, seat) for seat, (b, h) in enumerate(zip(bidders, hands))])
+
+
+def _best_game(values: np.ndarray, margin: np.ndarray) -> np.ndarray:
+    """Highest value; among equal values the larger margin."""
+    key = values * 1e6 + np.clip(margin, -1e5, 1e5)
+    return np.argmax(key, axis=1)
+
+
+@register("bidder", "threshold")
+def threshold_bidder(evaluator: str = "default", aggressiveness: float = 0.0,
+                     hand_margin: float = 3.0, ouvert_margin: float = 6.0,
+                     evaluator_params: dict | None = None) -> ThresholdBidder:
+    """Play a game when its score reaches the evaluator's threshold; bid up to its real value."""
+    evaluate = make_evaluator(evaluator, **(evaluator_params or {}))
+    thresholds = np.asarray(evaluate.thresholds, dtype=np.float64) - aggressiveness
+    return ThresholdBidder(evaluate, thresholds, hand_margin, ouvert_margin)
+
+
+def bidder(name: str, **params) -> ThresholdBidder:
+    strategy = lookup("bidder", name)
+    check_params(strategy, params)
+    return strategy.factory(**params)

@@ -1,0 +1,128 @@
+"""Discarding two of the twelve cards after picking up the skat.
+
+Any two cards are legal (jacks and trumps included; their points count for the
+declarer). The built-in ``rules`` discarder scores every pair and keeps the best:
+
+- suit and grand: never a trump while two side cards remain; bury points
+  (``points`` per card point: a ten or king that would fall to an ace is safer in
+  the skat); create voids (``void`` per side suit emptied, so the declarer can
+  trump it); keep aces (``ace`` is subtracted per ace discarded, since an ace is
+  a sure trick that also takes points) and tens beside their ace (``guarded_ten``
+  per such ten: ace and ten together are two tricks);
+- null: throw the cards that would take a trick: each card's height in null
+  order counts (``null_height``) and a suit emptied counts ``void`` (a void lets
+  the declarer shed dangerous cards later).
+
+A discarder is a numba function ``discard(twelve, game, params) -> mask`` of the
+two cards; the declarer stage calls it for every deal and candidate game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from numba import njit
+
+from sim.cards import ACE, CARD_POINTS, SUIT_MASKS, TEN, nth_card, popcount
+from sim.games import NULL
+from sim.tricks import NULL_ORDER, TRUMP_MASKS
+
+from .registry import check_params, lookup, register
+
+POINTS, VOID, ACE_PENALTY, NULL_HEIGHT, GUARDED_TEN = 0, 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class Discarder:
+    name: str
+    function: Callable
+    params: np.ndarray
+
+
+@njit(cache=True)
+def _side_suits_left(cards, game):
+    """Number of plain suits (jacks and trumps excluded) that still hold a card."""
+    n = 0
+    for s in range(4):
+        if cards & SUIT_MASKS[s] & ~TRUMP_MASKS[game]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _null_suits_left(cards):
+    n = 0
+    for s in range(4):
+        if cards & SUIT_MASKS[s]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _pair_value(twelve, game, a, b, params):
+    pair = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
+    rest = twelve & ~pair
+    if game == NULL:
+        voids = _null_suits_left(twelve) - _null_suits_left(rest)
+        return params[NULL_HEIGHT] * (NULL_ORDER[a & 7] + NULL_ORDER[b & 7]) + params[VOID] * voids
+    voids = _side_suits_left(twelve, game) - _side_suits_left(rest, game)
+    aces = int((a & 7) == ACE) + int((b & 7) == ACE)
+    guarded_tens = _guarded_ten(rest, a) + _guarded_ten(rest, b)
+    return (params[POINTS] * (CARD_POINTS[a] + CARD_POINTS[b]) + params[VOID] * voids
+            - params[ACE_PENALTY] * aces - params[GUARDED_TEN] * guarded_tens)
+
+
+@njit(cache=True, inline="always")
+def _guarded_ten(rest, card):
+    """1 when ``card`` is a ten whose ace stays in the hand."""
+    ace = (card & ~7) + ACE
+    return int((card & 7) == TEN and (rest >> np.uint32(ace)) & np.uint32(1) == 1)
+
+
+@njit(cache=True)
+def discard_by_rules(twelve, game, params):
+    """The pair of cards with the best value; trumps only when fewer than two side cards remain."""
+    twelve = np.uint32(twelve)
+    pool = twelve & ~TRUMP_MASKS[game] if game != NULL else twelve
+    if popcount(pool) < 2:
+        pool = twelve
+    n = popcount(pool)
+    best, best_pair = -1e18, np.uint32(0)
+    for i in range(n):
+        a = nth_card(pool, i)
+        for j in range(i + 1, n):
+            b = nth_card(pool, j)
+            value = _pair_value(twelve, game, a, b, params)
+            if value > best:
+                best = value
+                best_pair = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
+    return best_pair
+
+
+@register("discarder", "rules")
+def rules_discarder(points: float = 1.0, void: float = 12.0, ace: float = 25.0,
+                    null_height: float = 3.0, guarded_ten: float = 12.0) -> Discarder:
+    """Bury points, create voids, keep aces; in null throw the cards most likely to win a trick."""
+    return Discarder("rules", discard_by_rules,
+                     np.array([points, void, ace, null_height, guarded_ten], dtype=np.float64))
+
+
+def discarder(name: str, **params) -> Discarder:
+    strategy = lookup("discarder", name)
+    check_params(strategy, params)
+    return strategy.factory(**params)
+
+
+@njit(cache=True)
+def _discard_each(function, twelves, game, params, out):
+    for k in range(twelves.shape[0]):
+        out[k] = function(twelves[k], game, params)
+
+
+def discard_many(rule: Discarder, twelves: np.ndarray, game: int) -> np.ndarray:
+    """The discard (uint32 mask of two cards) for each set of twelve cards, for one game type."""
+    out = np.empty(twelves.shape[0], dtype=np.uint32)
+    _discard_each(rule.function, np.ascontiguousarray(twelves, dtype=np.uint32), game, rule.params, out)
+    return out

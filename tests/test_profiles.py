@@ -1,0 +1,76 @@
+"""Choosing strategies by name, per seat, from TOML profiles and command-line settings."""
+
+import pytest
+
+from strategies import load_profile, profile_names
+from strategies.profiles import ProfileError
+from strategies.registry import StrategyError, lookup, names
+
+
+def test_named_profiles_ship_and_load():
+    shipped = profile_names()
+    assert {"default", "random", "cautious", "aggressive"} <= set(shipped)
+    for name in shipped:
+        profile = load_profile(name)
+        assert profile.description
+        assert len(profile.seats) == 3
+
+
+def test_random_profile_plays_random_cards_at_every_seat():
+    profile = load_profile("random")
+    assert [s.card_play.name for s in profile.seats] == ["random"] * 3
+
+
+def test_a_seat_table_overrides_that_seat_only(tmp_path):
+    path = tmp_path / "mixed.toml"
+    path.write_text('[bidder]\nname = "threshold"\n[discarder]\nname = "rules"\n'
+                    '[declarer]\nname = "best_margin"\n[card_play]\nname = "heuristic"\n'
+                    '[rearhand.card_play]\nname = "random"\n')
+    profile = load_profile(path)
+    assert [s.card_play.name for s in profile.seats] == ["heuristic", "heuristic", "random"]
+    assert profile.name == "mixed"
+
+
+def test_settings_apply_on_top_of_a_profile():
+    profile = load_profile("default", ["middlehand.card_play=random", "bidder.aggressiveness=2"])
+    assert [s.card_play.name for s in profile.seats] == ["heuristic", "random", "heuristic"]
+    assert profile.spec["forehand"]["bidder"]["aggressiveness"] == 2
+    base = load_profile("default").seats[0].bidder.thresholds
+    assert (profile.seats[0].bidder.thresholds == base - 2).all()
+
+
+def test_unknown_profile_lists_the_named_ones():
+    with pytest.raises(ProfileError, match="unknown profile 'nope'.*default"):
+        load_profile("nope")
+
+
+def test_missing_profile_file_is_named(tmp_path):
+    with pytest.raises(ProfileError, match="does not exist"):
+        load_profile(tmp_path / "missing.toml")
+
+
+def test_unknown_strategy_lists_what_exists():
+    with pytest.raises(ProfileError, match=r"unknown card_play 'clever' \(known: .*heuristic.*random"):
+        load_profile("default", ["card_play=clever"])
+
+
+def test_unknown_parameter_lists_the_parameters():
+    with pytest.raises(ProfileError, match="has no parameter 'greed'.*aggressiveness"):
+        load_profile("default", ["bidder.greed=3"])
+
+
+def test_bad_setting_and_bad_toml_are_reported(tmp_path):
+    with pytest.raises(ProfileError, match="ROLE=NAME"):
+        load_profile("default", ["card_play"])
+    with pytest.raises(ProfileError, match="unknown role"):
+        load_profile("default", ["dealer=fast"])
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[bidder\nname=")
+    with pytest.raises(ProfileError, match="not valid TOML"):
+        load_profile(bad)
+
+
+def test_unknown_role_in_registry_lookup():
+    with pytest.raises(StrategyError, match="unknown role"):
+        lookup("dealer", "x")
+    assert "rules" in names("discarder")

@@ -1,0 +1,107 @@
+"""One deal as a person reads it: hands, auction, skat, declaration, each trick, the result.
+
+The game is regenerated from the run's seed and profile (every deal is a pure
+function of its id) and checked against the logged row, so ``show`` works
+whether or not the run logged its tricks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .auction import max_bid_answers, run_auction
+from .cards import SEAT_NAMES, format_card, format_hand
+from .games import GAME_NAMES, Declaration
+from .runner import RunError, read_manifest
+
+SEAT_LETTERS = "FMR"
+
+
+def show_deal(folder: str | Path, deal_id: int) -> str:
+    """The text of deal ``deal_id`` of the run in ``folder``."""
+    from strategies.profiles import build_profile
+    from strategies.table import play_deals
+
+    manifest = read_manifest(Path(folder))
+    config = manifest.config
+    if not 0 <= deal_id < config["deals"]:
+        raise RunError(f"deal {deal_id} is not in this run (deals 0 to {config['deals'] - 1})")
+    if config["mode"] != "game":
+        raise RunError("show prints deals of game-mode runs; this run is in declare mode")
+    profile = build_profile(config["profile"], config["profile_spec"])
+    row = {k: v[0] for k, v in play_deals(profile, config["seed"], deal_id, 1, log_tricks=True).items()}
+    _check_against_log(Path(folder), config, deal_id, row)
+    head = f"Deal {deal_id} of {folder} (seed {config['seed']}, profile {config['profile']})"
+    return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
+
+
+def _check_against_log(folder: Path, config: dict, deal_id: int, row: dict) -> None:
+    import polars as pl
+
+    part = folder / f"part-{deal_id // config['chunk_size']:05d}.parquet"
+    if not part.exists():
+        return  # not played yet: the regenerated deal is all there is
+    logged = pl.read_parquet(part).filter(pl.col("deal_id") == deal_id)
+    for name in ("declarer_points", "score", "bid"):
+        if logged.height and int(logged[name][0]) != int(row[name]):
+            raise RunError(f"deal {deal_id}: the log says {name} {logged[name][0]}, the replay"
+                           f" {row[name]}; the run was made by a different version of skatsim")
+
+
+def _hands(row) -> list[str]:
+    lines = [f"{SEAT_NAMES[s].capitalize():<11} {format_hand(row[h], True)}"
+             for s, h in enumerate(("hand_f", "hand_m", "hand_r"))]
+    return lines + [f"{'Skat':<11} {format_hand(row['skat'], True)}"]
+
+
+def _auction(row) -> list[str]:
+    max_bids = [int(row["max_bid_f"]), int(row["max_bid_m"]), int(row["max_bid_r"])]
+    result = run_auction(*max_bid_answers(max_bids))
+    calls = ", ".join(f"{SEAT_NAMES[s]} {c}" for s, c in result.calls)
+    if result.passed_in:
+        return [f"{'Auction':<11} {calls}: passed in, no game"]
+    return [f"{'Auction':<11} {calls}: {SEAT_NAMES[result.declarer]} plays at {result.bid}"]
+
+
+def _play(row) -> list[str]:
+    if row["passed"]:
+        return []
+    d = int(row["declarer"])
+    decl = Declaration(int(row["game"]), bool(row["hand"]), bool(row["schneider_announced"]),
+                       bool(row["schwarz_announced"]), bool(row["ouvert"]))
+    skat = ("plays hand" if row["hand"]
+            else f"picks up the skat, discards {format_hand(row['discard'], True)}")
+    lines = [f"{'Skat':<11} {SEAT_NAMES[d]} {skat}", f"{'Game':<11} {decl.name}", "Tricks"]
+    lines += _tricks(row, d)
+    return lines + [_result(row, d)]
+
+
+def _tricks(row, declarer) -> list[str]:
+    from .tricks import CardPlay
+
+    hands = [int(row[h]) for h in ("hand_f", "hand_m", "hand_r")]
+    skat = int(row["skat"]) if row["hand"] else int(row["discard"])
+    hands[declarer] = (hands[declarer] | int(row["skat"])) & ~skat
+    play = CardPlay(hands, int(row["game"]), declarer)
+    lines, trick = [], []
+    for card in (int(c) for c in np.asarray(row["tricks"]) if c >= 0):
+        trick.append(f"{SEAT_LETTERS[play.to_play]} {format_card(card, True):<4}")
+        play.play(card)
+        if len(trick) == 3:
+            winner = play.trick_winners[-1]
+            lines.append(f"  {len(play.trick_winners):>2}  {'  '.join(trick)} -> {SEAT_NAMES[winner]}")
+            trick = []
+    return lines
+
+
+def _result(row, declarer) -> str:
+    outcome = "won" if row["won"] else ("lost (overbid)" if row["overbid"] else "lost")
+    matadors = int(row["matadors"])
+    with_text = "" if row["game"] == GAME_NAMES.index("null") else (
+        f", {'with' if matadors > 0 else 'without'} {abs(matadors)}")
+    sf = " / ".join(f"{int(row[k]):+d}" for k in ("sf_f", "sf_m", "sf_r"))
+    return (f"{'Result':<11} {SEAT_NAMES[declarer]} {int(row['declarer_points'])} points,"
+            f" {int(row['declarer_tricks'])} tricks{with_text}: {outcome}, value {int(row['game_value'])},"
+            f" score {int(row['score']):+d}; Seeger-Fabian F/M/R {sf}")

@@ -83,10 +83,17 @@ def _best_game(values: np.ndarray, margin: np.ndarray) -> np.ndarray:
 @register("bidder", "threshold")
 def threshold_bidder(evaluator: str = "default", aggressiveness: float = 0.0,
                      hand_margin: float = 3.0, ouvert_margin: float = 6.0,
+                     thresholds: list | None = None,
                      evaluator_params: dict | None = None) -> ThresholdBidder:
-    """Play a game when its score reaches the evaluator's threshold; bid up to its real value."""
+    """Play a game when its score reaches the evaluator's threshold; bid up to its real value.
+
+    ``thresholds`` (six numbers, diamonds .. null) replaces the evaluator's own.
+    """
     evaluate = make_evaluator(evaluator, **(evaluator_params or {}))
-    thresholds = np.asarray(evaluate.thresholds, dtype=np.float64) - aggressiveness
+    base = evaluate.thresholds if thresholds is None else thresholds
+    if np.shape(base) != (6,):
+        raise ValueError(f"thresholds must be six numbers (diamonds .. null), not {thresholds!r}")
+    thresholds = np.asarray(base, dtype=np.float64) - aggressiveness
     return ThresholdBidder(evaluate, thresholds, hand_margin, ouvert_margin)
 
 

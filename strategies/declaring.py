@@ -4,12 +4,17 @@ The built-in ``best_margin`` declarer plays hand when its bidder meant to (the
 hand then cleared its threshold by the bidder's hand margin), announcing
 schneider when the margin reaches ``schneider_margin`` and playing a suit or
 grand game ouvert when it reaches ``ouvert_margin``. After picking up the skat it
-tries every game type: discards for it, scores the ten cards it would keep, and
-declares the game with the largest margin over its threshold among those whose
-value reaches the bid (ties: the higher value). Null ouvert is declared when the
-null margin reaches the bidder's ouvert margin. When no game reaches the bid it
-declares the suit or grand game with the largest margin and loses it as overbid
-unless schneider or schwarz lift its value.
+tries every game type: discards for it and scores the ten cards it would keep.
+It plays the game it bid for, or switches to a more valuable game whose score
+now clears its threshold by ``switch_margin`` (the skat brought a jack, an ace
+or a void); kept ten of twelve cards score higher than ten dealt ones, so a
+plain pass of the threshold is not enough to switch. Of those games it declares
+the most valuable that reaches the bid (ties: the larger margin), else the game
+with the largest margin that reaches it. Null ouvert is declared when the null
+margin reaches the bidder's ouvert margin. When no game reaches the bid it declares the suit or grand game
+with the largest margin and loses it as overbid unless schneider or schwarz lift
+its value. (Scores of different game types are on different scales, so margins
+are compared across games only as a last resort.)
 """
 
 from __future__ import annotations
@@ -30,12 +35,14 @@ from .registry import check_params, lookup, register
 class MarginDeclarer:
     schneider_margin: float
     ouvert_margin: float
+    switch_margin: float
 
 
 @register("declarer", "best_margin")
-def best_margin(schneider_margin: float = 8.0, ouvert_margin: float = 12.0) -> MarginDeclarer:
-    """Declare the game that clears its threshold by most among those that reach the bid."""
-    return MarginDeclarer(schneider_margin, ouvert_margin)
+def best_margin(schneider_margin: float = 8.0, ouvert_margin: float = 12.0,
+                switch_margin: float = 2.0) -> MarginDeclarer:
+    """Play the game bid for, or a more valuable one the skat made clearly playable."""
+    return MarginDeclarer(schneider_margin, ouvert_margin, switch_margin)
 
 
 def declarer_rule(name: str, **params) -> MarginDeclarer:
@@ -76,9 +83,13 @@ def declare_hand_games(plan: BidPlan, rule: MarginDeclarer, bidder: ThresholdBid
     out.skat[rows] = skats[rows]
 
 
-def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, bidder: ThresholdBidder,
-                         discarder: Discarder, rows: np.ndarray, out: Declarations) -> None:
-    """Discard and declare for the declarers of ``rows`` who picked up (``twelve``, ``bids`` by row)."""
+def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, intended: np.ndarray,
+                         rule: MarginDeclarer, bidder: ThresholdBidder, discarder: Discarder,
+                         rows: np.ndarray, out: Declarations) -> None:
+    """Discard and declare for the declarers of ``rows`` who picked up.
+
+    ``twelve``, ``bids`` and ``intended`` (the game each bid for) are given by row.
+    """
     n = len(rows)
     discards = np.empty((n, 6), dtype=np.uint32)
     margins = np.empty((n, 6))
@@ -90,18 +101,21 @@ def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, bidder
         values[:, game] = BASE_VALUES[game] * (np.abs(matadors_of(game, twelve)) + 1)
     null_ouvert = margins[:, NULL] >= bidder.ouvert_margin
     values[:, NULL] = np.where(null_ouvert, NULL_VALUES[2], NULL_VALUES[0])
-    reaches = values >= bids[:, None]
-    key = np.where(reaches, margins, -np.inf)
-    best = np.argmax(np.where(reaches.any(axis=1)[:, None], key, _suit_or_grand(margins)), axis=1)
-    tied = np.isclose(key, key[np.arange(n), best][:, None]) & reaches
-    best = np.where(tied.any(axis=1), np.argmax(np.where(tied, values, -1), axis=1), best)
+    playable = (np.arange(6) == intended[:, None]) | (margins >= rule.switch_margin)
+    best = _choose_game(values, margins, values >= bids[:, None], playable)
     out.game[rows] = best
     out.ouvert[rows] = (best == NULL) & null_ouvert
     out.skat[rows] = discards[np.arange(n), best]
     out.discarded[rows] = True
 
 
-def _suit_or_grand(margins: np.ndarray) -> np.ndarray:
-    key = margins.copy()
-    key[:, NULL] = -np.inf
-    return key
+def _choose_game(values, margins, reaches, playable) -> np.ndarray:
+    candidates = reaches & playable
+    key = values * 1e6 + np.clip(margins, -1e5, 1e5)
+    most_valuable = np.argmax(np.where(candidates, key, -np.inf), axis=1)
+    best_reaching = np.argmax(np.where(reaches, margins, -np.inf), axis=1)
+    suit_or_grand = margins.copy()
+    suit_or_grand[:, NULL] = -np.inf
+    overbid = np.argmax(suit_or_grand, axis=1)
+    return np.where(candidates.any(axis=1), most_valuable,
+                    np.where(reaches.any(axis=1), best_reaching, overbid))

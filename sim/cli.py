@@ -11,13 +11,13 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
 import click
 
 from .records import RecordError, parse_record, replay as replay_record
+from .storage import temporary_beside
 
 #: Exit code when some input was bad (click uses 2 for a wrong command line).
 EXIT_BAD_INPUT = 1
@@ -31,35 +31,14 @@ def main() -> None:
 
 @contextlib.contextmanager
 def atomic_output(path: str | None) -> Iterator[IO[str]]:
-    """A text stream for ``path`` (stdout when None) that appears only if the block completes.
-
-    The file is written under a temporary name beside its final place (parent folders
-    created) and renamed over it at the end; on any exception, including a
-    non-zero exit, the temporary file is removed and an existing file is left as it was.
-    """
+    """A text stream for ``path`` (stdout when None) that appears only if the block completes."""
     if path is None:
         yield click.get_text_stream("stdout")
         return
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes it private; give it a normal file's mode
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    with temporary_beside(Path(path)) as temp, open(temp, "w", encoding="utf-8") as stream:
+        yield stream
+        stream.flush()
+        os.fsync(stream.fileno())
 
 
 def _open_source(source: str) -> IO[bytes]:
@@ -114,3 +93,107 @@ def replay(source: str, out: str | None, keep_going: bool) -> None:
     if failed:
         click.echo(f"{name}: {failed} bad record(s)", err=True)
         sys.exit(EXIT_BAD_INPUT)
+
+
+# --- simulation ---------------------------------------------------------------------------
+
+def _fail(message: str, code: int = EXIT_BAD_INPUT):
+    click.echo(f"skatsim: {message}", err=True)
+    sys.exit(code)
+
+
+def _progress_reporter(total: int):
+    """A tqdm bar on a terminal; otherwise one JSON line per finished part on stderr."""
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="deal", unit_scale=True, dynamic_ncols=True)
+
+        def update(done, _total, rate):
+            bar.update(done - bar.n)
+            bar.set_postfix_str(f"{rate:,.0f} deals/s", refresh=False)
+
+        return update, bar.close
+
+    def report(done, total_, rate):
+        click.echo(json.dumps({"deals_done": done, "deals": total_, "deals_per_s": round(rate)}), err=True)
+
+    return report, lambda: None
+
+
+@main.command(short_help="Play a run of deals with a profile and write them to Parquet.")
+@click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="How many deals to play.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Deal i of the run is a pure function of (seed, i).")
+@click.option("--profile", default="default", show_default=True,
+              help="A named profile (see `skatsim strategies`) or a .toml file.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
+              help="Change the profile, e.g. card_play=random, bidder.aggressiveness=1, "
+                   "middlehand.card_play=random. May be repeated.")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS].")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes or Dask workers [default: all cores].")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Deals per part file.")
+@click.option("--log-tricks", is_flag=True, help="Also log the cards in the order played.")
+@click.option("--mode", type=click.Choice(["game", "declare"]), default="game", show_default=True,
+              help="game: whole deals; declare: every seat declares every game type (counterfactual).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local processes, or a Dask cluster (a new local one unless --scheduler).")
+@click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")
+def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, backend, scheduler):
+    """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
+
+    Running the same command again resumes an interrupted run; the output is the
+    same for any --jobs, --chunk-size and backend.
+    """
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    from .runner import RunError, simulate as run
+
+    update, close = _progress_reporter(deals)
+    try:
+        folder = run(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
+                     backend, scheduler, progress=update)
+    except KeyboardInterrupt:
+        close()
+        _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
+    except (RunError, ProfileError, StrategyError) as error:
+        close()
+        _fail(str(error))
+    except OSError as error:
+        close()
+        _fail(f"cannot write the run: {error.strerror or error} ({error.filename or out})")
+    close()
+    click.echo(str(folder))
+
+
+@main.command(short_help="Print one deal of a run as a person reads it.")
+@click.argument("run", type=click.Path(file_okay=False))
+@click.argument("deal_id", type=click.IntRange(min=0))
+def show(run, deal_id):
+    """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result."""
+    from .runner import RunError
+    from .show import show_deal
+
+    try:
+        click.echo(show_deal(run, deal_id))
+    except RunError as error:
+        _fail(str(error))
+
+
+@main.command(short_help="List the strategies and named profiles.")
+def strategies():
+    """List every registered strategy by role, and the named profiles."""
+    from strategies.profiles import profile_description, profile_names
+    from strategies.registry import ROLES, lookup, names
+
+    for role in ROLES:
+        click.echo(f"{role}:")
+        for name in names(role):
+            click.echo(f"  {name:<14} {lookup(role, name).summary}")
+    click.echo("profiles:")
+    for name in profile_names():
+        click.echo(f"  {name:<14} {profile_description(name)}")

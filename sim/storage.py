@@ -6,10 +6,12 @@ part of a run has exactly the same columns and types.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -87,13 +89,13 @@ class PartWriter:
     def write(self, name: str, columns: dict) -> Path:
         table = to_table(columns, self.mode)
         target = self.folder / name
-        with _temporary_beside(target) as tmp:
+        with temporary_beside(target) as tmp:
             pq.write_table(table, tmp, compression="zstd")
         return target
 
 
 def write_json_atomic(path: Path, data) -> None:
-    with _temporary_beside(Path(path)) as tmp:
+    with temporary_beside(Path(path)) as tmp:
         Path(tmp).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
@@ -103,21 +105,21 @@ def _umask() -> int:
     return mask
 
 
-class _temporary_beside:
-    """A temporary file in the target's folder, renamed onto the target on success, removed on failure."""
+@contextlib.contextmanager
+def temporary_beside(target: Path) -> Iterator[str]:
+    """A temporary file in ``target``'s folder, renamed onto ``target`` when the block succeeds.
 
-    def __init__(self, target: Path):
-        self.target = target
-
-    def __enter__(self) -> str:
-        fd, self.tmp = tempfile.mkstemp(prefix=self.target.name + ".", suffix=".tmp", dir=self.target.parent)
-        os.close(fd)
-        os.chmod(self.tmp, 0o666 & ~_umask())  # mkstemp makes 0600; parts are ordinary files
-        return self.tmp
-
-    def __exit__(self, kind, value, traceback):
-        if kind is None:
-            os.replace(self.tmp, self.target)
-        else:
-            Path(self.tmp).unlink(missing_ok=True)
-        return False
+    On any exception (a full disk, Ctrl-C) the temporary file is removed and an
+    existing ``target`` is left as it was, so nothing half-written looks complete.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; these are ordinary files
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

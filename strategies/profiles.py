@@ -75,6 +75,11 @@ def profile_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def profile_description(name_or_path: str | Path) -> str:
+    """The description line of a profile, without building its strategies."""
+    return str(_read(name_or_path)[0].get("description", ""))
+
+
 def load_profile(name_or_path: str | Path = "default", settings: list[str] | tuple = ()) -> Profile:
     """A named profile or a TOML file, with ``role=name`` / ``role.param=value`` settings applied."""
     raw, name = _read(name_or_path)

@@ -197,3 +197,7 @@ def strategies():
     click.echo("profiles:")
     for name in profile_names():
         click.echo(f"  {name:<14} {profile_description(name)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""The runner: same data for any jobs, chunks and backend; atomic parts; resumable; clear errors."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.runner import RunError, read_manifest, simulate
+from sim.storage import SCHEMA_VERSION
+
+PROFILE = "random"  # the runner does not care who plays; random compiles fastest
+
+
+def table(folder) -> pl.DataFrame:
+    return pl.read_parquet(Path(folder) / "part-*.parquet").sort("deal_id")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("runs") / "reference"
+    simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
+    return folder
+
+
+def test_a_run_has_a_manifest_and_one_row_per_deal(reference):
+    manifest = read_manifest(reference)
+    assert manifest.parts_done == [0, 1, 2] and manifest.finished
+    assert manifest.config["schema_version"] == SCHEMA_VERSION
+    assert manifest.config["profile_spec"]["rearhand"]["card_play"]["name"] == "random"
+    data = table(reference)
+    assert data["deal_id"].to_list() == list(range(3000))
+    assert {"hand_f", "skat", "won", "sf_r", "eval_classic_f_clubs", "tricks"} <= set(data.columns)
+
+
+def test_jobs_and_chunk_size_do_not_change_the_data(reference, tmp_path):
+    other = simulate(3000, seed=7, profile=PROFILE, out=tmp_path / "other", jobs=2, chunk_size=700,
+                     log_tricks=True)
+    assert table(other).equals(table(reference))
+
+
+def test_another_seed_gives_other_deals(reference, tmp_path):
+    other = simulate(1000, seed=8, profile=PROFILE, out=tmp_path / "s8", jobs=1, chunk_size=1000)
+    assert not table(other)["hand_f"].equals(table(reference)["hand_f"].head(1000))
+
+
+def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
+    folder = tmp_path / "resumed"
+    simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
+    (folder / "part-00001.parquet").unlink()
+    first = (folder / "part-00000.parquet").stat().st_mtime_ns
+    simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
+    assert (folder / "part-00000.parquet").stat().st_mtime_ns == first
+    assert table(folder).equals(table(reference))
+
+
+def test_a_killed_run_resumes_to_the_same_data(reference, tmp_path):
+    folder = tmp_path / "killed"
+    command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", "3000", "--seed", "7",
+               "--profile", PROFILE, "--out", str(folder), "--jobs", "1", "--chunk-size", "100",
+               "--log-tricks"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while not list(folder.glob("part-*.parquet")) and time.time() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    parts = sorted(folder.glob("part-*.parquet"))
+    assert parts, "the run wrote no part before it was killed"
+    assert len(parts) < 30, "the run finished before it could be killed"
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert table(folder).equals(table(reference))
+    assert not list(folder.glob("*.tmp"))
+
+
+def test_a_folder_of_another_run_is_refused(reference):
+    with pytest.raises(RunError, match="holds a different run.*seed 7 there, 9 asked"):
+        simulate(3000, seed=9, profile=PROFILE, out=reference, jobs=1, chunk_size=1000, log_tricks=True)
+
+
+def test_a_folder_with_other_files_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="not empty and holds no run"):
+        simulate(10, profile=PROFILE, out=tmp_path, jobs=1)
+
+
+@pytest.mark.parametrize("deals, seed, mode, chunk, message", [
+    (0, 1, "game", 10, "number of deals"), (10, -1, "game", 10, "seed"),
+    (10, 1, "play", 10, "unknown mode"), (10, 1, "game", 0, "chunk size")])
+def test_bad_numbers_are_named(tmp_path, deals, seed, mode, chunk, message):
+    with pytest.raises(RunError, match=message):
+        simulate(deals, seed=seed, profile=PROFILE, out=tmp_path / "x", mode=mode, chunk_size=chunk)
+
+
+def test_a_full_disk_leaves_no_half_written_part(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    def full(table, where, **kwargs):
+        Path(where).write_bytes(b"PAR1 half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pq, "write_table", full)
+    result = CliRunner().invoke(main, ["simulate", "--deals", "200", "--profile", PROFILE, "--out",
+                                       str(tmp_path / "run"), "--jobs", "1", "--chunk-size", "100"])
+    assert result.exit_code == 1
+    assert "No space left on device" in result.output and "Traceback" not in result.output
+    assert not list((tmp_path / "run").glob("part-*")) and not list((tmp_path / "run").glob("*.tmp"))
+    assert read_manifest(tmp_path / "run").parts_done == []
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["simulate", "--deals", "10", "--profile", "nope", "--out", str(tmp_path / "r")])
+    assert result.exit_code == 1 and result.output.strip().count("\n") == 0
+    assert "unknown profile 'nope'" in result.output
+    result = runner.invoke(main, ["show", str(tmp_path), "3"])
+    assert result.exit_code == 1 and "not a run folder" in result.output
+
+
+def test_progress_is_machine_readable_off_a_terminal(tmp_path):
+    result = CliRunner().invoke(main, ["simulate", "--deals", "200", "--profile", PROFILE, "--out",
+                                       str(tmp_path / "run"), "--jobs", "1", "--chunk-size", "100"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert lines[-1]["deals_done"] == 200 and lines[-1]["deals"] == 200
+
+
+def test_declare_mode_logs_every_seat_and_game(tmp_path):
+    folder = simulate(50, seed=3, profile=PROFILE, out=tmp_path / "declare", mode="declare", jobs=1)
+    data = table(folder)
+    assert data.height == 50 * 3 * 6
+    counts = data.group_by("seat", "game").len()
+    assert counts.height == 18 and (counts["len"] == 50).all()
+    assert (data.filter(pl.col("game") == "null")["eval_null_rule"].is_not_nan()).all()
+    assert (data.filter(pl.col("game") == "grand")["eval_trump_length"].is_nan()).all()
+
+
+def test_show_prints_the_deal_as_logged(reference):
+    text = CliRunner().invoke(main, ["show", str(reference), "5"]).output
+    row = table(reference).filter(pl.col("deal_id") == 5).row(0, named=True)
+    assert text.startswith("Deal 5 of")
+    assert "Forehand" in text and "Auction" in text
+    if not row["passed"]:
+        assert text.count(" -> ") == sum(1 for c in row["tricks"] if c >= 0) // 3
+        assert f"score {row['score']:+d}" in text
+
+
+def test_dask_backend_gives_the_same_data(reference, tmp_path):
+    pytest.importorskip("dask.distributed")
+    folder = simulate(3000, seed=7, profile=PROFILE, out=tmp_path / "dask", jobs=2, chunk_size=1000,
+                      log_tricks=True, backend="dask")
+    assert table(folder).equals(table(reference))

@@ -41,8 +41,10 @@ def deal_batch_into(seed, start, out):
 def deal_batch(seed: int, start: int, count: int) -> np.ndarray:
     """Deals ``start .. start+count-1`` of ``seed`` as a (count, 4) uint32 array: F, M, R, skat."""
     _check_seed(seed)
-    if start < 0 or count < 0:
-        raise ValueError(f"deal numbers must not be negative (start {start}, count {count})")
+    if not (_is_integer(start) and _is_integer(count)):
+        raise ValueError(f"deal numbers must be integers (start {start!r}, count {count!r})")
+    if start < 0 or count < 0 or int(start) + int(count) > 2**63:
+        raise ValueError(f"deal numbers must be from 0 to 2**63-1 (start {start}, count {count})")
     out = np.empty((count, 4), dtype=np.uint32)
     deal_batch_into(np.uint64(seed), start, out)
     return out
@@ -54,6 +56,11 @@ def deal(seed: int, index: int) -> tuple[int, int, int, int]:
     return tuple(int(x) for x in row)
 
 
+def _is_integer(x) -> bool:
+    # A float or bool would be truncated silently, so seed 1.5 would replay seed 1.
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 def _check_seed(seed: int) -> None:
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64-1, not {seed}")
+    if not _is_integer(seed) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64-1, not {seed!r}")

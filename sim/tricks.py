@@ -192,6 +192,10 @@ class CardPlay:
         return int(self.state[WON + seat])
 
     def play(self, card: int) -> None:
+        # Card ids often come from records or other programs; a bad one gets a clear error.
+        if not isinstance(card, (int, np.integer)) or isinstance(card, bool) or not 0 <= card < 32:
+            raise IllegalPlay(f"{card!r} is not a card id (0 to 31)")
+        card = int(card)
         if self.finished:
             raise IllegalPlay(f"the game is over; {format_card(card)} is one card too many")
         seat = self.to_play

@@ -1,0 +1,26 @@
+"""Shared test settings.
+
+Hypothesis runs derandomized by default, so every run of the suite tries the same
+examples and a failure in CI can be reproduced anywhere. Set
+``HYPOTHESIS_PROFILE=explore`` to search with fresh random examples instead.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "explore",
+    derandomize=False,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

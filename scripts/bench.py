@@ -1,19 +1,26 @@
 """Speed figures of skatsim, one JSON object per line.
 
-    python scripts/bench.py            # full sizes, median of 5 runs each
+    python scripts/bench.py            # full sizes, median of several runs each
     python scripts/bench.py --quick    # small sizes, for a smoke run
-    python scripts/bench.py --only random_play
+    python scripts/bench.py --only random_play --only default_profile
 
 Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, the
-``runs`` it took the median of and ``compile_seconds`` (the first, compiling call).
+``runs`` it took the median of and ``compile_seconds`` (the first, small call,
+which compiles or loads the numba kernels). Kernel benchmarks run on one core;
+``simulate_1m`` runs the whole command on every core and also reports the peak
+memory of the process tree (``peak_rss_mb``); ``simulate_jobs_1`` and
+``simulate_jobs_2`` give the scaling.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,7 +34,44 @@ def bench_random_play(deals: int):
     return lambda: random_games(seed=1, start=0, count=deals)
 
 
-BENCHMARKS = {"random_play": (bench_random_play, 1_000_000, 20_000)}
+def _profile_games(name: str):
+    from strategies import load_profile, play_deals
+
+    profile = load_profile(name)
+    return lambda deals: (lambda: play_deals(profile, seed=1, start=0, count=deals))
+
+
+def bench_default_profile(deals: int):
+    """Complete games with the default profile on one core: auction, skat, declaration, play, result."""
+    return _profile_games("default")(deals)
+
+
+def bench_random_profile(deals: int):
+    """Complete games with the random profile (default bidding, random cards) on one core."""
+    return _profile_games("random")(deals)
+
+
+def _simulate(jobs: int | None):
+    def make(deals: int):
+        def run():
+            with tempfile.TemporaryDirectory() as folder:
+                command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", str(deals),
+                           "--out", str(Path(folder) / "run")]
+                if jobs:
+                    command += ["--jobs", str(jobs)]
+                subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return run
+    return make
+
+
+BENCHMARKS = {
+    "random_play": (bench_random_play, 1_000_000, 20_000, 5),
+    "default_profile": (bench_default_profile, 200_000, 10_000, 5),
+    "random_profile": (bench_random_profile, 200_000, 10_000, 5),
+    "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
+    "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
+    "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
+}
 
 
 def measure(name: str, make, deals: int, runs: int) -> dict:
@@ -41,9 +85,17 @@ def measure(name: str, make, deals: int, runs: int) -> dict:
         run()
         times.append(time.perf_counter() - start)
     seconds = statistics.median(times)
-    return {"name": name, "deals": deals, "seconds": round(seconds, 4),
-            "deals_per_s": round(deals / seconds), "runs": runs,
-            "compile_seconds": round(compile_seconds, 3)}
+    result = {"name": name, "deals": deals, "seconds": round(seconds, 4),
+              "deals_per_s": round(deals / seconds), "runs": runs,
+              "compile_seconds": round(compile_seconds, 3)}
+    if name.startswith("simulate"):
+        result["peak_rss_mb"] = round(_peak_children_rss_mb())
+    return result
+
+
+def _peak_children_rss_mb() -> float:
+    """Peak resident memory of the largest child process so far (the run and its workers)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def main(argv=None) -> int:
@@ -53,8 +105,8 @@ def main(argv=None) -> int:
                         help="run only this benchmark (may be given more than once)")
     args = parser.parse_args(argv)
     for name in args.only or BENCHMARKS:
-        make, full, quick = BENCHMARKS[name]
-        result = measure(name, make, quick if args.quick else full, 3 if args.quick else 5)
+        make, full, quick, runs = BENCHMARKS[name]
+        result = measure(name, make, quick if args.quick else full, 3 if args.quick else runs)
         print(json.dumps(result), flush=True)
     return 0
 

@@ -39,7 +39,9 @@ class Declaration:
 
     For suit and grand games ``ouvert`` implies hand and schwarz announced, and
     schwarz announced implies schneider announced; :meth:`normalized` fills in what
-    is implied, :meth:`check` rejects what is not allowed.
+    is implied (scoring normalizes, so an ouvert game always counts its hand level),
+    :meth:`check` rejects what is not allowed, such as a suit game ouvert after
+    picking up the skat.
     """
 
     game: int
@@ -56,7 +58,8 @@ class Declaration:
         if self.is_null:
             return self
         schwarz = self.schwarz or self.ouvert
-        return Declaration(self.game, self.hand, self.schneider or schwarz, schwarz, self.ouvert)
+        return Declaration(self.game, self.hand or self.ouvert, self.schneider or schwarz, schwarz,
+                           self.ouvert)
 
     def check(self, bid: int) -> "Declaration":
         """The normalized declaration, or :class:`IllegalDeclaration` naming the broken rule."""
@@ -69,8 +72,9 @@ class Declaration:
                     f"{d.name} is worth {null_value(d.hand, d.ouvert)}, less than the bid {bid}"
                 )
             return d
-        if d.ouvert and not d.hand:
-            raise IllegalDeclaration("a suit or grand game can only be played ouvert as a hand game")
+        if self.ouvert and not self.hand:
+            raise IllegalDeclaration("a suit or grand game can only be played ouvert as a hand game"
+                                     " (not after picking up the skat)")
         if (d.schneider or d.schwarz) and not d.hand:
             raise IllegalDeclaration("schneider and schwarz can only be announced in a hand game")
         return d

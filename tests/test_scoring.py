@@ -253,3 +253,14 @@ def test_hand_games_lost_count_double_too():
 def test_game_outcome_kernel_matches_score_game():
     won, value, overbid, schneider, schwarz = game_outcome(GRAND, True, True, False, False, 18, 4, 89, 9)
     assert (won, value, overbid, schneider, schwarz) == (False, 192, False, False, False)
+
+
+def test_an_ouvert_declaration_always_counts_its_hand_level():
+    """Example 7 scored from a declaration that leaves the implied hand unsaid."""
+    from sim.cards import parse_hand
+    from sim.games import CLUBS_GAME, Declaration
+    from sim.scoring import score_game
+
+    twelve = parse_hand("CJ SJ CA C10 CK CQ C9 C8 SA HA DA D7")
+    result = score_game(0, Declaration(CLUBS_GAME, ouvert=True), 18, twelve, 120, 10)
+    assert result.won and result.game_value == 108

@@ -5,6 +5,9 @@ A policy is a numba function ``policy(view, legal, params, rng) -> (rng, card)``
 cards; ``params`` a float64 array of the policy's parameters; ``rng`` the seat's
 random state for :func:`sim.rng.below`). Register a factory that returns a
 :class:`CardPolicy` to make a policy available by name.
+
+Built in: ``random`` (uniformly random legal cards) and ``heuristic`` (a club
+player's rules of thumb: draw trumps, cash masters, smear, stay under in null).
 """
 
 from __future__ import annotations
@@ -15,10 +18,14 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from sim.cards import nth_card, popcount
+from sim.cards import CARD_POINTS, lowest_card, nth_card, popcount
+from sim.games import NULL
 from sim.rng import below
+from sim.tricks import EFFECTIVE_SUIT, ORDER, TRUMP, TRUMP_MASKS
+from sim.view import (DECLARER, GAME, IN_TRICK, LEADER, OUVERT, OUVERT_CARDS, OWN_HAND, OWN_SKAT,
+                      PLAYED, SEAT, TRICK, VOIDS)
 
-from .registry import check_params, lookup, register
+from .registry import StrategyError, check_params, lookup, register
 
 #: Length of the parameter row every policy receives (unused entries are 0).
 PARAMS_SIZE = 8
@@ -56,3 +63,575 @@ def card_policy(name: str, **params) -> CardPolicy:
     strategy = lookup("card_play", name)
     check_params(strategy, params)
     return strategy.factory(**params)
+
+
+# === The heuristic player ===============================================================
+#
+# Rules a decent club player follows, one small kernel per rule. Every fact comes from
+# the view: cards "out" are those the seat has neither seen played nor holds (nor
+# discarded, for the declarer); a card is a "master" when no higher card of its
+# effective suit is out; a seat "may hold" the cards out minus the suits it has shown
+# void in (an ouvert declarer: exactly its open cards). Masks are int64 here.
+
+
+def _card_relations():
+    """ABOVE / BELOW: higher / lower cards of the same effective suit; BEATERS: cards that beat a card."""
+    above = np.zeros((6, 32), dtype=np.int64)
+    below_ = np.zeros((6, 32), dtype=np.int64)
+    for game in range(6):
+        for c in range(32):
+            for d in range(32):
+                if EFFECTIVE_SUIT[game, d] == EFFECTIVE_SUIT[game, c]:
+                    if ORDER[game, d] > ORDER[game, c]:
+                        above[game, c] |= 1 << d
+                    elif ORDER[game, d] < ORDER[game, c]:
+                        below_[game, c] |= 1 << d
+    beaters = above.copy()
+    for game in range(6):
+        for c in range(32):
+            if EFFECTIVE_SUIT[game, c] != TRUMP:
+                beaters[game, c] |= int(TRUMP_MASKS[game])
+    return above, below_, beaters
+
+
+ABOVE, BELOW, BEATERS = _card_relations()
+#: SUIT_CARDS[game, effective suit]: the cards of a plain suit (without its jack) or the trumps.
+SUIT_CARDS = np.array([[sum(1 << c for c in range(32) if EFFECTIVE_SUIT[g, c] == s) for s in range(5)]
+                       for g in range(6)], dtype=np.int64)
+#: VOID_CARDS[game, void bits]: the cards of every effective suit in a VOIDS entry.
+VOID_CARDS = np.array([[sum(int(SUIT_CARDS[g, s]) for s in range(5) if bits >> s & 1) for bits in range(32)]
+                       for g in range(6)], dtype=np.int64)
+TRUMP_CARDS = TRUMP_MASKS.astype(np.int64)
+ALL_CARDS = np.int64(0xFFFFFFFF)
+_NO_KEY = 1 << 30
+#: Resolution of the deviation probability.
+_DEVIATION_STEPS = 1 << 24
+
+
+# --- facts from the view ----------------------------------------------------------------
+
+
+@njit(cache=True)
+def cards_out(view):
+    """Cards in the other hands or an unseen skat: neither played, nor held, nor discarded by this seat."""
+    return ~(view[PLAYED] | view[OWN_HAND] | view[OWN_SKAT]) & ALL_CARDS
+
+
+@njit(cache=True)
+def may_hold(view, seat, out):
+    """Cards ``seat`` may still hold: an ouvert declarer's open cards, else the cards out
+    outside the suits it has shown void in (and outside the declarer's open cards)."""
+    if view[OUVERT] and seat == view[DECLARER]:
+        return view[OUVERT_CARDS]
+    return out & ~VOID_CARDS[view[GAME], view[VOIDS + seat]] & ~view[OUVERT_CARDS]
+
+
+@njit(cache=True)
+def partner_of(view):
+    """The other defender (seats are 0, 1, 2)."""
+    return 3 - view[SEAT] - view[DECLARER]
+
+
+@njit(cache=True)
+def seat_at(view, position):
+    """The seat that plays ``position`` (0 = lead) in the current trick."""
+    return (view[LEADER] + position) % 3
+
+
+@njit(cache=True)
+def winning_position(view):
+    """Position of the card that wins the trick so far (the trick is not empty)."""
+    game, best = view[GAME], 0
+    for pos in range(1, view[IN_TRICK]):
+        if BEATERS[game, view[TRICK + best]] >> view[TRICK + pos] & 1:
+            best = pos
+    return best
+
+
+@njit(cache=True)
+def trick_points(view):
+    total = 0
+    for pos in range(view[IN_TRICK]):
+        total += CARD_POINTS[view[TRICK + pos]]
+    return total
+
+
+@njit(cache=True)
+def declarer_has_played(view):
+    for pos in range(view[IN_TRICK]):
+        if seat_at(view, pos) == view[DECLARER]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def masters(game, cards, out):
+    """The cards of ``cards`` that no card out can top in their own effective suit."""
+    found, m = np.int64(0), cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        if (ABOVE[game, c] & out) == 0:
+            found |= np.int64(1) << c
+    return found
+
+
+@njit(cache=True)
+def can_beat(game, holdings, winning, led):
+    """Whether a seat that may hold ``holdings`` can beat ``winning`` in a trick led in
+    effective suit ``led``. A seat that may hold the led suit is taken to follow it; one
+    that cannot hold it may trump."""
+    if holdings & SUIT_CARDS[game, led]:
+        return EFFECTIVE_SUIT[game, winning] == led and (holdings & ABOVE[game, winning]) != 0
+    return (holdings & BEATERS[game, winning]) != 0
+
+
+# --- choosing one card of a set -----------------------------------------------------------
+
+
+@njit(cache=True)
+def highest_card(game, cards):
+    """The highest card by order (of two equal orders the higher card id)."""
+    best, best_key, m = -1, -1, cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = ORDER[game, c] * 32 + c
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def lowest_in_order(game, cards):
+    """The lowest card by order (of two equal orders the lower card id)."""
+    best, best_key, m = -1, _NO_KEY, cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = ORDER[game, c] * 32 + c
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def cheapest_winning_card(game, winners):
+    """Cards of the led suit before trumps, the lowest first: the points of the trick are
+    taken either way, so the cost of a winner is the trick-taking power spent on it."""
+    best, best_key, m = -1, _NO_KEY, winners
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = ORDER[game, c] * 32 + c + (1024 if EFFECTIVE_SUIT[game, c] == TRUMP else 0)
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def cheapest_card(game, cards, keep):
+    """The card that gives away least: fewest points, then lowest order; cards in ``keep``
+    (trumps, masters) only when nothing else is left."""
+    best, best_key, m = -1, _NO_KEY, cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = CARD_POINTS[c] * 512 + ORDER[game, c] * 32 + c + ((1 << 16) if keep >> c & 1 else 0)
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def most_points(game, cards, keep):
+    """The card with most points, the lower of equal ones; cards in ``keep`` only when nothing else is left."""
+    best, best_key, m = -1, -_NO_KEY, cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = CARD_POINTS[c] * 512 - ORDER[game, c] * 32 - c - ((1 << 16) if keep >> c & 1 else 0)
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+# --- suit and grand: the declarer ---------------------------------------------------------
+
+
+@njit(cache=True)
+def defenders_may_hold(view, out):
+    """Cards either defender may hold (the skat of a hand game included: nobody has seen it)."""
+    d = view[DECLARER]
+    return may_hold(view, (d + 1) % 3, out) | may_hold(view, (d + 2) % 3, out)
+
+
+@njit(cache=True)
+def draw_trumps(game, trumps, out):
+    """Lead the highest trump when nothing out tops it; otherwise a low trump, by points
+    first so that a jack goes before a ten the ace could catch."""
+    top = highest_card(game, trumps)
+    if (ABOVE[game, top] & out) == 0:
+        return top
+    return cheapest_card(game, trumps, np.int64(0))
+
+
+@njit(cache=True)
+def safe_leads(view, game, cards, out):
+    """Cards neither defender can beat when led (by what each may hold)."""
+    d = view[DECLARER]
+    first, second = may_hold(view, (d + 1) % 3, out), may_hold(view, (d + 2) % 3, out)
+    found, m = np.int64(0), cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        led = EFFECTIVE_SUIT[game, c]
+        if not can_beat(game, first, c, led) and not can_beat(game, second, c, led):
+            found |= np.int64(1) << c
+    return found
+
+
+@njit(cache=True)
+def cash_masters(game, masters_):
+    """The master with most points first: aces, then tens whose ace is gone."""
+    return most_points(game, masters_, np.int64(0))
+
+
+@njit(cache=True)
+def low_side_card(game, side, hand):
+    """A low card of the side suit where the hand has the fewest points at stake: leading
+    from a suit with a ten or an ace invites the defenders to win cheaply or smear."""
+    best, best_key, m = -1, _NO_KEY, side
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        suit_points = 0
+        rest = hand & SUIT_CARDS[game, EFFECTIVE_SUIT[game, c]]
+        while rest:
+            suit_points += CARD_POINTS[lowest_card(rest)]
+            rest &= rest - 1
+        key = CARD_POINTS[c] * 4096 + suit_points * 64 + ORDER[game, c] * 32 + c
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def declarer_lead(view, legal):
+    """Draw trumps while the defenders may hold any; then cash safe side masters; else lead low."""
+    game, out = view[GAME], cards_out(view)
+    trumps = legal & TRUMP_CARDS[game]
+    if trumps and defenders_may_hold(view, out) & TRUMP_CARDS[game]:
+        return draw_trumps(game, trumps, out)
+    side = legal & ~TRUMP_CARDS[game]
+    safe = safe_leads(view, game, side, out)
+    if safe:
+        return cash_masters(game, safe)
+    if side:
+        return low_side_card(game, side, view[OWN_HAND])
+    return draw_trumps(game, trumps, out)
+
+
+@njit(cache=True)
+def sure_winners(view, game, winners, led, out):
+    """Winners the seats still to play cannot beat (by what each may hold)."""
+    found, m = np.int64(0), winners
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        safe = True
+        for pos in range(view[IN_TRICK] + 1, 3):
+            if can_beat(game, may_hold(view, seat_at(view, pos), out), c, led):
+                safe = False
+        if safe:
+            found |= np.int64(1) << c
+    return found
+
+
+@njit(cache=True)
+def declarer_follow(view, legal):
+    """Take the trick with the cheapest winner when playing last, when it holds points, or
+    when a winner is sure (a defender still to play could otherwise smear); else play the
+    cheapest card, keeping trumps and masters."""
+    game, out = view[GAME], cards_out(view)
+    led = EFFECTIVE_SUIT[game, view[TRICK]]
+    winning = view[TRICK + winning_position(view)]
+    winners = legal & BEATERS[game, winning]
+    if winners:
+        if view[IN_TRICK] == 2:
+            return cheapest_winning_card(game, winners)
+        sure = sure_winners(view, game, winners, led, out)
+        if sure:
+            return cheapest_winning_card(game, sure)
+        if trick_points(view) > 0:
+            return cheapest_winning_card(game, winners)
+    keep = TRUMP_CARDS[game] | masters(game, legal, out)
+    return cheapest_card(game, legal, keep)
+
+
+# --- suit and grand: the defenders --------------------------------------------------------
+
+
+@njit(cache=True)
+def lead_through_declarer(view, game, side, out, declarer_cards):
+    """A low card of the best side suit to lead. Avoid suits the declarer will trump or
+    (ouvert) holds the master of; when the declarer plays second ("the short way"), lead
+    the long suit through it, when it plays last ("the long way"), a short one; prefer
+    suits where the declarer may hold few cards and suits the partner can trump; never a
+    bare ten while its ace is out."""
+    me, partner = view[SEAT], partner_of(view)
+    declarer_second = (me + 1) % 3 == view[DECLARER]
+    trumps = TRUMP_CARDS[game]
+    partner_cards = may_hold(view, partner, out)
+    best, best_key = -1, _NO_KEY
+    for suit in range(4):
+        mine = side & SUIT_CARDS[game, suit]
+        if mine == 0:
+            continue
+        suit_out = SUIT_CARDS[game, suit] & out
+        key = 0
+        if (declarer_cards & SUIT_CARDS[game, suit]) == 0 and declarer_cards & trumps:
+            key += 4000  # the declarer trumps it
+        elif view[OUVERT] and suit_out and declarer_cards >> highest_card(game, suit_out) & 1:
+            key += 2000  # the open hand shows the declarer holds the best card of the suit
+        if (partner_cards & SUIT_CARDS[game, suit]) == 0 and partner_cards & trumps:
+            key -= 500 if declarer_second else 200  # the partner can trump it
+        length = popcount(mine)
+        key += -100 * length if declarer_second else 100 * length
+        key += 60 * popcount(declarer_cards & SUIT_CARDS[game, suit])  # where the declarer is short
+        card = lowest_in_order(game, mine)
+        if CARD_POINTS[card] >= 10 and ABOVE[game, card] & out:
+            key += 1000  # only a ten to lead while its ace is out: the ace would catch it
+        key += ORDER[game, card] * 8 + suit
+        if key < best_key:
+            best, best_key = card, key
+    return best
+
+
+@njit(cache=True)
+def defender_lead(view, legal):
+    """Cash a master the declarer cannot beat; else lead through the declarer; trumps last."""
+    game, out = view[GAME], cards_out(view)
+    declarer_cards = may_hold(view, view[DECLARER], out)
+    side = legal & ~TRUMP_CARDS[game]
+    cash, m = np.int64(0), side
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        if not can_beat(game, declarer_cards, c, EFFECTIVE_SUIT[game, c]):
+            cash |= np.int64(1) << c
+    if cash:
+        return cash_masters(game, cash)
+    if side:
+        return lead_through_declarer(view, game, side, out, declarer_cards)
+    top = masters(game, legal, out)
+    if top:
+        return highest_card(game, top)
+    return cheapest_card(game, legal, np.int64(0))
+
+
+@njit(cache=True)
+def smear_points(game, legal, led, out):
+    """Give the partner's trick the card with most points ("schmieren", a ten is the
+    classic), keeping trumps (unless trumps were led) and the masters of other suits."""
+    keep = masters(game, legal, out) & ~SUIT_CARDS[game, led]
+    if led != TRUMP:
+        keep |= TRUMP_CARDS[game]
+    return most_points(game, legal, keep)
+
+
+@njit(cache=True)
+def defender_follow(view, legal):
+    """Smear when the partner's card will win; beat the declarer's card with the cheapest
+    winner; take over a trick the declarer could still win when a card of ours is sure;
+    else play the cheapest card."""
+    game, out = view[GAME], cards_out(view)
+    declarer = view[DECLARER]
+    led = EFFECTIVE_SUIT[game, view[TRICK]]
+    pos = winning_position(view)
+    winning = view[TRICK + pos]
+    keep = TRUMP_CARDS[game] | masters(game, legal, out)
+    if seat_at(view, pos) != declarer:
+        declarer_cards = may_hold(view, declarer, out)
+        if declarer_has_played(view) or not can_beat(game, declarer_cards, winning, led):
+            return smear_points(game, legal, led, out)
+        winners = legal & BEATERS[game, winning]
+        sure = sure_winners(view, game, winners, led, out)
+        if sure:
+            return cheapest_winning_card(game, sure)
+        return cheapest_card(game, legal, keep)
+    winners = legal & BEATERS[game, winning]
+    if winners:
+        return cheapest_winning_card(game, winners)
+    return cheapest_card(game, legal, keep)
+
+
+# --- null ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def stay_under(game, cards, winning):
+    """The highest card that stays under the winning card, or -1: it sheds the most
+    dangerous card the trick allows."""
+    under = cards & BELOW[game, winning]
+    if under:
+        return highest_card(game, under)
+    return -1
+
+
+@njit(cache=True)
+def riskiest_null_card(hand, cards, out):
+    """For a discard by the null declarer: the card the defenders could most often lead
+    under (cards out below it, less the declarer's own cards below it), highest first."""
+    best, best_key, m = -1, -_NO_KEY, cards
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        danger = popcount(out & BELOW[NULL, c]) - popcount(hand & BELOW[NULL, c])
+        key = danger * 1024 + ORDER[NULL, c] * 32 + c
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def null_declarer_follow(view, legal):
+    """Stay under the winning card; when that is impossible and a defender still plays,
+    the lowest card gives that defender the best chance of being forced over it (played
+    last, the trick is lost whatever the card). Void: discard the riskiest card."""
+    game = view[GAME]
+    winning = view[TRICK + winning_position(view)]
+    led = EFFECTIVE_SUIT[game, view[TRICK]]
+    following = legal & SUIT_CARDS[NULL, led]
+    if following:
+        card = stay_under(game, following, winning)
+        if card >= 0:
+            return card
+        if view[IN_TRICK] == 1:
+            return lowest_in_order(game, following)
+        return highest_card(game, following)
+    return riskiest_null_card(view[OWN_HAND], legal, cards_out(view))
+
+
+@njit(cache=True)
+def null_declarer_lead(view, legal):
+    """The lowest card of the safest suit: fewest defenders' cards below it, and some above
+    it so that a defender holding the suit must go over it."""
+    game, out = view[GAME], cards_out(view)
+    defenders = defenders_may_hold(view, out)
+    best, best_key = -1, _NO_KEY
+    for suit in range(4):
+        mine = legal & SUIT_CARDS[NULL, suit]
+        if mine == 0:
+            continue
+        card = lowest_in_order(game, mine)
+        under = popcount(defenders & BELOW[NULL, card])
+        over = popcount(defenders & ABOVE[NULL, card])
+        key = under * 256 - over * 16 + ORDER[NULL, card]
+        if over == 0:
+            key += 1 << 20  # no defender can go over it: the declarer takes the trick
+        if key < best_key:
+            best, best_key = card, key
+    return best
+
+
+@njit(cache=True)
+def null_defender_lead(view, legal):
+    """A low card of a suit the declarer still may hold, where the declarer has the fewest
+    cards to duck under it (the ouvert hand shows them exactly)."""
+    game, out = view[GAME], cards_out(view)
+    declarer_cards = may_hold(view, view[DECLARER], out)
+    best, best_key = -1, _NO_KEY
+    for suit in range(4):
+        mine = legal & SUIT_CARDS[NULL, suit]
+        if mine == 0:
+            continue
+        card = lowest_in_order(game, mine)
+        theirs = declarer_cards & SUIT_CARDS[NULL, suit]
+        key = popcount(theirs & BELOW[NULL, card]) * 64 + ORDER[NULL, card] * 4 + suit
+        if theirs == 0:
+            key += 1 << 20  # the declarer is void there and simply discards
+        if key < best_key:
+            best, best_key = card, key
+    return best
+
+
+@njit(cache=True)
+def null_discard(view, legal, out):
+    """A defender's discard: the highest card, first from suits the declarer cannot hold:
+    low cards are what catches the declarer, high ones are useless."""
+    declarer_cards = may_hold(view, view[DECLARER], out)
+    best, best_key, m = -1, -1, legal
+    while m:
+        c = lowest_card(m)
+        m &= m - 1
+        key = ORDER[NULL, c] * 32 + c
+        if (declarer_cards & SUIT_CARDS[NULL, EFFECTIVE_SUIT[NULL, c]]) == 0:
+            key += 1024
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def null_defender_follow(view, legal):
+    """Duck under the declarer's winning card; play low while the declarer is still to play
+    so that its card is more likely to win; once it has escaped, shed a high card."""
+    game = view[GAME]
+    winning = view[TRICK + winning_position(view)]
+    led = EFFECTIVE_SUIT[game, view[TRICK]]
+    following = legal & SUIT_CARDS[NULL, led]
+    if not following:
+        return null_discard(view, legal, cards_out(view))
+    if seat_at(view, winning_position(view)) == view[DECLARER]:
+        card = stay_under(game, following, winning)
+        return card if card >= 0 else highest_card(game, following)
+    if not declarer_has_played(view):
+        return lowest_in_order(game, following)
+    return highest_card(game, following)
+
+
+# --- the policy ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def rule_based_card(view, legal):
+    """The heuristic's card: dispatch on game type, role and whether the seat leads."""
+    leads = view[IN_TRICK] == 0
+    if view[SEAT] == view[DECLARER]:
+        if view[GAME] == NULL:
+            return null_declarer_lead(view, legal) if leads else null_declarer_follow(view, legal)
+        return declarer_lead(view, legal) if leads else declarer_follow(view, legal)
+    if view[GAME] == NULL:
+        return null_defender_lead(view, legal) if leads else null_defender_follow(view, legal)
+    return defender_lead(view, legal) if leads else defender_follow(view, legal)
+
+
+@njit(cache=True)
+def heuristic_card(view, legal, params, rng):
+    """A club player's card by rule of thumb (see the rule kernels above).
+
+    ``params[0]`` is the probability of a deviation: a uniformly random legal card
+    instead (0, the default, never deviates and never draws from ``rng``).
+    """
+    legal = np.int64(legal)
+    if (legal & (legal - 1)) == 0:
+        return rng, lowest_card(legal)
+    if params[0] > 0.0:
+        rng, draw = below(rng, np.int64(_DEVIATION_STEPS))
+        if draw < params[0] * _DEVIATION_STEPS:
+            rng, pick = below(rng, popcount(legal))
+            return rng, nth_card(legal, pick)
+    return rng, rule_based_card(view, legal)
+
+
+@register("card_play", "heuristic")
+def heuristic_policy(deviation: float = 0.0) -> CardPolicy:
+    """Club-player rules of thumb: draw trumps, cash masters, smear, stay under in null.
+
+    ``deviation`` is the probability (0 to 1) of playing a uniformly random legal card
+    instead of the rule's card; the default 0 plays the rules deterministically.
+    """
+    if not 0.0 <= deviation <= 1.0:
+        raise StrategyError(f"deviation is a probability from 0 to 1, not {deviation}")
+    return CardPolicy("heuristic", heuristic_card, (float(deviation),))

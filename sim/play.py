@@ -20,7 +20,7 @@ from .view import VIEW_SIZE, seat_view
 TRICK_LOG_SIZE = 30
 
 
-@njit(cache=True)
+@njit
 def _ask(policy_f, policy_m, policy_r, seat, view, legal, params, rng):
     if seat == 0:
         return policy_f(view, legal, params[0], rng)
@@ -30,24 +30,38 @@ def _ask(policy_f, policy_m, policy_r, seat, view, legal, params, rng):
 
 
 @njit(cache=True)
+def start_turn(state, declarer_skat, view):
+    """Fill ``view`` for the seat to play; returns its legal cards."""
+    seat_view(state, to_play(state), declarer_skat, view)
+    return legal_now(state)
+
+
+@njit(cache=True)
+def finish_turn(state, legal, card, log, n):
+    """Check the chosen card, log it as the ``n``-th card and play it."""
+    if card < 0 or card > 31 or not (legal >> np.uint32(card)) & np.uint32(1):
+        raise ValueError("a card-play policy chose a card that is not legal")
+    log[n] = card
+    play_card(state, card)
+
+
+@njit
 def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, rng, log):
     """Play ``state`` to the end; ``log`` (30 int8) receives the cards in order, -1 for none.
 
     ``params`` is a (3, k) float64 array of each seat's policy parameters. Returns
     the random state; raises ValueError when a policy chooses an illegal card.
+    Numba cannot cache a kernel that takes functions as arguments, so this loop
+    compiles in each process; the built-in policies have a cached twin of it in
+    :func:`strategies.cardplay.play_out_builtin`.
     """
     log[:] = -1
     n = 0
     while not state[FINISHED]:
-        seat = to_play(state)
-        seat_view(state, seat, declarer_skat, view)
-        legal = legal_now(state)
-        rng, card = _ask(policy_f, policy_m, policy_r, seat, view, legal, params, rng)
-        if card < 0 or card > 31 or not (legal >> np.uint32(card)) & np.uint32(1):
-            raise ValueError("a card-play policy chose a card that is not legal")
-        log[n] = card
+        legal = start_turn(state, declarer_skat, view)
+        rng, card = _ask(policy_f, policy_m, policy_r, to_play(state), view, legal, params, rng)
+        finish_turn(state, legal, card, log, n)
         n += 1
-        play_card(state, card)
     return rng
 
 

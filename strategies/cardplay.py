@@ -21,7 +21,8 @@ from numba import njit
 from sim.cards import CARD_POINTS, lowest_card, nth_card, popcount
 from sim.games import NULL
 from sim.rng import below
-from sim.tricks import EFFECTIVE_SUIT, ORDER, TRUMP, TRUMP_MASKS
+from sim.tricks import EFFECTIVE_SUIT, FINISHED, ORDER, TRUMP, TRUMP_MASKS, to_play
+from sim.play import finish_turn, start_turn
 from sim.view import (DECLARER, GAME, IN_TRICK, LEADER, OUVERT, OUVERT_CARDS, OWN_HAND, OWN_SKAT,
                       PLAYED, SEAT, TRICK, VOIDS)
 
@@ -29,19 +30,30 @@ from .registry import StrategyError, check_params, lookup, register
 
 #: Length of the parameter row every policy receives (unused entries are 0).
 PARAMS_SIZE = 8
+#: The last entry of a built-in policy's row says which built-in it is (see builtin_card).
+BUILTIN_KIND = PARAMS_SIZE - 1
+RANDOM_KIND, HEURISTIC_KIND = 0, 1
 
 
 @dataclass(frozen=True)
 class CardPolicy:
+    """A card-play policy: its numba function and parameters.
+
+    ``builtin`` is the kind id of a built-in policy (None for any other); tables of
+    built-in policies only run a kernel that numba can cache between processes.
+    """
+
     name: str
     function: Callable
     params: tuple[float, ...] = ()
+    builtin: int | None = None
 
     def param_row(self) -> np.ndarray:
-        if len(self.params) > PARAMS_SIZE:
-            raise ValueError(f"a card-play policy takes at most {PARAMS_SIZE} parameters")
+        if len(self.params) > BUILTIN_KIND:
+            raise ValueError(f"a card-play policy takes at most {BUILTIN_KIND} parameters")
         row = np.zeros(PARAMS_SIZE, dtype=np.float64)
         row[: len(self.params)] = self.params
+        row[BUILTIN_KIND] = -1 if self.builtin is None else self.builtin
         return row
 
 
@@ -55,7 +67,7 @@ def random_card(view, legal, params, rng):
 @register("card_play", "random")
 def random_policy() -> CardPolicy:
     """Uniformly random legal cards: the baseline every other player is measured against."""
-    return CardPolicy("random", random_card)
+    return CardPolicy("random", random_card, builtin=RANDOM_KIND)
 
 
 def card_policy(name: str, **params) -> CardPolicy:
@@ -634,4 +646,29 @@ def heuristic_policy(deviation: float = 0.0) -> CardPolicy:
     """
     if not 0.0 <= deviation <= 1.0:
         raise StrategyError(f"deviation is a probability from 0 to 1, not {deviation}")
-    return CardPolicy("heuristic", heuristic_card, (float(deviation),))
+    return CardPolicy("heuristic", heuristic_card, (float(deviation),), builtin=HEURISTIC_KIND)
+
+
+# --- the built-in policies in one cached play loop -------------------------------------------
+
+
+@njit(cache=True)
+def builtin_card(view, legal, params, rng):
+    """The card of the built-in policy named by ``params[BUILTIN_KIND]``."""
+    if params[BUILTIN_KIND] == HEURISTIC_KIND:
+        return heuristic_card(view, legal, params, rng)
+    return random_card(view, legal, params, rng)
+
+
+@njit(cache=True)
+def play_out_builtin(state, declarer_skat, view, params, rng, log):
+    """:func:`sim.play.play_out` for built-in policies, calling them directly so numba can cache it."""
+    log[:] = -1
+    n = 0
+    while not state[FINISHED]:
+        seat = to_play(state)
+        legal = start_turn(state, declarer_skat, view)
+        rng, card = builtin_card(view, legal, params[seat], rng)
+        finish_turn(state, legal, card, log, n)
+        n += 1
+    return rng

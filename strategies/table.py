@@ -21,6 +21,7 @@ from sim.scoring import (classic_score, game_outcome, matadors, seeger_fabian_de
 from sim.tricks import STATE_SIZE, start_play
 from sim.view import VIEW_SIZE, set_declaration
 
+from .cardplay import play_out_builtin
 from .declaring import Declarations, declare_after_pickup, declare_hand_games
 from .discarding import discard_many
 from .evaluation import declared_evaluator_columns
@@ -61,35 +62,64 @@ def declare(profile: Profile, deals: np.ndarray, plans, declarer: np.ndarray, bi
     return out
 
 
+# Declaration table columns, one row per game to play (int64).
+DECLARER, BID, GAME, HAND, SCHNEIDER, SCHWARZ, OUVERT, SKAT_CARDS, DISCARDED = range(9)
+
+
 @njit(cache=True)
-def play_batch(seed, deal_ids, deals, declarer, bid, game, hand, schneider, schwarz, ouvert, skat,
-               discarded, policy_f, policy_m, policy_r, params, results, logs):
-    """Play and score every deal that has a declarer; rows of passed-in deals stay zero."""
-    state = np.zeros(STATE_SIZE, np.int64)
-    view = np.zeros(VIEW_SIZE, np.int64)
+def _start_deal(row, cards, state, view):
+    """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
+    d = row[DECLARER]
+    twelve = cards[d] | cards[3]
     hands = np.empty(3, dtype=np.int64)
+    for s in range(3):
+        hands[s] = cards[s]
+    hands[d] = twelve & ~row[SKAT_CARDS]
+    start_play(state, hands[0], hands[1], hands[2], row[GAME], d)
+    set_declaration(view, row[HAND], row[SCHNEIDER], row[SCHWARZ], row[OUVERT], row[BID])
+    return twelve
+
+
+@njit(cache=True)
+def _score_deal(row, state, twelve, out):
+    """Write the result of a played game into ``out`` (RESULT_COLUMNS)."""
+    d = row[DECLARER]
+    points, tricks = declarer_result(state, row[SKAT_CARDS])
+    mat = matadors(row[GAME], twelve)
+    won, value, overbid, sch, sw = game_outcome(row[GAME], row[HAND] == 1, row[SCHNEIDER] == 1,
+                                                row[SCHWARZ] == 1, row[OUVERT] == 1, row[BID],
+                                                mat, points, tricks)
+    out[0], out[1], out[2], out[3], out[4], out[5] = mat, points, tricks, won, overbid, sch
+    out[6], out[7], out[8] = sw, value, classic_score(won, value)
+    for s in range(3):
+        out[9 + s] = seeger_fabian_declarer(won, value) if s == d else seeger_fabian_defender(won)
+
+
+@njit(cache=True)
+def play_batch_builtin(seed, deal_ids, deals, table, params, results, logs):
+    """Play and score every row with a declarer (built-in policies); other rows stay zero."""
+    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     for k in range(deals.shape[0]):
-        d = declarer[k]
-        if d < 0:
+        if table[k, DECLARER] < 0:
             continue
-        twelve = deals[k, d] | deals[k, 3]
-        for s in range(3):
-            hands[s] = deals[k, s]
-        hands[d] = twelve & ~skat[k]
-        start_play(state, hands[0], hands[1], hands[2], game[k], d)
-        set_declaration(view, hand[k], schneider[k], schwarz[k], ouvert[k], bid[k])
-        rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
-        seen_skat = skat[k] if discarded[k] else 0
-        play_out(state, seen_skat, view, policy_f, policy_m, policy_r, params, rng, logs[k])
-        points, tricks = declarer_result(state, skat[k])
-        mat = matadors(game[k], twelve)
-        won, value, overbid, sch, sw = game_outcome(game[k], hand[k], schneider[k], schwarz[k],
-                                                    ouvert[k], bid[k], mat, points, tricks)
-        row = results[k]
-        row[0], row[1], row[2], row[3], row[4], row[5] = mat, points, tricks, won, overbid, sch
-        row[6], row[7], row[8] = sw, value, classic_score(won, value)
-        for s in range(3):
-            row[9 + s] = seeger_fabian_declarer(won, value) if s == d else seeger_fabian_defender(won)
+        twelve = _start_deal(table[k], deals[k], state, view)
+        seen_skat = table[k, SKAT_CARDS] if table[k, DISCARDED] else 0
+        play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
+        _score_deal(table[k], state, twelve, results[k])
+
+
+@njit
+def play_batch(seed, deal_ids, deals, table, policy_f, policy_m, policy_r, params, results, logs):
+    """:func:`play_batch_builtin` for any policies, passed as numba functions (compiled per process)."""
+    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
+    for k in range(deals.shape[0]):
+        if table[k, DECLARER] < 0:
+            continue
+        twelve = _start_deal(table[k], deals[k], state, view)
+        seen_skat = table[k, SKAT_CARDS] if table[k, DISCARDED] else 0
+        play_out(state, seen_skat, view, policy_f, policy_m, policy_r, params,
+                 stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
+        _score_deal(table[k], state, twelve, results[k])
 
 
 def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False) -> dict:
@@ -115,9 +145,14 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     logs = np.full((n, TRICK_LOG_SIZE), -1, dtype=np.int8)
     policies = [s.card_play for s in profile.seats]
     params = np.stack([p.param_row() for p in policies])
-    play_batch(np.uint64(seed), deal_ids, deals, declarer, bid, decl.game, decl.hand, decl.schneider,
-               decl.schwarz, decl.ouvert, decl.skat, decl.discarded,
-               policies[0].function, policies[1].function, policies[2].function, params, results, logs)
+    table = np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
+                      decl.skat, decl.discarded], axis=1).astype(np.int64)
+    deals = np.ascontiguousarray(deals)
+    if all(p.builtin is not None for p in policies):
+        play_batch_builtin(np.uint64(seed), deal_ids, deals, table, params, results, logs)
+    else:
+        play_batch(np.uint64(seed), deal_ids, deals, table, *(p.function for p in policies),
+                   params, results, logs)
     return results, logs
 
 

@@ -74,3 +74,25 @@ def test_unknown_role_in_registry_lookup():
     with pytest.raises(StrategyError, match="unknown role"):
         lookup("dealer", "x")
     assert "rules" in names("discarder")
+
+
+def test_the_examples_in_docs_strategies_run(capsys, monkeypatch, tmp_path):
+    """The profile and card-play examples of docs/strategies.md work as printed."""
+    import re
+    from pathlib import Path
+
+    from strategies import registry
+
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    text = (Path(__file__).resolve().parents[1] / "docs" / "strategies.md").read_text()
+    toml = re.findall(r"```toml\n(.*?)```", text, re.S)[0]
+    (tmp_path / "my.toml").write_text(toml)
+    profile = load_profile(tmp_path / "my.toml")
+    assert profile.seats[2].card_play.name == "random"
+    assert profile.spec["rearhand"]["bidder"]["evaluator"] == "classic"
+    assert profile.spec["forehand"]["bidder"]["evaluator"] == "default"
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(compile(block, "docs/strategies.md", "exec"), {})
+    out = capsys.readouterr().out
+    rate = float(re.search(r"declarer win rate: ([0-9.]+)", out).group(1))
+    assert 0.3 < rate < 1.0

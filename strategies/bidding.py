@@ -1,8 +1,8 @@
 """Bidders: from a hand evaluator and its thresholds to a maximum bid and an intended game.
 
 The ``threshold`` bidder plays a game when the evaluator's score for it reaches
-the threshold (lowered by ``aggressiveness``), and bids up to the highest real
-value among those games: base value times (matadors over its ten cards + 1 for
+the threshold (lowered by ``aggressiveness``), means to play the one
+:func:`choose_game` picks, and bids up to the highest real value among them: base value times (matadors over its ten cards + 1 for
 the game + 1 when it means to play hand), or the null value of the variant it
 means to play. It means to play hand when the score clears the threshold by
 ``hand_margin`` and null ouvert when it clears it by ``ouvert_margin``.
@@ -32,6 +32,7 @@ class BidPlan:
     hand: np.ndarray      # bool, means to play hand
     ouvert: np.ndarray    # bool, means to play null ouvert
     scores: np.ndarray    # float64 (n, 6), the evaluator's scores
+    plays: np.ndarray     # bool (n, 6), the games whose score reaches the threshold
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,11 @@ class ThresholdBidder:
             values[:, game] = BASE_VALUES[game] * level
         values[:, NULL] = NULL_VALUES[hand[:, NULL].astype(np.int64) + 2 * ouvert]
         values[~plays] = 0
-        game = np.where(plays.any(axis=1), _best_game(values, margin), -1)
+        game = choose_game(values, margin, plays)
         rows = np.arange(len(hands))
         max_bid = values.max(axis=1)
         chosen_hand = np.where(game >= 0, hand[rows, game], False)
-        return BidPlan(max_bid, game, chosen_hand, ouvert & (game == NULL), scores)
+        return BidPlan(max_bid, game, chosen_hand, ouvert & (game == NULL), scores, plays)
 
     def max_bid(self, hand: int, seat: int) -> int:
         """The maximum bid of one hand (0: pass at once)."""
@@ -74,10 +75,20 @@ def auction_answers(bidders, hands):
     return max_bid_answers([b.max_bid(h, seat) for seat, (b, h) in enumerate(zip(bidders, hands))])
 
 
-def _best_game(values: np.ndarray, margin: np.ndarray) -> np.ndarray:
-    """Highest value; among equal values the larger margin."""
-    key = values * 1e6 + np.clip(margin, -1e5, 1e5)
-    return np.argmax(key, axis=1)
+def choose_game(values: np.ndarray, margins: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """The game to play among the ``allowed`` ones of each row (-1 where none is).
+
+    The four suits are scored on one scale, so the suit with the largest margin
+    stands for them; of that suit, grand and null (scores on different scales) the
+    most valuable is chosen, ties going to the larger margin.
+    """
+    rows = np.arange(len(values))
+    best_suit = np.argmax(np.where(allowed[:, :GRAND], margins[:, :GRAND], -np.inf), axis=1)
+    keep = allowed.copy()
+    keep[:, :GRAND] = False
+    keep[rows, best_suit] = allowed[rows, best_suit]
+    key = np.where(keep, values * 1e6 + np.clip(margins, -1e5, 1e5), -np.inf)
+    return np.where(keep.any(axis=1), np.argmax(key, axis=1), -1)
 
 
 @register("bidder", "threshold")

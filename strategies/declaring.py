@@ -26,7 +26,7 @@ import numpy as np
 from sim.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
 from sim.scoring import matadors_of
 
-from .bidding import BidPlan, ThresholdBidder
+from .bidding import BidPlan, ThresholdBidder, choose_game
 from .discarding import Discarder, discard_many
 from .registry import check_params, lookup, register
 
@@ -83,12 +83,13 @@ def declare_hand_games(plan: BidPlan, rule: MarginDeclarer, bidder: ThresholdBid
     out.skat[rows] = skats[rows]
 
 
-def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, intended: np.ndarray,
+def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, plan: BidPlan,
                          rule: MarginDeclarer, bidder: ThresholdBidder, discarder: Discarder,
                          rows: np.ndarray, out: Declarations) -> None:
     """Discard and declare for the declarers of ``rows`` who picked up.
 
-    ``twelve``, ``bids`` and ``intended`` (the game each bid for) are given by row.
+    ``twelve`` and ``bids`` are given by row; ``plan`` is the declarer's bid plan of
+    the whole batch.
     """
     n = len(rows)
     discards = np.empty((n, 6), dtype=np.uint32)
@@ -101,21 +102,19 @@ def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, intend
         values[:, game] = BASE_VALUES[game] * (np.abs(matadors_of(game, twelve)) + 1)
     null_ouvert = margins[:, NULL] >= bidder.ouvert_margin
     values[:, NULL] = np.where(null_ouvert, NULL_VALUES[2], NULL_VALUES[0])
-    playable = (np.arange(6) == intended[:, None]) | (margins >= rule.switch_margin)
-    best = _choose_game(values, margins, values >= bids[:, None], playable)
+    intended = plan.game[rows]
+    playable = ((np.arange(6) == intended[:, None]) | (plan.plays[rows] & (margins >= 0))
+                | (margins >= rule.switch_margin))
+    chosen = choose_game(values, margins, playable & (values >= bids[:, None]))
+    best = np.where(chosen >= 0, chosen, _overbid_game(intended, margins))
     out.game[rows] = best
     out.ouvert[rows] = (best == NULL) & null_ouvert
     out.skat[rows] = discards[np.arange(n), best]
     out.discarded[rows] = True
 
 
-def _choose_game(values, margins, reaches, playable) -> np.ndarray:
-    candidates = reaches & playable
-    key = values * 1e6 + np.clip(margins, -1e5, 1e5)
-    most_valuable = np.argmax(np.where(candidates, key, -np.inf), axis=1)
-    best_reaching = np.argmax(np.where(reaches, margins, -np.inf), axis=1)
-    suit_or_grand = margins.copy()
-    suit_or_grand[:, NULL] = -np.inf
-    overbid = np.argmax(suit_or_grand, axis=1)
-    return np.where(candidates.any(axis=1), most_valuable,
-                    np.where(reaches.any(axis=1), best_reaching, overbid))
+def _overbid_game(intended: np.ndarray, margins: np.ndarray) -> np.ndarray:
+    """The game declared when no playable game reaches the bid: the suit or grand game bid
+    for, or (a null may not be declared below the bid) the suit or grand with the largest margin."""
+    suit_or_grand = (intended >= 0) & (intended != NULL)
+    return np.where(suit_or_grand, intended, np.argmax(margins[:, :NULL], axis=1))

@@ -115,7 +115,7 @@ def discarder(name: str, **params) -> Discarder:
     return strategy.factory(**params)
 
 
-@njit(cache=True)
+@njit  # takes the discarder as an argument, which numba cannot cache
 def _discard_each(function, twelves, game, params, out):
     for k in range(twelves.shape[0]):
         out[k] = function(twelves[k], game, params)

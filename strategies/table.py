@@ -56,7 +56,7 @@ def declare(profile: Profile, deals: np.ndarray, plans, declarer: np.ndarray, bi
         declare_hand_games(plans[seat], strategies.declarer, strategies.bidder, deals[:, SKAT],
                            hand_rows, out)
         twelve = deals[pickup_rows, seat] | deals[pickup_rows, SKAT]
-        declare_after_pickup(twelve, seat, bid[pickup_rows], plans[seat].game[pickup_rows],
+        declare_after_pickup(twelve, seat, bid[pickup_rows], plans[seat],
                              strategies.declarer, strategies.bidder, strategies.discarder,
                              pickup_rows, out)
     return out

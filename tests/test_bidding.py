@@ -79,19 +79,29 @@ def test_rules_discarder_never_throws_a_trump_while_side_cards_remain():
     assert bin(discard).count("1") == 2
 
 
-def test_after_pickup_the_declarer_switches_to_grand_when_the_skat_makes_it_clear():
-    b = bidder("threshold")
-    twelve = np.array([parse_hand("CJ SJ HJ CA C10 CK SA S10 HA H10 DA D7")], np.uint32)
+def pick_up(b, dealt, skat, bid, seat=1):
+    hand = np.array([parse_hand(dealt)], np.uint32)
+    plan = b.plan(hand, seat)
     out = Declarations.empty(1)
-    declare_after_pickup(twelve, 0, np.array([18]), np.array([CLUBS]), best_margin(), b,
+    declare_after_pickup(hand | parse_hand(skat), seat, np.array([bid]), plan, best_margin(), b,
                          rules_discarder(), np.array([0]), out)
+    return plan, out
+
+
+def test_after_pickup_the_declarer_switches_to_grand_when_the_skat_makes_it_clear():
+    plan, out = pick_up(bidder("threshold"), "SJ DJ CA C10 CK C9 C8 S7 H7 D7", "CJ SA", 18)
+    assert plan.game[0] == CLUBS
     assert out.game[0] == GRAND and out.discarded[0]
 
 
 def test_after_pickup_a_null_below_the_bid_is_never_declared():
-    b = bidder("threshold")
-    twelve = np.array([parse_hand("C7 C8 C9 S7 S8 H7 H8 H9 D7 D8 DA CA")], np.uint32)
-    out = Declarations.empty(1)
-    declare_after_pickup(twelve, 0, np.array([30]), np.array([NULL]), best_margin(), b,
-                         rules_discarder(), np.array([0]), out)
+    plan, out = pick_up(bidder("threshold"), "C7 C8 C9 S7 S8 H7 H8 H9 D7 D8", "DA CA", 30)
+    assert plan.game[0] == NULL
     assert not (out.game[0] == NULL and not out.ouvert[0])
+
+
+def test_when_the_skat_breaks_the_matadors_the_declarer_keeps_its_game_and_is_overbid():
+    # clubs "without 2" is worth 12 x 3 = 36; CJ in the skat makes it "with 1", worth 24
+    plan, out = pick_up(bidder("threshold"), "HJ DJ CA C10 CK CQ C9 S8 S7 H8", "CJ D7", 36)
+    assert plan.game[0] == CLUBS and plan.max_bid[0] == 36 and not plan.hand[0]
+    assert out.game[0] == CLUBS

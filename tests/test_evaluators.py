@@ -218,10 +218,16 @@ def test_trump_length_side_suit_values():
 
 
 def test_grand_rule_forehand_leads():
-    hand = "HJ DJ CA C10 SA S9 H9 H8 D8 D7"  # without 2, one ace-ten, one ace
-    assert scores("grand_rule", hand, 0)[GRAND] == 5
-    assert scores("grand_rule", hand, 1)[GRAND] == scores("grand_rule", hand, 2)[GRAND] == 4
+    hand = "HJ DJ CA C10 SA S9 HA H8 D8 D7"  # without 2, one ace-ten, two more aces
+    assert scores("grand_rule", hand, 0)[GRAND] == 6.5
+    assert scores("grand_rule", hand, 1)[GRAND] == scores("grand_rule", hand, 2)[GRAND] == 5.5
     assert passes("grand_rule", hand, 0)[GRAND] and not passes("grand_rule", hand, 1)[GRAND]
+
+
+def test_grand_rule_counts_a_missing_jack_against_the_grand():
+    two_jacks = scores("grand_rule", "HJ DJ CA C10 SA S10 HA H10 D8 D7", 1)[GRAND]
+    one_jack = scores("grand_rule", "DJ C9 CA C10 SA S10 HA H10 D8 D7", 1)[GRAND]
+    assert two_jacks - one_jack == 1 + 1.5
 
 
 @pytest.mark.parametrize("name", ["classic", "grand_rule", "weighted", "default"])
@@ -337,7 +343,7 @@ def test_pass_rates_on_random_hands_are_plausible(name, many_hands):
         if assessed(name)[g]:
             assert 0.03 <= rate[g] <= 0.2, (name, g, rate[g])
     if assessed(name)[GRAND]:
-        assert 0.03 <= rate[GRAND] <= 0.2
+        assert 0.02 <= rate[GRAND] <= 0.2
     if assessed(name)[NULL]:
         assert 0.005 <= rate[NULL] <= 0.08
     if assessed(name).all():

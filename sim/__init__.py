@@ -15,9 +15,11 @@ from .auction import BID_VALUES, AuctionResult, run_auction
 from .cards import format_card, format_hand, parse_card, parse_hand
 from .deal import deal, deal_batch
 from .games import GAME_NAMES, Declaration
+from .runner import simulate
 from .scoring import GameResult, score_game
 
 __all__ = [
     "BID_VALUES", "AuctionResult", "run_auction", "format_card", "format_hand", "parse_card",
     "parse_hand", "deal", "deal_batch", "GAME_NAMES", "Declaration", "GameResult", "score_game",
+    "simulate",
 ]

@@ -96,3 +96,29 @@ def test_the_examples_in_docs_strategies_run(capsys, monkeypatch, tmp_path):
     out = capsys.readouterr().out
     rate = float(re.search(r"declarer win rate: ([0-9.]+)", out).group(1))
     assert 0.3 < rate < 1.0
+
+
+def test_strategies_of_other_packages_load_through_the_entry_point_group(monkeypatch, tmp_path):
+    """A module named in the `skatsim.strategies` entry-point group is imported on first lookup."""
+    import sys
+    from importlib.metadata import EntryPoint
+
+    from strategies import registry
+
+    (tmp_path / "club_players.py").write_text(
+        "from strategies.cardplay import CardPolicy, random_card\n"
+        "from strategies.registry import register\n\n"
+        "@register('card_play', 'club_random')\n"
+        "def club_random():\n"
+        "    '''Random cards, registered by another package.'''\n"
+        "    return CardPolicy('club_random', random_card)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    monkeypatch.setattr(registry, "_entry_points_loaded", False)
+    point = EntryPoint(name="club", value="club_players", group=registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points",
+                        lambda group: [point] if group == registry.ENTRY_POINT_GROUP else [])
+    assert "club_random" in names("card_play")
+    profile = load_profile("default", ["card_play=club_random"])
+    assert profile.seats[1].card_play.name == "club_random"
+    sys.modules.pop("club_players", None)

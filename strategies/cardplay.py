@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from sim.cards import CARD_POINTS, lowest_card, nth_card, popcount
+from sim.cards import CARD_POINTS, card_points, lowest_card, nth_card, popcount
 from sim.games import NULL
 from sim.rng import below
 from sim.tricks import EFFECTIVE_SUIT, FINISHED, ORDER, TRUMP, TRUMP_MASKS, to_play
@@ -317,11 +317,7 @@ def low_side_card(game, side, hand):
     while m:
         c = lowest_card(m)
         m &= m - 1
-        suit_points = 0
-        rest = hand & SUIT_CARDS[game, EFFECTIVE_SUIT[game, c]]
-        while rest:
-            suit_points += CARD_POINTS[lowest_card(rest)]
-            rest &= rest - 1
+        suit_points = card_points(hand & SUIT_CARDS[game, EFFECTIVE_SUIT[game, c]])
         key = CARD_POINTS[c] * 4096 + suit_points * 64 + ORDER[game, c] * 32 + c
         if key < best_key:
             best, best_key = c, key

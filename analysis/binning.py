@@ -83,7 +83,7 @@ def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFr
     """Counts ``n`` and score sums ``score_sum`` per :data:`CUBE_KEYS` of a :func:`analysis.games.games`
     frame holding ``eval_<evaluator>`` (lazy; build every cube of a run from one frame so polars
     computes it once)."""
-    score = pl.col(f"eval_{evaluator}")
+    score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
     fine = (score / grid.fine_step).round().cast(pl.Int64)
     return (frame.filter(score.is_not_null())
             .with_columns(fine=fine).with_columns(bin=pl.col("fine") // FINE_PER_BIN)

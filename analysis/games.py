@@ -62,14 +62,14 @@ def evaluator_names(run: Run) -> list[str]:
 
 
 def declared_score(columns: list[tuple[int, int, str]]) -> pl.Expr:
-    """The declarer's score for the declared game (NaN and unassessed games become null)."""
+    """The declarer's score for the declared game (NaN and unassessed games become null); float32 as logged."""
     if columns[0][0] < 0:
-        score = pl.col(columns[0][2]).cast(pl.Float64)
+        score = pl.col(columns[0][2]).cast(pl.Float32)
     else:
         chain = pl.when(False).then(None)
         for seat, game, column in columns:
             chain = chain.when((pl.col("seat") == seat) & (pl.col("game") == game)).then(pl.col(column))
-        score = chain.otherwise(None).cast(pl.Float64)
+        score = chain.otherwise(None).cast(pl.Float32)
     return pl.when(score.is_finite()).then(score)
 
 

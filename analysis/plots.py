@@ -2,20 +2,21 @@
 
 Every plot draws a 95% interval: error bars on bars and points, shaded bands on
 lines. Several runs share one plot where their tables share an axis.
+
+Figures are made without pyplot and rendered by the Agg backend when saved, so
+importing analysis changes no matplotlib setting of a notebook.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-
-from sim.games import GAME_NAMES  # noqa: E402
+from sim.games import GAME_NAMES
 
 SIZE = (8, 5)  # inches, at DPI: 800 x 500 pixels
 DPI = 100
@@ -24,7 +25,8 @@ BAND_ALPHA = 0.2
 
 
 def _figure(panels: int = 1):
-    fig, axes = plt.subplots(1, panels, figsize=SIZE, dpi=DPI, squeeze=False)
+    fig = Figure(figsize=SIZE, dpi=DPI)
+    axes = fig.subplots(1, panels, squeeze=False)
     return fig, list(axes[0])
 
 
@@ -41,7 +43,6 @@ def save(fig, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
-    plt.close(fig)
     return path
 
 
@@ -52,7 +53,7 @@ def _legend(ax, **options) -> None:
 
 
 def _percent(ax, axis: str = "y") -> None:
-    formatter = matplotlib.ticker.PercentFormatter(1.0, decimals=None)
+    formatter = PercentFormatter(1.0, decimals=None)
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
 
 
@@ -196,8 +197,9 @@ def comparison(table: pl.DataFrame, path: Path) -> Path:
     is_rate = table["metric"].str.contains("rate")
     parts = [(table.filter(~is_rate), "difference in points"), (table.filter(is_rate), "difference in rate")]
     parts = [(part, unit) for part, unit in parts if part.height]
-    fig, axes = plt.subplots(len(parts), 1, figsize=SIZE, dpi=DPI, squeeze=False,
-                             gridspec_kw={"height_ratios": [p["metric"].n_unique() + 1 for p, _ in parts]})
+    fig = Figure(figsize=SIZE, dpi=DPI)
+    axes = fig.subplots(len(parts), 1, squeeze=False,
+                        gridspec_kw={"height_ratios": [p["metric"].n_unique() + 1 for p, _ in parts]})
     pairs = list(dict.fromkeys(table.select("run_a", "run_b").rows()))
     for ax, (part, unit) in zip(axes[:, 0], parts):
         metrics = list(dict.fromkeys(part["metric"].to_list()))

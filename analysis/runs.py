@@ -39,8 +39,8 @@ class Run:
     config: dict
 
     def scan(self) -> pl.LazyFrame:
-        """All rows of the run as one lazy frame (nothing is read until it is collected)."""
-        return pl.scan_parquet(self.folder / PART_GLOB)
+        """All rows of the run's parts as one lazy frame (nothing is read until it is collected)."""
+        return pl.scan_parquet(list(self.parts))
 
     @property
     def complete(self) -> bool:

@@ -1,0 +1,33 @@
+"""Analysis of skatsim runs: polars over the Parquet parts of run folders.
+
+One call makes the whole report::
+
+    from analysis import analyze
+    analyze(["results/run-a", "results/run-b"], "results/report")   # -> results/report/report.html
+
+The same computations are importable one by one for notebooks; each returns
+polars DataFrames (see docs/analysis.md):
+
+- :func:`load_run` checks a run folder (:class:`AnalysisError` if it is not one);
+- :func:`contract_success` win rates, scores and the passed-in rate;
+- :func:`thresholds` score curves, break-even scores and "bid up to" tables;
+- :func:`compare_heuristics` ROC AUC, Brier score, log loss and calibration per evaluator;
+- :func:`compare_runs` paired differences between two runs of the same deals;
+- :func:`wilson`, :func:`auc`, :func:`break_even`, :func:`sf_at_bid` the statistics themselves.
+"""
+
+from .benchmark import bench_analyze, enlarge_run
+from .compare import compare_runs
+from .contracts import contract_success
+from .heuristics import auc, compare_heuristics
+from .intervals import wilson
+from .report import analyze
+from .runs import AnalysisError, Run, load_run, load_runs
+from .tables import all_tables, run_tables
+from .thresholds import break_even, sf_at_bid, thresholds
+
+__all__ = [
+    "analyze", "AnalysisError", "Run", "load_run", "load_runs", "contract_success", "thresholds",
+    "compare_heuristics", "compare_runs", "run_tables", "all_tables", "wilson", "auc", "break_even",
+    "sf_at_bid", "bench_analyze", "enlarge_run",
+]

@@ -1,0 +1,64 @@
+"""Speed of the analysis: the time of a full report of one run.
+
+``bench_analyze(folder)`` is what scripts/bench.py calls. ``enlarge_run`` builds a
+large run for it from a small real one: its deals are drawn again at random
+(with replacement) into parts of the same schema, numbered as new deals. Such a
+run has realistic columns and value distributions for timing, but it is not a
+simulation: use it for benchmarks only.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.runner import MANIFEST, part_name
+from sim.storage import write_json_atomic
+
+from .report import analyze
+from .runs import load_run
+
+
+def bench_analyze(run_folder, out=None) -> float:
+    """Seconds for ``analyze([run_folder], out)`` (a temporary folder unless ``out`` is given)."""
+    if out is not None:
+        return _timed(run_folder, Path(out))
+    with tempfile.TemporaryDirectory(prefix="skatsim-bench-") as folder:
+        return _timed(run_folder, Path(folder))
+
+
+def _timed(run_folder, out: Path) -> float:
+    start = time.perf_counter()
+    analyze([run_folder], out)
+    return time.perf_counter() - start
+
+
+def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int = 0) -> Path:
+    """A run folder of about ``rows`` rows resampled from the deals of the run in ``source``."""
+    run, out = load_run(source), Path(out)
+    out.mkdir(parents=True, exist_ok=False)
+    table = pq.read_table(list(run.parts))
+    per_deal = 18 if run.mode == "declare" else 1  # declare mode: 3 seats x 6 games per deal
+    deals_per_part = max(1, rows_per_part // per_deal)
+    parts = -(-rows // (deals_per_part * per_deal))
+    rng = np.random.default_rng(seed)
+    for index in range(parts):
+        picked = rng.integers(0, table.num_rows // per_deal, deals_per_part)
+        rows_taken = (picked[:, None] * per_deal + np.arange(per_deal)).ravel()
+        first = index * deals_per_part
+        ids = np.repeat(np.arange(first, first + deals_per_part, dtype=np.int64), per_deal)
+        part = table.take(pa.array(rows_taken))
+        column = part.schema.get_field_index("deal_id")
+        part = part.set_column(column, part.schema.field(column), pa.array(ids))
+        pq.write_table(part, out / part_name(index), compression="zstd")
+    manifest = json.loads((run.folder / MANIFEST).read_text(encoding="utf-8"))
+    manifest["config"].update(deals=parts * deals_per_part, chunk_size=deals_per_part)
+    manifest.update(parts_done=list(range(parts)), note=f"resampled from {run.folder} for benchmarks")
+    write_json_atomic(out / MANIFEST, manifest)
+    return out

@@ -1,0 +1,90 @@
+"""Evaluator scores on a grid: one aggregated "evaluator cube" per run and evaluator.
+
+Each evaluator's scores are cut twice, on nested grids chosen from the score
+range (read from the Parquet column statistics, so no pass over the rows):
+
+- coarse bins of a round width (0.25, 0.5, 1, 2, 2.5, 5 ...) giving about
+  ``TARGET_BINS`` bins over the range; bin ``k`` holds scores in
+  ``[k * width, (k + 1) * width)`` and is named by its lower edge;
+- a fine grid ``FINE_PER_BIN`` times finer (scores rounded to it), which keeps
+  the order of distinct scores for the rank statistics of :mod:`analysis.heuristics`.
+
+The cube counts the games per (seat, game, fine cell, bin, value reached, won in
+play, won, Seeger-Fabian score) and sums their scores; thresholds and heuristic
+comparisons are computed from it, never from rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+
+from .games import evaluator_columns
+from .runs import Run
+
+TARGET_BINS = 40
+FINE_PER_BIN = 50
+CUBE_KEYS = ["seat", "game", "fine", "bin", "value_reached", "won_in_play", "won", "sf"]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The bins of one evaluator: coarse ``width``, fine step ``width / FINE_PER_BIN``."""
+
+    width: float
+
+    @property
+    def fine_step(self) -> float:
+        return self.width / FINE_PER_BIN
+
+    def edge(self, bins) -> np.ndarray:
+        return np.asarray(bins, dtype=float) * self.width
+
+
+def round_width(span: float, bins: int = TARGET_BINS) -> float:
+    """The smallest width of 1, 2, 2.5 or 5 times a power of ten that cuts ``span`` into at most ``bins``."""
+    if not span > 0 or not math.isfinite(span):
+        return 1.0
+    raw = span / bins
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw * (1 - 1e-9))
+
+
+def score_ranges(run: Run) -> dict[str, tuple[float, float]]:
+    """(lowest, highest) score of each evaluator over the run, from the parts' column statistics."""
+    found = evaluator_columns(run.scan().collect_schema(), run.mode)
+    owner = {column: name for name, cols in found.items() for _, _, column in cols}
+    lows: dict[str, float] = {}
+    highs: dict[str, float] = {}
+    for part in run.parts:
+        meta = pq.ParquetFile(part).metadata
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            for c in range(group.num_columns):
+                column = group.column(c)
+                name = owner.get(column.path_in_schema)
+                stats = column.statistics
+                if name is None or stats is None or not stats.has_min_max:
+                    continue
+                lows[name] = min(lows.get(name, math.inf), float(stats.min))
+                highs[name] = max(highs.get(name, -math.inf), float(stats.max))
+    return {name: (lows.get(name, math.nan), highs.get(name, math.nan)) for name in found}
+
+
+def grids(run: Run) -> dict[str, Grid]:
+    return {name: Grid(round_width(hi - lo)) for name, (lo, hi) in score_ranges(run).items()}
+
+
+def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFrame:
+    """Counts ``n`` and score sums ``score_sum`` per :data:`CUBE_KEYS` of a :func:`analysis.games.games`
+    frame holding ``eval_<evaluator>`` (lazy; build every cube of a run from one frame so polars
+    computes it once)."""
+    score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
+    fine = (score / grid.fine_step).round().cast(pl.Int64)
+    return (frame.filter(score.is_not_null())
+            .with_columns(fine=fine).with_columns(bin=pl.col("fine") // FINE_PER_BIN)
+            .group_by(CUBE_KEYS).agg(n=pl.len(), score_sum=score.sum()))

@@ -1,0 +1,145 @@
+"""Contract success: how often each game, variant, seat, matador count and bid wins, and what it scores.
+
+One lazy query per run aggregates the declared games into a small "contract
+cube" (one row per distinct combination of seat, game, declaration, bid and
+result, with its count ``n``); every table here is a cheap aggregation of that
+cube. Rates carry Wilson intervals, mean scores a normal or bootstrap interval
+(see :mod:`analysis.intervals`).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from sim.games import GAME_NAMES, GRAND, NULL
+
+from .games import SEATS, deals, games
+from .intervals import add_rate, mean_table
+from .runs import Run
+
+CUBE_KEYS = ["seat", "game", "bid", "hand", "ouvert", "schneider_announced", "schwarz_announced",
+             "matadors", "won", "schneider", "schwarz", "overbid", "game_value", "score", "sf"]
+SUIT_GAMES = "suit games"
+ALL_GAMES = "all games"
+
+
+def contract_cube(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """Counts ``n`` of the games of a :func:`analysis.games.games` frame per :data:`CUBE_KEYS` (lazy)."""
+    return frame.group_by(CUBE_KEYS).agg(n=pl.len())
+
+
+def passed_in_query(run: Run) -> pl.LazyFrame:
+    """Game mode: deals and passed-in deals of the run (lazy)."""
+    return deals(run).select(deals=pl.len(), passed=pl.col("passed").sum())
+
+
+def game_label() -> pl.Expr:
+    return pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String)
+
+
+def variant_label() -> pl.Expr:
+    """The declaration's name: ``clubs hand schneider announced``, ``grand ouvert hand``, ``null ouvert``."""
+    def word(flag, text):
+        return pl.when(flag).then(pl.lit(text)).otherwise(pl.lit(""))
+
+    open_ = pl.col("ouvert")
+    return pl.concat_str(game_label(), word(open_, " ouvert"), word(pl.col("hand"), " hand"),
+                         word(pl.col("schwarz_announced") & ~open_, " schwarz announced"),
+                         word(pl.col("schneider_announced") & ~pl.col("schwarz_announced") & ~open_,
+                              " schneider announced"))
+
+
+def success_table(cube: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Per group of ``keys``: games, win / schneider / schwarz / overbid rates with Wilson
+    intervals, mean game value, and mean classic and Seeger-Fabian score of the declarer."""
+    n = pl.col("n")
+    counts = cube.group_by(keys).agg(
+        games=n.sum(), won=(n * pl.col("won")).sum(), schneider_count=(n * pl.col("schneider")).sum(),
+        schwarz_count=(n * pl.col("schwarz")).sum(), overbid_count=(n * pl.col("overbid")).sum(),
+        mean_value=(n * pl.col("game_value")).sum() / n.sum()).sort(keys)
+    for count, name in (("won", "win_rate"), ("schneider_count", "schneider_rate"),
+                        ("schwarz_count", "schwarz_rate"), ("overbid_count", "overbid_rate")):
+        counts = add_rate(counts, count, "games", name)
+    for value, name in (("score", "mean_score"), ("sf", "mean_sf")):
+        counts = counts.join(mean_table(cube, keys, value, name=name), on=keys, how="left", nulls_equal=True)
+    return counts
+
+
+def _pooled(cube: pl.DataFrame, column: str, label: pl.Expr, pools: dict[str, pl.Expr]) -> pl.DataFrame:
+    """``cube`` labelled per row by ``label``, plus copies labelled by each pool name for its rows."""
+    parts = [cube.with_columns(label.alias(column))]
+    parts += [cube.filter(where).with_columns(pl.lit(name).alias(column)) for name, where in pools.items()]
+    return pl.concat(parts)
+
+
+SUIT = pl.col("game") < GRAND
+POOLS = {SUIT_GAMES: SUIT, ALL_GAMES: pl.lit(True)}
+
+
+def by_game(cube: pl.DataFrame) -> pl.DataFrame:
+    """Each game type, the suit games together, and all games."""
+    table = success_table(_pooled(cube, "contract", game_label(), POOLS), ["contract"])
+    return _in_order(table, "contract", [*GAME_NAMES, SUIT_GAMES, ALL_GAMES])
+
+
+def by_variant(cube: pl.DataFrame) -> pl.DataFrame:
+    """Each declaration (``spades hand``, ``null ouvert hand`` ...), and the hand and ouvert
+    suit and grand games together."""
+    not_null = pl.col("game") != NULL
+    pools = {"hand games (suit, grand)": not_null & pl.col("hand"),
+             "ouvert games (suit, grand)": not_null & pl.col("ouvert")}
+    table = success_table(_pooled(cube, "contract", variant_label(), pools), ["contract"])
+    order = pl.col("contract").str.contains(r"\(").cast(pl.Int8)
+    return table.sort(order, pl.col("contract"))
+
+
+def by_seat(cube: pl.DataFrame) -> pl.DataFrame:
+    """Each game type (and all games) by the declarer's seat."""
+    seat = pl.col("seat").replace_strict([0, 1, 2], list(SEATS), return_dtype=pl.String)
+    pooled = _pooled(cube, "contract", game_label(), {ALL_GAMES: pl.lit(True)})
+    table = success_table(pooled.with_columns(declarer=seat), ["contract", "declarer"])
+    return _in_order(table, "contract", [*GAME_NAMES, ALL_GAMES])
+
+
+def by_matadors(cube: pl.DataFrame) -> pl.DataFrame:
+    """Suit games (each and together) and grand by signed matadors (+2 "with 2", -3 "without 3")."""
+    trumps = cube.filter(pl.col("game") != NULL)
+    pooled = _pooled(trumps, "contract", game_label(), {SUIT_GAMES: SUIT})
+    table = success_table(pooled, ["contract", "matadors"])
+    return _in_order(table, "contract", [*GAME_NAMES, SUIT_GAMES])
+
+
+def by_bid(cube: pl.DataFrame) -> pl.DataFrame:
+    """Bid success: the declarer's win and overbid rates by final bid, all games and by group."""
+    group = (pl.when(pl.col("game") < GRAND).then(pl.lit(SUIT_GAMES))
+             .otherwise(game_label()))
+    table = success_table(_pooled(cube, "contract", group, {ALL_GAMES: pl.lit(True)}), ["contract", "bid"])
+    return _in_order(table, "contract", [ALL_GAMES, SUIT_GAMES, "grand", "null"])
+
+
+def passed_in(counts: pl.DataFrame) -> pl.DataFrame:
+    """The passed-in rate from :func:`passed_in_query`'s counts, with its Wilson interval."""
+    return add_rate(counts.cast({"deals": pl.Int64, "passed": pl.Int64}), "passed", "deals", "passed_rate")
+
+
+def _in_order(table: pl.DataFrame, column: str, order: list[str]) -> pl.DataFrame:
+    rank = pl.col(column).replace_strict(order, list(range(len(order))), default=len(order))
+    others = [c for c in ("declarer", "matadors", "bid") if c in table.columns]
+    return table.sort(rank, *others)
+
+
+TABLES = {"contracts_by_game": by_game, "contracts_by_variant": by_variant,
+          "contracts_by_seat": by_seat, "contracts_by_matadors": by_matadors, "bid_success": by_bid}
+
+
+def contract_tables(cube: pl.DataFrame, mode: str = "game") -> dict[str, pl.DataFrame]:
+    """Every contract table of a collected cube (bid success only in game mode: declare mode bids 18)."""
+    return {name: make(cube) for name, make in TABLES.items() if mode == "game" or name != "bid_success"}
+
+
+def contract_success(run: Run) -> dict[str, pl.DataFrame]:
+    """All contract tables of a run, and its passed-in rate in game mode (one scan each)."""
+    tables = contract_tables(contract_cube(games(run, [])).collect(), run.mode)
+    if run.mode == "game":
+        tables["passed_in"] = passed_in(passed_in_query(run).collect())
+    return tables

@@ -1,0 +1,80 @@
+"""Numbers of the analysis tables as text for people: rates in percent, intervals in brackets."""
+
+from __future__ import annotations
+
+import polars as pl
+
+MISSING = "–"
+
+
+def number(value, digits: int = 1) -> str:
+    if value is None or value != value:
+        return MISSING
+    return f"{value:,.{digits}f}"
+
+
+def short(value) -> str:
+    """A score as short as it is exact: 3, 5.5, -1.25."""
+    return MISSING if value is None or value != value else f"{value:g}"
+
+
+def percent(value, digits: int = 1) -> str:
+    if value is None or value != value:
+        return MISSING
+    return f"{100 * value:.{digits}f}%"
+
+
+def rate_text(row: dict, name: str) -> str:
+    """``74.6% (71.6–77.4%)``: a rate and its interval."""
+    low = percent(row[name + "_lo"]).rstrip("%")
+    return f"{percent(row[name])} ({low}–{percent(row[name + '_hi'])})"
+
+
+def mean_text(row: dict, name: str, digits: int = 1) -> str:
+    """``32.8 (27.3 to 38.3)``: a mean and its interval."""
+    low, high = number(row[name + "_lo"], digits), number(row[name + "_hi"], digits)
+    return f"{number(row[name], digits)} ({low} to {high})"
+
+
+def cell(value) -> str:
+    if isinstance(value, float):
+        return number(value, 2)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return MISSING if value is None else str(value)
+
+
+def rows_of(table: pl.DataFrame, columns: dict) -> tuple[list[str], list[list[str]]]:
+    """Header and text cells of a small table.
+
+    ``columns`` maps each header to a column name or to a function of the row (a dict).
+    """
+    body = [[spec(row) if callable(spec) else cell(row[spec]) for spec in columns.values()]
+            for row in table.iter_rows(named=True)]
+    return list(columns), body
+
+
+def rate_column(name: str):
+    return lambda row: rate_text(row, name)
+
+
+def mean_column(name: str, digits: int = 1):
+    return lambda row: mean_text(row, name, digits)
+
+
+#: The columns of a contract table as people read them.
+CONTRACT_COLUMNS = {
+    "games": "games",
+    "win rate": rate_column("win_rate"),
+    "schneider": rate_column("schneider_rate"),
+    "schwarz": rate_column("schwarz_rate"),
+    "overbid": rate_column("overbid_rate"),
+    "mean value": lambda row: number(row["mean_value"]),
+    "classic score": mean_column("mean_score"),
+    "Seeger-Fabian": mean_column("mean_sf"),
+}
+
+
+def contract_columns(*keys: str, results=tuple(CONTRACT_COLUMNS)) -> dict:
+    """``keys`` as they are, then the named contract columns."""
+    return {**{key: key for key in keys}, **{name: CONTRACT_COLUMNS[name] for name in results}}

@@ -1,0 +1,127 @@
+"""The declared games of a run as one lazy frame with the same columns in both modes.
+
+Game mode (one row per deal) keeps the deals that were played; declare mode (one
+row per deal, seat and game, every game declared at bid 18) keeps every row.
+Either way each row is one game, with:
+
+    seat          the declarer (0 forehand, 1 middlehand, 2 rearhand)
+    game          game type id (0 diamonds, 1 hearts, 2 spades, 3 clubs, 4 grand, 5 null)
+    bid           the final bid (18 in declare mode)
+    sf            the declarer's Seeger-Fabian score; ``score`` is the classic one
+    value_reached the game value the play reached, before the overbid rule
+    won_in_play   won by the cards, before the overbid rule
+    eval_<name>   each logged evaluator's score of the declarer's ten cards for this game
+
+plus the declaration and result columns of the schema (hand, ouvert, matadors, ...).
+``value_reached`` and ``won_in_play`` let analysis replay a game at another bid.
+"""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+
+from sim.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
+
+from .runs import Run
+
+SEATS = ("forehand", "middlehand", "rearhand")
+SEAT_SUFFIXES = "fmr"
+BIDDER_SCORE = "bidder"  # declare mode's evaluator_score column: the profile bidder's own evaluator
+_GAME_EVAL = re.compile(rf"^eval_(.+)_([{SEAT_SUFFIXES}])_({'|'.join(GAME_NAMES)})$")
+
+RESULT_COLUMNS = ("hand", "ouvert", "schneider_announced", "schwarz_announced", "matadors", "won",
+                  "schneider", "schwarz", "overbid", "game_value", "score")
+
+
+def game_id() -> pl.Expr:
+    """The ``game`` dictionary column as its id 0..5 (null for a passed-in deal)."""
+    return pl.col("game").cast(pl.String).cast(pl.Enum(GAME_NAMES)).to_physical().cast(pl.Int8)
+
+
+def evaluator_columns(schema: pl.Schema | dict, mode: str) -> dict[str, list[tuple[int, int, str]]]:
+    """Evaluator name -> [(seat, game, column)] in game mode; [(-1, -1, column)] in declare mode."""
+    found: dict[str, list] = {}
+    for column in schema:
+        if mode == "declare":
+            if column.startswith("eval_"):
+                found.setdefault(column[5:], []).append((-1, -1, column))
+            elif column == "evaluator_score":
+                found.setdefault(BIDDER_SCORE, []).append((-1, -1, column))
+            continue
+        match = _GAME_EVAL.match(column)
+        if match:
+            name, seat, game = match.groups()
+            found.setdefault(name, []).append((SEAT_SUFFIXES.index(seat), GAME_NAMES.index(game), column))
+    return found
+
+
+def evaluator_names(run: Run) -> list[str]:
+    return list(evaluator_columns(run.scan().collect_schema(), run.mode))
+
+
+def declared_score(columns: list[tuple[int, int, str]]) -> pl.Expr:
+    """The declarer's score for the declared game (NaN and unassessed games become null); float32 as logged."""
+    if columns[0][0] < 0:
+        score = pl.col(columns[0][2]).cast(pl.Float32)
+    else:
+        chain = pl.when(False).then(None)
+        for seat, game, column in columns:
+            chain = chain.when((pl.col("seat") == seat) & (pl.col("game") == game)).then(pl.col(column))
+        score = chain.otherwise(None).cast(pl.Float32)
+    return pl.when(score.is_finite()).then(score)
+
+
+def value_reached() -> pl.Expr:
+    """Game value reached in play, before the overbid rule (ISkO: base x level; null by variant)."""
+    flag = lambda name: pl.col(name).cast(pl.Int32)  # noqa: E731
+    level = (pl.col("matadors").cast(pl.Int32).abs() + 1 + flag("hand")
+             + (pl.col("schneider") | pl.col("schneider_announced")).cast(pl.Int32)
+             + flag("schneider_announced")
+             + (pl.col("schwarz") | pl.col("schwarz_announced")).cast(pl.Int32)
+             + flag("schwarz_announced") + flag("ouvert"))
+    base = pl.col("game").replace_strict(list(range(6)), [int(b) for b in BASE_VALUES],
+                                         return_dtype=pl.Int32)
+    null = pl.lit(NULL_VALUES.tolist()).list.get(flag("hand") + 2 * flag("ouvert")).cast(pl.Int32)
+    return pl.when(pl.col("game") == NULL).then(null).otherwise(base * level).alias("value_reached")
+
+
+def won_in_play() -> pl.Expr:
+    """Won by the cards: null no trick; schwarz announced all tricks; schneider announced 90; else 61."""
+    tricks, points = pl.col("declarer_tricks"), pl.col("declarer_points")
+    return (pl.when(pl.col("game") == NULL).then(tricks == 0)
+            .when(pl.col("schwarz_announced")).then(tricks == 10)
+            .when(pl.col("schneider_announced")).then(points >= 90)
+            .otherwise(points >= 61).alias("won_in_play"))
+
+
+def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
+    """The run's declared games with the columns above; ``evaluators`` limits the eval_ columns (None: all).
+
+    Build every aggregation of a run from one such frame: polars then computes it once.
+    """
+    scan = run.scan()
+    found = evaluator_columns(scan.collect_schema(), run.mode)
+    wanted = found if evaluators is None else {e: found[e] for e in evaluators if e in found}
+    if run.mode == "declare":
+        frame = scan.with_columns(pl.col("seat").cast(pl.Int8), bid=pl.lit(18, pl.Int16),
+                                  sf=seat_sf("seat"))
+    else:
+        frame = scan.filter(~pl.col("passed")).rename({"declarer": "seat"}).with_columns(sf=seat_sf("seat"))
+    frame = frame.with_columns(game=game_id())
+    scores = [declared_score(cols).alias(f"eval_{name}") for name, cols in wanted.items()]
+    return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf", value_reached(), won_in_play(),
+                        *scores)
+
+
+def seat_sf(seat: str, suffix: str = "") -> pl.Expr:
+    """The Seeger-Fabian score of the seat named in column ``seat`` (columns ``sf_f<suffix>`` ...)."""
+    s = pl.col(seat)
+    return (pl.when(s == 0).then(pl.col(f"sf_f{suffix}")).when(s == 1).then(pl.col(f"sf_m{suffix}"))
+            .otherwise(pl.col(f"sf_r{suffix}")))
+
+
+def deals(run: Run) -> pl.LazyFrame:
+    """Game mode: one row per deal with whether it was passed in."""
+    return run.scan().select("deal_id", "passed")

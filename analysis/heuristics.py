@@ -1,0 +1,157 @@
+"""Heuristic comparison: how well each evaluator's score predicts that the declarer wins.
+
+Within one game group (each game type, and the four suit games together, whose
+scores share one scale) every evaluator that assesses the group scores the same
+games, so the measures compare evaluators on the same hands:
+
+- **ROC AUC**: the chance that a won game scored higher than a lost one (ties count
+  one half): the Mann-Whitney rank formula, computed from the count of won and
+  lost games at each distinct score. 0.5 is no better than chance.
+- **Brier score** and **log loss** of a calibrated probability: a logistic fit
+  P(won) = 1 / (1 + exp(-(a + b * score))) by Newton's method on the aggregated
+  counts. Two parameters hardly overfit millions of games; ``brier_reference``
+  is the Brier score of always predicting the overall win rate.
+- **calibration**: per score bin, the mean fitted probability against the observed
+  win rate (Wilson interval).
+
+Intervals are percentile bootstraps: the won and lost counts of every score are
+redrawn as one multinomial (the same as resampling the games), and the whole
+measure, logistic fit included, is recomputed for every replicate at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from sim.games import GAME_NAMES, GRAND
+
+from .binning import FINE_PER_BIN, Grid, evaluator_cube, grids
+from .games import games
+from .intervals import BOOTSTRAP_SEED, add_rate, percentile_interval, resample_counts
+from .runs import Run
+
+SUIT_GAMES = "suit games"
+HEURISTIC_REPLICATES = 1000
+NEWTON_STEPS = 30
+
+
+def auc(won: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    """ROC AUC from won and lost counts per distinct score, scores ascending along the last axis."""
+    won, lost = np.asarray(won, float), np.asarray(lost, float)
+    lost_below = np.cumsum(lost, axis=-1) - lost
+    pairs = won.sum(-1) * lost.sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (won * (lost_below + 0.5 * lost)).sum(-1) / pairs
+
+
+def fit_logistic(score: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    """Fitted P(won) at each score: weighted logistic regression, Newton steps; replicates along axis 0."""
+    won, lost = np.atleast_2d(np.asarray(won, float)), np.atleast_2d(np.asarray(lost, float))
+    n = won + lost
+    weights = n[0] / n[0].sum()
+    centre = weights @ score
+    spread = np.sqrt(weights @ (score - centre) ** 2) or 1.0
+    z = (score - centre) / spread
+    rate = np.clip(won.sum(1) / np.maximum(n.sum(1), 1), 1e-6, 1 - 1e-6)
+    a, b = np.log(rate / (1 - rate)), np.zeros(len(won))
+    for _ in range(NEWTON_STEPS):
+        a, b = _newton_step(a, b, z, won, n)
+    return 1 / (1 + np.exp(-(a[:, None] + b[:, None] * z)))
+
+
+def _newton_step(a, b, z, won, n):
+    """One Newton step of the logistic log-likelihood; steps are capped, and none is taken where the
+    curvature is singular (a single distinct score)."""
+    p = 1 / (1 + np.exp(-(a[:, None] + b[:, None] * z)))
+    residual, curvature = won - n * p, n * p * (1 - p) + 1e-9
+    g0, g1 = residual.sum(1), (residual * z).sum(1)
+    h00, h01, h11 = curvature.sum(1), (curvature * z).sum(1), (curvature * z * z).sum(1)
+    det = h00 * h11 - h01 ** 2
+    safe = np.where(det > 1e-12 * h00 * h00, det, np.inf)
+    return a + np.clip((h11 * g0 - h01 * g1) / safe, -5, 5), b + np.clip((h00 * g1 - h01 * g0) / safe, -5, 5)
+
+
+def brier(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    return (won * (1 - p) ** 2 + lost * p ** 2).sum(-1) / (won + lost).sum(-1)
+
+
+def log_loss(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    p = np.clip(p, 1e-12, 1 - 1e-12)
+    return -(won * np.log(p) + lost * np.log(1 - p)).sum(-1) / (won + lost).sum(-1)
+
+
+def measures(score, won, lost) -> dict[str, np.ndarray]:
+    """AUC, Brier score and log loss for won/lost counts (replicates along axis 0) at ascending scores."""
+    p = fit_logistic(score, won, lost)
+    with np.errstate(invalid="ignore", divide="ignore"):  # a replicate without games gives NaN
+        return {"auc": auc(won, lost), "brier": brier(p, won, lost), "log_loss": log_loss(p, won, lost)}
+
+
+def score_counts(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
+    """Won and lost games per game group and distinct (fine) score."""
+    group = pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String)
+    suits = cube.filter(pl.col("game") < GRAND)
+    both = pl.concat([cube.with_columns(group=group), suits.with_columns(group=pl.lit(SUIT_GAMES))])
+    n = pl.col("n")
+    return (both.group_by("group", "fine")
+            .agg(won=(n * pl.col("won")).sum(), lost=(n * ~pl.col("won")).sum())
+            .with_columns(score=pl.col("fine") * grid.fine_step, bin=pl.col("fine") // FINE_PER_BIN)
+            .sort("group", "fine"))
+
+
+def group_measures(counts: pl.DataFrame, replicates: int = HEURISTIC_REPLICATES,
+                   seed: int = BOOTSTRAP_SEED) -> dict:
+    """The measures of one group's score counts with their bootstrap intervals."""
+    score, won, lost = (counts[c].to_numpy().astype(float) for c in ("score", "won", "lost"))
+    point = measures(score, won[None, :], lost[None, :])
+    draws = resample_counts(np.r_[won, lost], replicates, seed).astype(float)
+    again = measures(score, draws[:, :len(won)], draws[:, len(won):])
+    rows, wins = won.sum() + lost.sum(), won.sum()
+    out = {"games": int(rows), "win_rate": wins / rows,
+           "brier_reference": (wins / rows) * (1 - wins / rows)}
+    for name, value in point.items():
+        lo, hi = percentile_interval(again[name])
+        out.update({name: float(value[0]), f"{name}_lo": float(lo), f"{name}_hi": float(hi)})
+    return out
+
+
+def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
+    """Per game group and score bin: mean fitted probability and observed win rate."""
+    parts = []
+    for (group,), part in counts.partition_by("group", as_dict=True).items():
+        p = fit_logistic(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
+        parts.append(part.with_columns(fitted=pl.Series(p)))
+    n = pl.col("won") + pl.col("lost")
+    table = (pl.concat(parts).group_by("group", "bin")
+             .agg(games=n.sum(), won=pl.col("won").sum(), predicted=(pl.col("fitted") * n).sum() / n.sum())
+             .with_columns(bin_from=pl.col("bin") * grid.width).sort("group", "bin"))
+    return add_rate(table, "won", "games", "win_rate").drop("bin")
+
+
+def heuristic_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
+    """Measures per game group and the calibration table of one evaluator's collected cube."""
+    counts = score_counts(cube, grid)
+    rows = [{"group": group, **group_measures(part)}
+            for (group,), part in sorted(counts.partition_by("group", as_dict=True).items())]
+    return {"heuristics": pl.DataFrame(rows), "calibration": calibration(counts, grid)}
+
+
+def rank(table: pl.DataFrame) -> pl.DataFrame:
+    """Evaluators ranked by AUC within each game group (1 = best)."""
+    order = pl.col("auc").rank("ordinal", descending=True).over("group").cast(pl.Int32)
+    return table.with_columns(rank=order).sort("group", "rank")
+
+
+def compare_heuristics(run: Run, evaluators: list[str] | None = None) -> dict[str, pl.DataFrame]:
+    """Ranked measures and calibration of every evaluator of a run (one scan for all)."""
+    found = grids(run)
+    names = [e for e in (evaluators or found) if e in found]
+    frame = games(run, names)
+    cubes = pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])
+    tables: dict[str, list] = {}
+    for name, cube in zip(names, cubes):
+        for key, table in heuristic_tables(cube, found[name]).items():
+            tables.setdefault(key, []).append(table.select(pl.lit(name).alias("evaluator"), pl.all()))
+    return {"heuristics": rank(pl.concat(tables["heuristics"])),
+            "calibration": pl.concat(tables["calibration"])}

@@ -1,0 +1,123 @@
+"""95% intervals for rates and means, computed from counts.
+
+- Proportions: the Wilson score interval (closed form, good for small counts and
+  rates near 0 or 1).
+- Means: a normal interval, mean +- 1.96 standard errors, when a group has at
+  least ``NORMAL_FROM`` rows; below that the percentile bootstrap.
+- The bootstrap works on value counts, never on rows. It is the Poisson
+  bootstrap: each row is drawn a Poisson(1) number of times, so a cell of ``c``
+  rows with the same values (a distinct value, or a cell of an aggregated table)
+  is drawn Poisson(``c``) times, and a replicate of ten million rows costs one
+  draw per cell. Statistics are recomputed on every replicate at once (numpy
+  arrays of replicates x cells) and the 2.5% and 97.5% percentiles form the
+  interval. Every bootstrap uses a fixed seed, so a report is reproducible.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import polars as pl
+
+Z95 = 1.959963984540054
+NORMAL_FROM = 500
+BOOTSTRAP_REPLICATES = 2000
+BOOTSTRAP_SEED = 20240601
+
+
+def wilson(won, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval (low, high) of ``won`` successes in ``n`` trials; NaN where n is 0."""
+    won, n = np.asarray(won, dtype=float), np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        centre = (won + z * z / 2) / (n + z * z)
+        half = z / (n + z * z) * np.sqrt(won * (n - won) / n + z * z / 4)
+        empty = n <= 0
+        low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)  # rounding
+        low, high = np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+    return (float(low), float(high)) if low.ndim == 0 else (low, high)
+
+
+def add_rate(df: pl.DataFrame, count: str, n: str, name: str) -> pl.DataFrame:
+    """``df`` with ``name`` = count / n and its Wilson interval ``name_lo``, ``name_hi``."""
+    lo, hi = wilson(df[count].to_numpy(), df[n].to_numpy())
+    rate = pl.when(pl.col(n) > 0).then(pl.col(count) / pl.col(n))
+    return df.with_columns(rate.alias(name), pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
+
+
+def normal_mean(total, total_sq, n, z: float = Z95):
+    """(mean, low, high) of the normal interval from a group's sum, sum of squares and size."""
+    total, total_sq, n = (np.asarray(a, dtype=float) for a in (total, total_sq, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / n
+        variance = np.maximum(total_sq - total * mean, 0.0) / (n - 1)
+        half = z * np.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def resample_counts(counts, replicates: int = BOOTSTRAP_REPLICATES,
+                    seed: int = BOOTSTRAP_SEED) -> np.ndarray:
+    """(replicates, cells) Poisson bootstrap counts: cell ``i`` drawn Poisson(``counts[i]``) times."""
+    counts = np.asarray(counts, dtype=float)
+    return np.random.default_rng(seed).poisson(counts, size=(replicates, len(counts)))
+
+
+def percentile_interval(replicates: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The 2.5% and 97.5% percentiles of bootstrap replicates (NaN replicates ignored; NaN if all are)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # "All-NaN slice": that interval is NaN
+        lo, hi = np.nanpercentile(replicates, [2.5, 97.5], axis=axis)
+    return lo, hi
+
+
+def bootstrap_means(values, counts, starts, replicates: int = BOOTSTRAP_REPLICATES,
+                    seed: int = BOOTSTRAP_SEED) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval (low, high) of the mean of each group of cells; groups start at ``starts``."""
+    values = np.asarray(values, dtype=float)
+    draws = resample_counts(counts, replicates, seed)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = (np.add.reduceat(draws * values, starts, axis=1)
+                 / np.add.reduceat(draws, starts, axis=1))
+    return percentile_interval(means)
+
+
+def bootstrap_mean(values, counts, replicates: int = BOOTSTRAP_REPLICATES,
+                   seed: int = BOOTSTRAP_SEED) -> tuple[float, float, float]:
+    """(mean, low, high) of ``values`` seen ``counts`` times, with a percentile bootstrap interval."""
+    values, counts = np.asarray(values, dtype=float), np.asarray(counts, dtype=float)
+    if counts.sum() == 0:
+        return np.nan, np.nan, np.nan
+    lo, hi = bootstrap_means(values, counts, np.array([0]), replicates, seed)
+    return float(values @ counts / counts.sum()), float(lo[0]), float(hi[0])
+
+
+def mean_table(cube: pl.DataFrame, keys: list[str], value: str, count: str = "n",
+               name: str | None = None) -> pl.DataFrame:
+    """Mean of ``value`` per group of ``keys`` in an aggregated table, with a 95% interval.
+
+    ``cube`` holds one row per distinct value (or cell) and its ``count``. Columns
+    ``name``, ``name_lo``, ``name_hi`` and ``name_interval`` ("normal" from
+    :data:`NORMAL_FROM` rows, else "bootstrap") are returned per group, sorted by ``keys``.
+    """
+    name = name or f"mean_{value}"
+    v, c = pl.col(value).cast(pl.Float64), pl.col(count).cast(pl.Float64)
+    sums = (cube.group_by(keys).agg(rows=c.sum(), total=(v * c).sum(), total_sq=(v * v * c).sum())
+            .sort(keys, nulls_last=True))
+    mean, lo, hi = normal_mean(sums["total"], sums["total_sq"], sums["rows"])
+    small = sums["rows"].to_numpy() < NORMAL_FROM
+    if small.any():
+        lo[small], hi[small] = _bootstrap_groups(cube, sums.filter(pl.Series(small)).select(keys),
+                                                 keys, value, count)
+    return sums.select(keys).with_columns(
+        pl.Series(name, mean), pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi),
+        pl.Series(f"{name}_interval", np.where(small, "bootstrap", "normal")))
+
+
+def _bootstrap_groups(cube, groups, keys, value, count):
+    """Bootstrap intervals of the mean of ``value`` for each of ``groups`` (in their order), in one draw."""
+    values = cube.group_by(*keys, value).agg(pl.col(count).sum())  # equal values pool exactly
+    cells = (groups.with_row_index("group").join(values, on=keys, how="inner", nulls_equal=True)
+             .sort("group"))
+    index = cells["group"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, index[1:] != index[:-1]])
+    return bootstrap_means(cells[value].to_numpy(), cells[count].to_numpy(), starts)

@@ -1,0 +1,219 @@
+"""Plots of the analysis tables, as PNG files of about 800 x 500 pixels.
+
+Every plot draws a 95% interval: error bars on bars and points, shaded bands on
+lines. Several runs share one plot where their tables share an axis.
+
+Figures are made without pyplot and rendered by the Agg backend when saved, so
+importing analysis changes no matplotlib setting of a notebook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+
+from sim.games import GAME_NAMES
+
+SIZE = (8, 5)  # inches, at DPI: 800 x 500 pixels
+DPI = 100
+MIN_GAMES_PLOTTED = 20
+BAND_ALPHA = 0.2
+
+
+def _figure(panels: int = 1):
+    fig = Figure(figsize=SIZE, dpi=DPI)
+    axes = fig.subplots(1, panels, squeeze=False)
+    return fig, list(axes[0])
+
+
+def drawn(plot):
+    """Decorator: a plot of a table without rows is not drawn (returns None)."""
+    def draw(table: pl.DataFrame, *args, **kwargs):
+        return plot(table, *args, **kwargs) if table.height else None
+    draw.__doc__, draw.__name__ = plot.__doc__, plot.__name__
+    return draw
+
+
+def save(fig, path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    return path
+
+
+def _legend(ax, **options) -> None:
+    """A legend if anything is labelled (an empty panel gets none)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**options)
+
+
+def _percent(ax, axis: str = "y") -> None:
+    formatter = PercentFormatter(1.0, decimals=None)
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
+
+
+def _errors(table: pl.DataFrame, name: str) -> np.ndarray:
+    value = table[name].to_numpy()
+    return np.abs(np.vstack([value - table[f"{name}_lo"].to_numpy(), table[f"{name}_hi"].to_numpy() - value]))
+
+
+@drawn
+def grouped_bars(table: pl.DataFrame, category: str, value: str, path: Path, title: str,
+                 ylabel: str, percent: bool = False) -> Path:
+    """Bars of ``value`` per ``category``, one bar per run, with interval error bars."""
+    categories = list(dict.fromkeys(table[category].to_list()))
+    runs = list(dict.fromkeys(table["run"].to_list()))
+    fig, (ax,) = _figure()
+    width = 0.8 / len(runs)
+    for i, run in enumerate(runs):
+        part = table.filter(pl.col("run") == run)
+        x = np.array([categories.index(c) for c in part[category]]) + (i - (len(runs) - 1) / 2) * width
+        ax.bar(x, part[value].to_numpy(), width, yerr=_errors(part, value), capsize=3, label=run)
+    ax.set_xticks(range(len(categories)), categories, rotation=20, ha="right")
+    ax.set(title=title, ylabel=ylabel)
+    if percent:
+        _percent(ax)
+    ax.axhline(0, color="black", linewidth=0.6)
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.18 * (high - low))  # room for the legend above the bars
+    _legend(ax, title="run", loc="upper center", ncol=min(len(runs), 6), fontsize="small")
+    return save(fig, path)
+
+
+def _band(ax, x, table: pl.DataFrame, name: str, label: str, **style):
+    line, = ax.plot(x, table[name].to_numpy(), marker="o", markersize=3, label=label, **style)
+    ax.fill_between(x, table[f"{name}_lo"].to_numpy(), table[f"{name}_hi"].to_numpy(),
+                    color=line.get_color(), alpha=BAND_ALPHA, linewidth=0)
+    return line
+
+
+@drawn
+def bid_success(table: pl.DataFrame, path: Path) -> Path:
+    """Declarer win rate against the final bid, all games, one line and band per run."""
+    fig, (ax,) = _figure()
+    games = table.filter(pl.col("contract") == "all games", pl.col("games") >= MIN_GAMES_PLOTTED)
+    for run in dict.fromkeys(games["run"].to_list()):
+        part = games.filter(pl.col("run") == run).sort("bid")
+        _band(ax, part["bid"].to_numpy(), part, "win_rate", run)
+    ax.set(title=f"Bid success: declarer win rate by final bid (bids with >= {MIN_GAMES_PLOTTED} games)",
+           xlabel="final bid (game value points)", ylabel="declarer win rate")
+    _percent(ax)
+    _legend(ax, title="run (95% Wilson band)")
+    return save(fig, path)
+
+
+@drawn
+def by_matadors(table: pl.DataFrame, path: Path) -> Path:
+    """Win rate by signed matadors, suit games and grand side by side."""
+    fig, axes = _figure(2)
+    for ax, contract in zip(axes, ("suit games", "grand")):
+        rows = table.filter(pl.col("contract") == contract, pl.col("games") >= MIN_GAMES_PLOTTED)
+        for run in dict.fromkeys(rows["run"].to_list()):
+            part = rows.filter(pl.col("run") == run).sort("matadors")
+            _band(ax, part["matadors"].to_numpy(), part, "win_rate", run)
+        ax.set(title=f"{contract}", xlabel="matadors (+ with, - without)", ylabel="declarer win rate")
+        _percent(ax)
+        _legend(ax, title="run", fontsize="small")
+    fig.suptitle("Win rate by matadors (95% Wilson bands)")
+    return save(fig, path)
+
+
+@drawn
+def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: str, run: str,
+                     path: Path, min_rows: int) -> Path:
+    """Win rate and expected Seeger-Fabian score against the evaluator's score, one line per game."""
+    fig, (left, right) = _figure(2)
+    rows = curves.filter(pl.col("seats") == "all", pl.col("rows") >= min_rows)
+    even = break_even.filter(pl.col("seats") == "all")
+    for game in (g for g in GAME_NAMES if g in set(rows["game"].to_list())):
+        part = rows.filter(pl.col("game") == game).sort("mean_score")
+        x = part["mean_score"].to_numpy()
+        _band(left, x, part, "win_rate", game)
+        line = _band(right, x, part, "mean_sf", game)
+        crossing = even.filter(pl.col("game") == game)["break_even"].to_list()
+        if crossing and np.isfinite(crossing[0]):
+            right.axvline(crossing[0], color=line.get_color(), linestyle=":", linewidth=1)
+    left.set(title="win rate", xlabel=f"{evaluator} score", ylabel="declarer win rate")
+    _percent(left)
+    right.axhline(0, color="black", linewidth=0.8)
+    right.set(title="expected score (dotted: break-even)", xlabel=f"{evaluator} score",
+              ylabel="Seeger-Fabian points per game")
+    _legend(left, title="game", fontsize="small")
+    fig.suptitle(f"{evaluator} score against outcome, run {run}, all seats\n"
+                 f"(score bins with >= {min_rows} games, 95% bands)")
+    return save(fig, path)
+
+
+@drawn
+def heuristic_ranking(table: pl.DataFrame, path: Path) -> Path:
+    """ROC AUC of each evaluator per pooled game group, with bootstrap intervals, one marker per run."""
+    rows = table.filter(pl.col("group").is_in(["suit games", "grand", "null"]))
+    pairs = rows.sort("group", "auc").select("group", "evaluator").rows()
+    labels = list(dict.fromkeys(f"{g}: {e}" for g, e in pairs))
+    fig, (ax,) = _figure()
+    runs = list(dict.fromkeys(rows["run"].to_list()))
+    for i, run in enumerate(runs):
+        part = rows.filter(pl.col("run") == run)
+        y = np.array([labels.index(f"{g}: {e}") for g, e in part.select("group", "evaluator").rows()])
+        ax.errorbar(part["auc"].to_numpy(), y + (i - (len(runs) - 1) / 2) * 0.2, xerr=_errors(part, "auc"),
+                    fmt="o", capsize=3, label=run)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.axvline(0.5, color="grey", linestyle="--", linewidth=0.8)
+    ax.set(title="Evaluator score as a predictor of winning (95% bootstrap)",
+           xlabel="ROC AUC (0.5 = chance, 1 = perfect)")
+    _legend(ax, title="run", fontsize="small")
+    return save(fig, path)
+
+
+@drawn
+def calibration(table: pl.DataFrame, run: str, path: Path, min_rows: int) -> Path:
+    """Fitted win probability against the observed win rate per score bin, one panel per game group."""
+    groups = [g for g in ("suit games", "grand", "null") if g in set(table["group"].to_list())]
+    fig, axes = _figure(max(1, len(groups)))
+    rows = table.filter(pl.col("games") >= min_rows)
+    for ax, group in zip(axes, groups):
+        for evaluator in dict.fromkeys(rows.filter(pl.col("group") == group)["evaluator"].to_list()):
+            part = rows.filter(pl.col("group") == group, pl.col("evaluator") == evaluator).sort("predicted")
+            ax.errorbar(part["predicted"].to_numpy(), part["win_rate"].to_numpy(),
+                        yerr=_errors(part, "win_rate"), fmt="o-", markersize=3, capsize=2, label=evaluator)
+        ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=0.8)
+        ax.set(title=group, xlabel="fitted win probability", ylabel="observed win rate",
+               xlim=(0, 1), ylim=(0, 1))
+        _percent(ax)
+        _percent(ax, "x")
+        _legend(ax, fontsize="x-small")
+    fig.suptitle(f"Calibration of the logistic fits, run {run} (score bins with >= {min_rows} games)")
+    return save(fig, path)
+
+
+@drawn
+def comparison(table: pl.DataFrame, path: Path) -> Path:
+    """Paired differences (B - A) per metric with intervals: scores in points, rates in percentage points."""
+    is_rate = table["metric"].str.contains("rate")
+    parts = [(table.filter(~is_rate), "difference in points"), (table.filter(is_rate), "difference in rate")]
+    parts = [(part, unit) for part, unit in parts if part.height]
+    fig = Figure(figsize=SIZE, dpi=DPI)
+    axes = fig.subplots(len(parts), 1, squeeze=False,
+                        gridspec_kw={"height_ratios": [p["metric"].n_unique() + 1 for p, _ in parts]})
+    pairs = list(dict.fromkeys(table.select("run_a", "run_b").rows()))
+    for ax, (part, unit) in zip(axes[:, 0], parts):
+        metrics = list(dict.fromkeys(part["metric"].to_list()))
+        for i, (a, b) in enumerate(pairs):
+            rows = part.filter(pl.col("run_a") == a, pl.col("run_b") == b)
+            y = np.array([metrics.index(m) for m in rows["metric"]]) + (i - (len(pairs) - 1) / 2) * 0.2
+            ax.errorbar(rows["difference"].to_numpy(), y, xerr=_errors(rows, "difference"), fmt="o",
+                        capsize=3, label=f"{b} - {a}")
+        ax.set_yticks(range(len(metrics)), metrics, fontsize="small")
+        ax.invert_yaxis()
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set(xlabel=unit)
+        if part is parts[-1][0] and unit.endswith("rate"):
+            _percent(ax, "x")
+        _legend(ax, fontsize="small", title="B - A")
+    fig.suptitle("Paired differences between runs on the same deals (95% intervals)")
+    return save(fig, path)

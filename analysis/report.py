@@ -1,0 +1,342 @@
+"""From run folders to a report: tables (CSV and Parquet), plots (PNG), report.html and summary.md.
+
+    from analysis import analyze
+    analyze(["results/default-game-seed1-1000000"], "results/report")   # -> results/report/report.html
+
+The HTML page is self-contained (plots embedded as base64 PNG); ``summary.md``
+holds the key figures in a few lines. docs/analysis.md explains every table and plot.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import time
+from pathlib import Path
+
+import polars as pl
+
+from . import plots
+from .formats import (MISSING, contract_columns, mean_column, number, percent, rate_column, rows_of,
+                      short)
+from .runs import Run, load_runs
+from .summary import POOLED_GROUPS, summary_markdown
+from .tables import all_tables
+from .thresholds import MIN_ROWS
+
+SEATS = ("forehand", "middlehand", "rearhand")
+
+
+def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS) -> Path:
+    """Analyse the run folders ``runs`` into the folder ``out``; returns the path of report.html.
+
+    Raises :class:`analysis.AnalysisError` (one line) for a folder that is not a
+    run, an empty run, or a run of another schema version.
+    """
+    checked = load_runs(runs)
+    out = Path(out)
+    tables, notes = all_tables(checked, evaluators, min_rows)
+    write_tables(tables, out / "tables")
+    figures = make_plots(tables, out / "plots", min_rows)
+    (out / "summary.md").write_text(summary_markdown(checked, tables, notes), encoding="utf-8")
+    report = out / "report.html"
+    report.write_text(report_html(checked, tables, figures, notes, min_rows), encoding="utf-8")
+    return report
+
+
+def write_tables(tables: dict[str, pl.DataFrame], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, table in tables.items():
+        table.write_csv(folder / f"{name}.csv")
+        table.write_parquet(folder / f"{name}.parquet")
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "run"
+
+
+# --- plots ---------------------------------------------------------------------------------
+
+
+def make_plots(tables: dict[str, pl.DataFrame], folder: Path, min_rows: int) -> list[tuple[str, str, Path]]:
+    """(section, caption, file) of every plot the tables allow."""
+    figures = []
+    drawn = (*_contract_plots(tables, folder), *_threshold_plots(tables, folder, min_rows),
+             *_heuristic_plots(tables, folder, min_rows))
+    for section, caption, path in drawn:
+        if path is not None:  # a plot without data is not drawn
+            figures.append((section, caption, path))
+    return figures
+
+
+def _contract_plots(tables, folder):
+    if "contracts_by_game" in tables:
+        by_game = tables["contracts_by_game"]
+        yield ("contracts", "Declarer win rate by game type", plots.grouped_bars(
+            by_game, "contract", "win_rate", folder / "win_rate_by_game.png",
+            "Declarer win rate by game type (95% Wilson intervals)", "declarer win rate", percent=True))
+        yield ("contracts", "Mean Seeger-Fabian score by game type", plots.grouped_bars(
+            by_game, "contract", "mean_sf", folder / "seeger_fabian_by_game.png",
+            "Declarer's mean Seeger-Fabian score per game (95% intervals)", "Seeger-Fabian points per game"))
+        yield ("contracts", "Win rate by matadors",
+               plots.by_matadors(tables["contracts_by_matadors"], folder / "win_rate_by_matadors.png"))
+    if "bid_success" in tables:
+        yield "bids", "Bid success", plots.bid_success(tables["bid_success"], folder / "bid_success.png")
+    if "comparison" in tables:
+        yield ("comparison", "Paired differences",
+               plots.comparison(tables["comparison"], folder / "comparison.png"))
+
+
+def _threshold_plots(tables, folder, min_rows):
+    if "threshold_curves" not in tables:
+        return
+    curves, even = tables["threshold_curves"], tables["break_even"]
+    for run, evaluator in curves.select("run", "evaluator").unique(maintain_order=True).rows():
+        pick = (pl.col("run") == run) & (pl.col("evaluator") == evaluator)
+        path = folder / f"thresholds_{slug(run)}_{slug(evaluator)}.png"
+        yield ("thresholds", f"{evaluator} thresholds, run {run}",
+               plots.threshold_curves(curves.filter(pick), even.filter(pick), evaluator, run, path, min_rows))
+
+
+def _heuristic_plots(tables, folder, min_rows):
+    if "heuristics" not in tables:
+        return
+    yield ("heuristics", "ROC AUC",
+           plots.heuristic_ranking(tables["heuristics"], folder / "heuristics_auc.png"))
+    for run, part in tables["calibration"].group_by("run", maintain_order=True):
+        path = folder / f"calibration_{slug(run[0])}.png"
+        yield "heuristics", f"Calibration, run {run[0]}", plots.calibration(part, run[0], path, min_rows)
+
+
+# --- the page ------------------------------------------------------------------------------
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
+img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }
+.note { background: #fff6dc; border-left: 4px solid #e0b000; padding: 0.5em 1em; }
+details { margin: 0.5em 0; } summary { cursor: pointer; font-weight: 600; }
+code { background: #f4f4f4; padding: 0 0.2em; }
+"""
+
+
+def html_table(header: list[str], body: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>\n" for row in body)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>\n{rows}</tbody></table>\n"
+
+
+def frame_html(table: pl.DataFrame, columns: dict) -> str:
+    return html_table(*rows_of(table, columns))
+
+
+def folded(summary: str, content: str) -> str:
+    return f"<details><summary>{html.escape(summary)}</summary>{content}</details>\n"
+
+
+def note(text: str) -> str:
+    return f"<p class='note'>{text}</p>\n"
+
+
+def image_html(path: Path, caption: str) -> str:
+    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">\n'
+
+
+def report_html(runs: list[Run], tables: dict, figures: list, notes: list[str], min_rows: int) -> str:
+    images = {}
+    for section, caption, path in figures:
+        images[section] = images.get(section, "") + image_html(path, caption)
+    parts = [f"<h1>skatsim analysis</h1>\n<p>Made {time.strftime('%Y-%m-%d %H:%M')} from {len(runs)} run(s). "
+             "Every figure carries a 95% interval; the methods are at the end. The tables are in "
+             "<code>tables/</code> as CSV and Parquet, the plots in <code>plots/</code>.</p>\n",
+             "<h2>Runs</h2>\n", runs_html(runs), *contracts_html(runs, tables, images),
+             *bids_html(tables, images), *thresholds_html(runs, tables, images, min_rows),
+             *heuristics_html(tables, images),
+             *comparison_html(tables, images, notes), METHODS_HTML.format(min_rows=min_rows)]
+    return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>skatsim analysis</title>"
+            f"<style>{STYLE}</style></head>\n<body>\n{''.join(parts)}</body></html>\n")
+
+
+def runs_html(runs: list[Run]) -> str:
+    header = ["run", "mode", "seed", "profile", "deals", "parts", "complete", "folder"]
+    body = [[r.label, r.mode, str(r.seed), r.profile, f"{r.deals:,}", f"{len(r.parts)} of {r.parts_planned}",
+             "yes" if r.complete else "no (partial run)", str(r.folder)] for r in runs]
+    return html_table(header, body)
+
+
+DECLARE_NOTE = """The rows of declare-mode runs ({runs}) describe every seat declaring every game at bid 18
+(no auction), not the games a table would play."""
+
+BIDS_INTRO = """<h2>Bid success</h2>
+<p>How often the declarer wins against the final bid (all games here; by game group in
+<code>tables/bid_success.csv</code>). Overbid: the value the game reached fell short of the bid.</p>
+"""
+
+THRESHOLDS_INTRO = """<h2>Bidding thresholds</h2>
+<p>For each evaluator and game type: the win rate and expected Seeger-Fabian score of the declarer
+against the evaluator's score, and the <b>break-even score</b>, from which the expected score stays
+positive (passing scores 0). 'shipped threshold' is the threshold the evaluator comes with.</p>
+"""
+
+SELECTION_CAVEAT = """<b>Selection caveat</b> for game-mode runs ({runs}): their rows are only the games
+that were declared after the auction. Hands the bidders passed are missing, so scores below the bidder's
+threshold are rare and those that appear were declared for other reasons, and the expected scores include
+the actual bids and overbids. Set thresholds from declare-mode runs, where every seat declares every game
+at bid 18."""
+
+BID_UP_TO_INTRO = """<h3>Bid up to X when the score reaches Y</h3>
+<p>For each bid X: the lowest score (a bin's lower edge) from which the expected Seeger-Fabian score of
+playing the game at bid X stays positive, for forehand / middlehand / rearhand. Games are replayed at X
+with the overbid rule. Bins with fewer than {min_rows} games are not used; {missing}: never positive.</p>
+"""
+
+HEURISTICS_INTRO = """<h2>Heuristic comparison</h2>
+<p>How well each evaluator's score predicts that the declarer wins, on the same games: ROC AUC (higher is
+better), and the Brier score and log loss of a logistic fit of the score (lower is better; compare the
+Brier score with that of always predicting the base rate).</p>
+"""
+
+COMPARISON_INTRO = """<h2>Strategy comparison</h2>
+<p>Runs with the same seed hold the same deals; each later run is compared with the first deal for deal
+(B minus A), so the interval is that of the mean per-deal difference.</p>
+"""
+
+
+def contracts_html(runs: list[Run], tables: dict, images: dict) -> list[str]:
+    if "contracts_by_game" not in tables:
+        return []
+    parts = ["<h2>Contract success</h2>\n"]
+    declare_runs = ", ".join(r.label for r in runs if r.mode == "declare")
+    if declare_runs:
+        parts.append(note(DECLARE_NOTE.format(runs=html.escape(declare_runs))))
+    if "passed_in" in tables:
+        columns = {"run": "run", "deals": "deals", "passed in": "passed",
+                   "passed-in rate": rate_column("passed_rate")}
+        parts += ["<h3>Passed-in deals</h3>\n", frame_html(tables["passed_in"], columns)]
+    brief = ("games", "win rate", "Seeger-Fabian")
+    return parts + [
+        "<h3>By game type</h3>\n",
+        frame_html(tables["contracts_by_game"], contract_columns("run", "contract")),
+        images.get("contracts", ""), "<h3>By declaration</h3>\n",
+        frame_html(tables["contracts_by_variant"], contract_columns("run", "contract")),
+        "<h3>By declarer's seat</h3>\n",
+        frame_html(tables["contracts_by_seat"],
+                   contract_columns("run", "contract", "declarer", results=brief)),
+        folded("By matadors", frame_html(tables["contracts_by_matadors"],
+                                         contract_columns("run", "contract", "matadors", results=brief)))]
+
+
+def bids_html(tables: dict, images: dict) -> list[str]:
+    if "bid_success" not in tables:
+        return []
+    bids = tables["bid_success"].filter(pl.col("contract") == "all games")
+    columns = contract_columns("run", "bid", results=("games", "win rate", "overbid", "Seeger-Fabian"))
+    return [BIDS_INTRO, images.get("bids", ""), folded("Table", frame_html(bids, columns))]
+
+
+def break_even_pivot(table: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """One row per run, evaluator and game: the break-even score of all seats (with interval) and per seat."""
+    header = ["run", "evaluator", "game", "break-even, all seats", *SEATS, "win rate there",
+              "shipped threshold"]
+    body = []
+    for (run, evaluator, game), part in table.group_by("run", "evaluator", "game", maintain_order=True):
+        seats = {row["seats"]: row for row in part.iter_rows(named=True)}
+        first = seats.get("all", {})
+        body.append([run, evaluator, game, _even_text(first, interval=True),
+                     *(_even_text(seats.get(s, {})) for s in SEATS),
+                     percent(first.get("win_rate_at_break_even")),
+                     number(first.get("evaluator_threshold"), 2)])
+    return header, body
+
+
+def _even_text(row: dict, interval: bool = False) -> str:
+    if not row:
+        return MISSING
+    if row["status"] != "crossing":
+        return row["status"]
+    return mean_column("break_even", 2)(row) if interval else number(row["break_even"], 2)
+
+
+def bid_up_to_html(table: pl.DataFrame) -> str:
+    """Bids (merged into ranges where nothing changes) by game; a cell: 'forehand / middlehand / rearhand'."""
+    games = list(dict.fromkeys(table["game"].to_list()))
+    cells: dict[int, dict] = {}
+    for row in table.filter(pl.col("seats") != "all").iter_rows(named=True):
+        cells.setdefault(row["bid"], {}).setdefault(row["game"], {})[row["seats"]] = short(row["score_from"])
+    body, last = [], None
+    for bid in sorted(cells):
+        values = [" / ".join(cells[bid].get(g, {}).get(s, MISSING) for s in SEATS) for g in games]
+        if body and values == last:
+            body[-1][0] = f"{body[-1][0].split('–')[0]}–{bid}"
+        else:
+            body.append([str(bid), *values])
+        last = values
+    return html_table(["bid", *games], body)
+
+
+def thresholds_html(runs: list[Run], tables: dict, images: dict, min_rows: int) -> list[str]:
+    if "break_even" not in tables:
+        return []
+    parts = [THRESHOLDS_INTRO]
+    game_runs = ", ".join(r.label for r in runs if r.mode == "game")
+    if game_runs:
+        parts.append(note(SELECTION_CAVEAT.format(runs=html.escape(game_runs))))
+    parts += [html_table(*break_even_pivot(tables["break_even"])), images.get("thresholds", ""),
+              BID_UP_TO_INTRO.format(min_rows=min_rows, missing=MISSING)]
+    for (run, evaluator), part in tables["bid_up_to"].group_by("run", "evaluator", maintain_order=True):
+        parts.append(folded(f"{evaluator}, run {run}", bid_up_to_html(part)))
+    return parts
+
+
+HEURISTIC_COLUMNS = {"run": "run", "group": "group", "rank": "rank", "evaluator": "evaluator",
+                     "games": "games", "win rate": lambda r: percent(r["win_rate"]),
+                     "ROC AUC": mean_column("auc", 3), "Brier": mean_column("brier", 4),
+                     "Brier of base rate": lambda r: number(r["brier_reference"], 4),
+                     "log loss": mean_column("log_loss", 4)}
+
+
+def heuristics_html(tables: dict, images: dict) -> list[str]:
+    if "heuristics" not in tables:
+        return []
+    pooled = pl.col("group").is_in(POOLED_GROUPS)
+    return [HEURISTICS_INTRO, frame_html(tables["heuristics"].filter(pooled), HEURISTIC_COLUMNS),
+            images.get("heuristics", ""),
+            folded("Each suit game", frame_html(tables["heuristics"].filter(~pooled), HEURISTIC_COLUMNS))]
+
+
+def comparison_html(tables: dict, images: dict, notes: list[str]) -> list[str]:
+    if "comparison" not in tables and not notes:
+        return []
+    parts = [COMPARISON_INTRO, *(note(html.escape(n)) for n in notes)]
+    if "comparison" in tables:
+        columns = {"A": "run_a", "B": "run_b", "metric": "metric", "rows": "rows",
+                   "A mean": lambda r: number(r["mean_a"], 3), "B mean": lambda r: number(r["mean_b"], 3),
+                   "B - A": mean_column("difference", 3), "interval": "difference_interval"}
+        parts += [frame_html(tables["comparison"], columns), images.get("comparison", "")]
+    return parts
+
+
+METHODS_HTML = """
+<h2>Methods</h2>
+<ul>
+<li><b>Rates</b> (win, schneider, schwarz, overbid, passed-in): Wilson score 95% interval.</li>
+<li><b>Means</b> (classic and Seeger-Fabian scores, paired differences): normal interval, mean ± 1.96
+standard errors, for groups of at least 500; below that a percentile bootstrap (2,000 Poisson resamples
+of the counts of each distinct value, fixed seed).</li>
+<li><b>Break-even score</b>: among the score bins with at least {min_rows} games, the lowest bin from which
+every bin's expected Seeger-Fabian score is above 0 (the value of passing); the break-even is interpolated
+linearly between that bin's mean score and the one below to where the expected score is 0. Interval:
+percentile bootstrap (1,000 Poisson resamples of the aggregated counts). 'positive throughout' and
+'never positive' mean there is no crossing inside the data.</li>
+<li><b>Bid up to X</b>: each game is replayed at bid X with the overbid rule (value reached below X: lost
+at the lowest multiple of the base value reaching X; a null variant worth less than X counts as lost at
+the lowest null value reaching X).</li>
+<li><b>Heuristics</b>: ROC AUC by the rank (Mann-Whitney) formula, ties counting one half; a logistic fit
+for Brier score and log loss; percentile bootstrap intervals (1,000 Poisson resamples of the won and lost
+counts per score, the fit repeated on each).</li>
+</ul>
+"""

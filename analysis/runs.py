@@ -1,0 +1,97 @@
+"""Run folders for analysis: checked, described, and scanned lazily with polars.
+
+A run folder (see sim/runner.py) holds ``manifest.json`` and ``part-NNNNN.parquet``
+files. Analysis reads the parts through one lazy scan, so a run of ten million
+deals is never loaded whole: every table is a polars aggregation over the scan.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from sim.runner import MANIFEST
+from sim.storage import SCHEMA_VERSION
+
+PART_GLOB = "part-*.parquet"
+
+
+class AnalysisError(ValueError):
+    """Runs that cannot be analysed or compared; the message is one line naming the folder and the problem."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """A checked run folder: what the manifest says and where its parts are."""
+
+    folder: Path
+    label: str
+    mode: str          # "game" (one row per deal) or "declare" (one row per deal, seat and game)
+    seed: int
+    profile: str
+    deals: int         # deals the run was configured for
+    parts: tuple[Path, ...]
+    parts_planned: int
+    finished: bool
+    config: dict
+
+    def scan(self) -> pl.LazyFrame:
+        """All rows of the run's parts as one lazy frame (nothing is read until it is collected)."""
+        return pl.scan_parquet(list(self.parts))
+
+    @property
+    def complete(self) -> bool:
+        return self.finished and len(self.parts) == self.parts_planned
+
+    def describe(self) -> dict:
+        return {"run": self.label, "folder": str(self.folder), "mode": self.mode, "seed": self.seed,
+                "profile": self.profile, "deals": self.deals, "parts": len(self.parts),
+                "parts_planned": self.parts_planned, "complete": self.complete}
+
+
+def load_run(folder, label: str | None = None) -> Run:
+    """The run in ``folder``, or :class:`AnalysisError` if it is not a readable run of this schema."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise AnalysisError(f"{folder} is not a folder")
+    manifest = _read_manifest(folder)
+    config = manifest["config"]
+    version = config.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise AnalysisError(f"{folder} holds a run of schema version {version}; this skatsim reads"
+                            f" version {SCHEMA_VERSION} (run the simulation again)")
+    parts = tuple(sorted(folder.glob(PART_GLOB)))
+    if not parts:
+        raise AnalysisError(f"{folder} is an empty run: no {PART_GLOB} files yet")
+    deals, chunk = int(config.get("deals", 0)), max(1, int(config.get("chunk_size", 1)))
+    return Run(folder=folder, label=label or folder.name, mode=config.get("mode", "game"),
+               seed=int(config.get("seed", -1)), profile=str(config.get("profile", "?")),
+               deals=deals, parts=parts, parts_planned=-(-deals // chunk),
+               finished=bool(manifest.get("finished")), config=config)
+
+
+def _read_manifest(folder: Path) -> dict:
+    path = folder / MANIFEST
+    if not path.exists():
+        raise AnalysisError(f"{folder} is not a run folder (no {MANIFEST})")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        config = manifest["config"]
+    except (json.JSONDecodeError, KeyError, TypeError) as error:
+        raise AnalysisError(f"{path} is damaged ({error.__class__.__name__}: {error})") from None
+    if not isinstance(config, dict):
+        raise AnalysisError(f"{path} is damaged (config is not a table)")
+    return manifest
+
+
+def load_runs(folders) -> list[Run]:
+    """Checked runs with labels that tell them apart (the folder name, numbered if two share it)."""
+    folders = [Path(f) for f in folders]
+    if not folders:
+        raise AnalysisError("no run folders given")
+    names = [f.name or str(f) for f in folders]
+    labels = [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
+    return [load_run(f, label) for f, label in zip(folders, labels)]

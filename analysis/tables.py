@@ -1,0 +1,71 @@
+"""Every table of a set of runs, each run read in one pass.
+
+For each run, the contract cube, the passed-in counts and one evaluator cube per
+evaluator are collected together (``pl.collect_all``), so polars scans the parts
+once and shares the work; all further tables are computed from those small
+aggregates. Tables of several runs are stacked with a leading ``run`` column.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .binning import evaluator_cube, grids
+from .compare import check_comparable, compare_runs
+from .contracts import contract_cube, contract_tables, passed_in, passed_in_query
+from .games import games
+from .heuristics import heuristic_tables, rank
+from .runs import AnalysisError, Run
+from .thresholds import MIN_ROWS, threshold_tables
+
+
+def run_tables(run: Run, evaluators: list[str] | None = None,
+               min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
+    """Contract, threshold and heuristic tables of one run (one scan of its parts)."""
+    found = grids(run)
+    names = [e for e in (evaluators or found) if e in found]
+    frame = games(run, names)
+    queries = [contract_cube(frame), *(evaluator_cube(frame, e, found[e]) for e in names)]
+    if run.mode == "game":
+        queries.append(passed_in_query(run))
+    results = pl.collect_all(queries)
+    tables = contract_tables(results[0], run.mode)
+    if run.mode == "game":
+        tables["passed_in"] = passed_in(results[-1])
+    for name, cube in zip(names, results[1:1 + len(names)]):
+        per_evaluator = {**threshold_tables(cube, found[name], min_rows, name),
+                         **heuristic_tables(cube, found[name])}
+        for key, table in per_evaluator.items():
+            tables[key] = _stack(tables.get(key), table.select(pl.lit(name).alias("evaluator"), pl.all()))
+    if "heuristics" in tables:
+        tables["heuristics"] = rank(tables["heuristics"])
+    return {key: table.select(pl.lit(run.label).alias("run"), pl.all()) for key, table in tables.items()}
+
+
+def _stack(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
+    return new if old is None else pl.concat([old, new], how="diagonal_relaxed")
+
+
+def comparisons(runs: list[Run]) -> tuple[pl.DataFrame | None, list[str]]:
+    """Paired comparison of the first run with each later one, and a note on each pair not comparable."""
+    tables, notes = [], []
+    for other in runs[1:]:
+        try:
+            check_comparable(runs[0], other)
+            tables.append(compare_runs(runs[0], other))
+        except AnalysisError as error:
+            notes.append(str(error))
+    return (pl.concat(tables) if tables else None), notes
+
+
+def all_tables(runs: list[Run], evaluators: list[str] | None = None,
+               min_rows: int = MIN_ROWS) -> tuple[dict[str, pl.DataFrame], list[str]]:
+    """Every table of ``runs`` stacked by name, plus notes on comparisons that were not made."""
+    stacked: dict[str, pl.DataFrame] = {}
+    for run in runs:
+        for key, table in run_tables(run, evaluators, min_rows).items():
+            stacked[key] = _stack(stacked.get(key), table)
+    compared, notes = comparisons(runs)
+    if compared is not None:
+        stacked["comparison"] = compared
+    return stacked, notes

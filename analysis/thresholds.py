@@ -1,0 +1,256 @@
+"""Bidding thresholds: what an evaluator's score says about winning and scoring a game.
+
+From an evaluator cube (:mod:`analysis.binning`), for each evaluator, game type
+and seat (and all seats together):
+
+- **curves**: per score bin, the win rate and the expected Seeger-Fabian score of
+  the declarer (Wilson and normal intervals);
+- **break-even**: the score at which the expected Seeger-Fabian score turns
+  positive for good, i.e. beats passing, which scores 0. Precisely: take the bins
+  with at least ``min_rows`` games in score order, find the lowest bin from which
+  every bin's expected score is above 0, and interpolate linearly between the
+  mean scores of that bin and the bin below it to the point where the expected
+  score is 0. The win rate interpolated to the same point is the win probability
+  needed at break-even. No crossing is reported when the expected score is
+  positive in every bin ("positive throughout") or not positive in the top bin
+  ("never positive"). Its interval is a percentile bootstrap on the cube counts.
+- **bid up to**: for each bid value X the game type can reach, the lowest score
+  bin from which the expected Seeger-Fabian score of playing the game *at bid X*
+  stays positive. Each game is replayed at X with the overbid rule: if the value
+  it reached is at least X nothing changes; otherwise it is lost as overbid with
+  the lowest multiple of its base value reaching X (ISkO). A null game whose
+  variant is worth less than X could not be declared at X; it is counted as lost at
+  the lowest null value reaching X (a pessimistic assumption: its outcome as a
+  dearer null variant is not known).
+
+In declare mode every game was played at bid 18, so the replay is exact for the
+cards as played. In game mode only games that won the auction appear (see the
+selection caveat in docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from sim.auction import BID_VALUES
+from sim.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
+
+from .binning import Grid, evaluator_cube, grids
+from .games import SEATS, games
+from .intervals import (BOOTSTRAP_SEED, add_rate, normal_mean, percentile_interval,
+                        resample_counts)
+from .runs import Run
+
+MIN_ROWS = 50
+ALL_SEATS = "all"
+BREAK_EVEN_REPLICATES = 1000
+#: Highest level a game can reach: 11 matadors (4 in grand) + game, hand, schneider,
+#: announced, schwarz, announced, ouvert.
+MAX_LEVEL = np.array([18, 18, 18, 18, 11])
+
+
+def sf_at_bid(game: int, value_reached, won_in_play, bid) -> np.ndarray:
+    """The declarer's Seeger-Fabian score had the game been played at ``bid`` (overbid rule applied)."""
+    value, won, bid = np.asarray(value_reached), np.asarray(won_in_play), np.asarray(bid)
+    reached = value >= bid
+    kept = np.where(won, value + 50, -2 * value - 50)
+    if game == NULL:
+        dearer = NULL_VALUES[np.minimum(np.searchsorted(NULL_VALUES, bid), len(NULL_VALUES) - 1)]
+        return np.where(reached, kept, -2 * dearer - 50)
+    base = int(BASE_VALUES[game])
+    return np.where(reached, kept, -2 * (-(-bid // base) * base) - 50)
+
+
+def reachable_bids(game: int) -> np.ndarray:
+    """Bid values a game of this type can reach (a null game: up to null ouvert hand, 59)."""
+    top = NULL_VALUES[-1] if game == NULL else BASE_VALUES[game] * MAX_LEVEL[game]
+    return BID_VALUES[BID_VALUES <= top]
+
+
+def by_seat(cube: pl.DataFrame) -> pl.DataFrame:
+    """The cube with a ``seats`` label: each seat's rows, and every row again under ``all``."""
+    seat = pl.col("seat").replace_strict([0, 1, 2], list(SEATS), return_dtype=pl.String)
+    return pl.concat([cube.with_columns(seats=pl.lit(ALL_SEATS)), cube.with_columns(seats=seat)])
+
+
+def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
+    """Per game, seats and score bin: games, mean score, win rate and mean Seeger-Fabian score."""
+    n = pl.col("n")
+    keys = ["game", "seats", "bin"]
+    sums = (by_seat(cube).group_by(keys)
+            .agg(rows=n.sum(), won=(n * pl.col("won")).sum(), score=pl.col("score_sum").sum(),
+                 sf=(n * pl.col("sf")).sum(), sf_sq=(n * pl.col("sf").cast(pl.Float64) ** 2).sum())
+            .sort(keys))
+    mean, lo, hi = normal_mean(sums["sf"], sums["sf_sq"], sums["rows"])
+    table = sums.with_columns(
+        game=pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String),
+        bin_from=pl.col("bin") * grid.width, bin_to=(pl.col("bin") + 1) * grid.width,
+        mean_score=pl.col("score") / pl.col("rows"),
+        mean_sf=pl.Series(mean), mean_sf_lo=pl.Series(lo), mean_sf_hi=pl.Series(hi))
+    table = add_rate(table, "won", "rows", "win_rate")
+    return table.select("game", "seats", "bin_from", "bin_to", "mean_score", "rows", "won", "win_rate",
+                        "win_rate_lo", "win_rate_hi", "mean_sf", "mean_sf_lo", "mean_sf_hi")
+
+
+def first_positive_run(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the last axis: whether some index starts a run of positive values to the end, and the first."""
+    positive = np.nan_to_num(values, nan=-1.0) > 0
+    if positive.shape[-1] == 0:
+        return np.zeros(positive.shape[:-1], bool), np.zeros(positive.shape[:-1], int)
+    to_end = np.flip(np.logical_and.accumulate(np.flip(positive, -1), axis=-1), -1)
+    return to_end.any(-1), to_end.argmax(-1)
+
+
+def crossing(score: np.ndarray, expected: np.ndarray, win_rate: np.ndarray):
+    """Break-even (score, win rate, status) along the last axis of bins in score order (see module doc)."""
+    score, expected, win_rate = np.atleast_2d(score, expected, win_rate)
+    if expected.shape[-1] == 0:
+        empty = np.full(len(expected), np.nan)
+        return empty, empty, np.full(len(expected), "no data", dtype=object)
+    has, j = first_positive_run(expected)
+    rows = np.arange(len(j))
+    i = np.maximum(j - 1, 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = -expected[rows, i] / (expected[rows, j] - expected[rows, i])
+        x = score[rows, i] + t * (score[rows, j] - score[rows, i])
+        p = win_rate[rows, i] + t * (win_rate[rows, j] - win_rate[rows, i])
+    inside = has & (j > 0)
+    status = np.where(inside, "crossing", np.where(has, "positive throughout", "never positive"))
+    return np.where(inside, x, np.nan), np.where(inside, p, np.nan), status
+
+
+def break_even(score, expected, win_rate) -> tuple[float, float, str]:
+    """Break-even of one curve: bins' mean scores, expected Seeger-Fabian scores and win rates."""
+    x, p, status = crossing(*(np.asarray(a, float) for a in (score, expected, win_rate)))
+    return float(x[0]), float(p[0]), str(status[0])
+
+
+def _group_cells(group: pl.DataFrame) -> pl.DataFrame:
+    """Cells of one (game, seats) group for resampling: per bin, won and score; sorted by bin."""
+    return (group.group_by("bin", "won", "sf").agg(pl.col("n").sum(), pl.col("score_sum").sum())
+            .sort("bin"))
+
+
+def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
+    """Per replicate and bin: rows, mean score, win rate, mean Seeger-Fabian score."""
+    def per_bin(x):
+        return np.add.reduceat(x, starts, axis=-1)
+
+    n = cells["n"].to_numpy().astype(float)
+    rows = per_bin(weights)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = per_bin(weights * (cells["score_sum"].to_numpy() / n)) / rows
+        won = per_bin(weights * cells["won"].to_numpy()) / rows
+        sf = per_bin(weights * cells["sf"].to_numpy()) / rows
+    return rows, score, won, sf
+
+
+def break_even_group(group: pl.DataFrame, min_rows: int = MIN_ROWS,
+                     replicates: int = BREAK_EVEN_REPLICATES, seed: int = BOOTSTRAP_SEED) -> dict:
+    """Break-even of one (game, seats) part of a cube, with its bootstrap interval."""
+    cells = _group_cells(group)
+    bins = cells["bin"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]]) if len(bins) else np.zeros(0, int)
+    counts = cells["n"].to_numpy()
+    rows, score, won, sf = _bin_stats(counts[None, :].astype(float), cells, starts)
+    keep = rows[0] >= min_rows
+    x, p, status = crossing(score[:, keep], sf[:, keep], won[:, keep])
+    draws = resample_counts(counts, replicates, seed).astype(float)
+    _, b_score, b_won, b_sf = _bin_stats(draws, cells, starts)
+    bx, _, _ = crossing(b_score[:, keep], b_sf[:, keep], b_won[:, keep])
+    lo, hi = percentile_interval(bx) if status[0] == "crossing" else (np.nan, np.nan)
+    return {"rows": int(counts.sum()), "bins_used": int(keep.sum()), "status": str(status[0]),
+            "break_even": float(x[0]), "break_even_lo": float(lo), "break_even_hi": float(hi),
+            "crossing_share": float(np.mean(np.isfinite(bx))), "win_rate_at_break_even": float(p[0])}
+
+
+def break_even_table(cube: pl.DataFrame, min_rows: int = MIN_ROWS,
+                     replicates: int = BREAK_EVEN_REPLICATES, seed: int = BOOTSTRAP_SEED) -> pl.DataFrame:
+    """Break-even score per game and seats (see the module doc for the definition)."""
+    out = []
+    for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
+                                       key=_group_order):
+        out.append({"game": GAME_NAMES[game], "seats": seats,
+                    **break_even_group(group, min_rows, replicates, seed)})
+    return pl.DataFrame(out, infer_schema_length=None)
+
+
+def _group_order(item):
+    (game, seats), _ = item
+    return game, (ALL_SEATS, *SEATS).index(seats)
+
+
+def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS) -> list[dict]:
+    """For each reachable bid: the lowest bin from which the expected score at that bid stays positive."""
+    cells = (group.group_by("bin", "value_reached", "won_in_play").agg(pl.col("n").sum()).sort("bin"))
+    bins = cells["bin"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]])
+    edges = grid.edge(bins[starts])
+    n = cells["n"].to_numpy().astype(float)
+    value = cells["value_reached"].to_numpy()
+    bids = reachable_bids(game)
+    bids = bids[bids <= value.max()]
+    sf = sf_at_bid(game, value[None, :], cells["won_in_play"].to_numpy()[None, :], bids[:, None])
+    rows = np.add.reduceat(n, starts)
+    mean, lo, _ = normal_mean(np.add.reduceat(sf * n, starts, axis=1),
+                              np.add.reduceat(sf * sf * n, starts, axis=1), rows)
+    keep = rows >= min_rows
+    has, j = first_positive_run(mean[:, keep])
+    sure, k = first_positive_run(lo[:, keep])
+    kept_edges, kept_rows, kept_mean = edges[keep], rows[keep], mean[:, keep]
+    return [{"bid": int(bid), "score_from": float(kept_edges[j[b]]),
+             "score_from_confident": float(kept_edges[k[b]]) if sure[b] else None,
+             "rows_from": int(kept_rows[j[b]:].sum()), "mean_sf_at_bid_in_bin": float(kept_mean[b, j[b]])}
+            for b, bid in enumerate(bids) if has[b]]
+
+
+def bid_table(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS) -> pl.DataFrame:
+    """"Bid up to X when the score reaches Y" for every game, seats and reachable bid X."""
+    out = []
+    for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
+                                       key=_group_order):
+        out += [{"game": GAME_NAMES[game], "seats": seats, **row}
+                for row in bid_group(game, group, grid, min_rows)]
+    schema = {"game": pl.String, "seats": pl.String, "bid": pl.Int64, "score_from": pl.Float64,
+              "score_from_confident": pl.Float64, "rows_from": pl.Int64, "mean_sf_at_bid_in_bin": pl.Float64}
+    return pl.DataFrame(out, schema=schema)
+
+
+def configured_thresholds(evaluator: str) -> dict[str, float]:
+    """The thresholds an evaluator ships with, by game name ({} for one that is not registered)."""
+    from strategies.evaluators import evaluator as lookup
+    from strategies.registry import StrategyError
+
+    try:
+        values = lookup(evaluator).thresholds
+    except StrategyError:
+        return {}
+    return {GAME_NAMES[g]: float(t) for g, t in enumerate(values) if np.isfinite(t)}
+
+
+def threshold_tables(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
+                     evaluator: str | None = None) -> dict[str, pl.DataFrame]:
+    """Curves, break-even and bid-up-to tables of one evaluator's collected cube.
+
+    With the ``evaluator``'s name, the break-even table also shows the threshold it ships with.
+    """
+    shipped = configured_thresholds(evaluator) if evaluator else {}
+    even = break_even_table(cube, min_rows).with_columns(
+        evaluator_threshold=pl.col("game").replace_strict(shipped, default=None, return_dtype=pl.Float64))
+    return {"threshold_curves": curves(cube, grid), "break_even": even,
+            "bid_up_to": bid_table(cube, grid, min_rows)}
+
+
+def thresholds(run: Run, evaluators: list[str] | None = None,
+               min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
+    """The three threshold tables of a run for each evaluator (all logged ones by default)."""
+    found = grids(run)
+    names = [e for e in (evaluators or found) if e in found]
+    frame = games(run, names)
+    cubes = pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])
+    tables: dict[str, list] = {}
+    for name, cube in zip(names, cubes):
+        for key, table in threshold_tables(cube, found[name], min_rows, name).items():
+            tables.setdefault(key, []).append(table.select(pl.lit(name).alias("evaluator"), pl.all()))
+    return {key: pl.concat(parts) for key, parts in tables.items()}

@@ -1,0 +1,114 @@
+"""The statistics of analysis/ against answers worked out by hand."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.binning import round_width
+from analysis.heuristics import auc, brier, fit_logistic, log_loss
+from analysis.intervals import bootstrap_mean, mean_table, normal_mean, wilson
+from analysis.thresholds import break_even, first_positive_run, reachable_bids, sf_at_bid
+
+
+def test_wilson_interval_of_8_wins_in_10():
+    # centre (8 + z²/2) / (10 + z²), half-width z / (10 + z²) * sqrt(8 * 2 / 10 + z² / 4), z = 1.96
+    low, high = wilson(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-4)
+    assert high == pytest.approx(0.9433, abs=1e-4)
+
+
+def test_wilson_interval_at_the_edges_and_without_data():
+    low, high = wilson(np.array([0, 10, 0]), np.array([10, 10, 0]))
+    assert low[0] == 0.0 and high[0] == pytest.approx(0.2775, abs=1e-4)   # 0 of 10: z² / (10 + z²)
+    assert high[1] == 1.0 and low[1] == pytest.approx(0.7225, abs=1e-4)
+    assert np.isnan(low[2]) and np.isnan(high[2])
+
+
+def test_normal_mean_interval_from_sums():
+    values = np.array([1.0, 2.0, 3.0, 4.0])
+    mean, low, high = normal_mean(values.sum(), (values ** 2).sum(), 4)
+    half = 1.959963984540054 * np.std(values, ddof=1) / 2
+    assert mean == 2.5 and low == pytest.approx(2.5 - half) and high == pytest.approx(2.5 + half)
+
+
+def test_bootstrap_of_a_constant_is_the_constant_and_is_reproducible():
+    assert bootstrap_mean([7.0], [30]) == (7.0, 7.0, 7.0)
+    first, second = bootstrap_mean([0.0, 10.0], [5, 5]), bootstrap_mean([0.0, 10.0], [5, 5])
+    assert first == second and first[1] < 5.0 < first[2]
+
+
+def test_mean_table_uses_the_normal_interval_for_large_groups_and_bootstrap_for_small():
+    cube = pl.DataFrame({"g": ["big", "big", "small", "small"], "x": [0.0, 1.0, 0.0, 1.0],
+                         "n": [600, 400, 3, 1]})
+    table = mean_table(cube, ["g"], "x").sort("g")
+    assert table["mean_x"].to_list() == [0.4, 0.25]
+    assert table["mean_x_interval"].to_list() == ["normal", "bootstrap"]
+    assert table["mean_x_lo"][1] >= 0.0 and table["mean_x_hi"][1] <= 1.0
+
+
+@pytest.mark.parametrize("won, lost, expected", [
+    ([0, 0, 1, 1], [1, 1, 0, 0], 1.0),        # every won game scores above every lost one
+    ([1, 1, 0, 0], [0, 0, 1, 1], 0.0),        # reversed
+    ([0, 1, 0, 1], [1, 0, 1, 0], 0.75),       # won at 2 and 4, lost at 1 and 3: 3 of 4 pairs ordered
+    ([2], [3], 0.5),                          # all tied: every pair counts one half
+])
+def test_auc_by_the_rank_formula(won, lost, expected):
+    assert auc(np.array(won), np.array(lost)) == pytest.approx(expected)
+
+
+def test_auc_of_replicates_at_once():
+    won = np.array([[0, 0, 1, 1], [1, 1, 0, 0]])
+    lost = np.array([[1, 1, 0, 0], [0, 0, 1, 1]])
+    assert auc(won, lost).tolist() == [1.0, 0.0]
+
+
+def test_logistic_fit_recovers_a_known_curve():
+    score = np.linspace(-3, 3, 13)
+    truth = 1 / (1 + np.exp(-(0.5 + 1.5 * score)))
+    won, lost = 100_000 * truth, 100_000 * (1 - truth)
+    fitted = fit_logistic(score, won, lost)[0]
+    assert fitted == pytest.approx(truth, abs=1e-6)
+    assert brier(fitted, won, lost) == pytest.approx(np.average(truth * (1 - truth), weights=won + lost))
+    assert log_loss(fitted, won, lost) > 0
+
+
+def test_seeger_fabian_score_at_a_higher_bid_applies_the_overbid_rule():
+    # RULES example 4: hearts hand with 1 reaches 30; at bid 36 it is lost at 40: classic -80, SF -130
+    assert sf_at_bid(1, 30, True, 36) == -130
+    assert sf_at_bid(3, 36, True, 36) == 86          # clubs reaching the bid keeps its result: 36 + 50
+    assert sf_at_bid(3, 36, False, 30) == -122       # lost, not overbid: -2 * 36 - 50
+    assert sf_at_bid(3, 36, True, 40) == -146        # overbid: lost at 48, the next multiple of 12
+    assert sf_at_bid(5, 23, True, 35) == -120        # plain null at 35 counts as a lost null hand
+    assert sf_at_bid(5, 59, True, 46) == 109
+
+
+def test_reachable_bids_end_at_the_highest_value_of_the_game():
+    assert reachable_bids(5).max() == 59
+    assert reachable_bids(4).max() == 264 and reachable_bids(0).max() == 162
+
+
+def test_break_even_is_interpolated_where_the_expected_score_crosses_zero():
+    # bin at score 2: 2 of 4 diamonds games at 18 won: (2 * 68 - 2 * 86) / 4 = -9
+    # bin at score 3: 3 of 4 won: (3 * 68 - 86) / 4 = 29.5; zero at 2 + 9 / 38.5
+    score, win_rate, status = break_even([1, 2, 3], [-86, -9, 29.5], [0.0, 0.5, 0.75])
+    assert status == "crossing"
+    assert score == pytest.approx(2 + 9 / 38.5)
+    assert win_rate == pytest.approx(86 / 154)      # the win rate at which 68 p = 86 (1 - p)
+
+
+def test_break_even_needs_the_expected_score_positive_from_the_crossing_on():
+    score, _, status = break_even([1, 2, 3, 4], [5, -1, 3, 6], [0.6, 0.5, 0.6, 0.7])
+    assert status == "crossing" and score == pytest.approx(2.25)
+    assert break_even([1, 2], [1, 2], [0.6, 0.7])[2] == "positive throughout"
+    assert break_even([1, 2], [-1, -2], [0.1, 0.1])[2] == "never positive"
+    assert break_even([], [], [])[2] == "no data"
+
+
+def test_first_positive_run_along_the_last_axis():
+    has, first = first_positive_run(np.array([[-1, 1, -1, 2], [1, 2, 3, 4], [-1, -2, -3, -4]]))
+    assert has.tolist() == [True, True, False] and first[:2].tolist() == [3, 0]
+
+
+@pytest.mark.parametrize("span, width", [(14, 0.5), (36, 1.0), (10, 0.25), (1, 0.025), (0, 1.0)])
+def test_round_bin_widths(span, width):
+    assert round_width(span) == pytest.approx(width)

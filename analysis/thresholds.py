@@ -173,7 +173,14 @@ def break_even_table(cube: pl.DataFrame, min_rows: int = MIN_ROWS,
                                        key=_group_order):
         out.append({"game": GAME_NAMES[game], "seats": seats,
                     **break_even_group(group, min_rows, replicates, seed)})
-    return pl.DataFrame(out, infer_schema_length=None)
+    return pl.DataFrame(out, schema=BREAK_EVEN_SCHEMA)
+
+
+BREAK_EVEN_SCHEMA = {
+    "game": pl.String, "seats": pl.String, "rows": pl.Int64, "bins_used": pl.Int64, "status": pl.String,
+    "break_even": pl.Float64, "break_even_lo": pl.Float64, "break_even_hi": pl.Float64,
+    "crossing_share": pl.Float64, "win_rate_at_break_even": pl.Float64,
+}
 
 
 def _group_order(item):

@@ -199,5 +199,29 @@ def strategies():
         click.echo(f"  {name:<14} {profile_description(name)}")
 
 
+@main.command(short_help="Tables, plots and a report of one or more runs.")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Report folder [default: results/report-<first run's folder name>].")
+@click.option("--evaluator", "evaluators", multiple=True,
+              help="Only these evaluators in the threshold and heuristic sections (may be repeated).")
+def analyze(runs, out, evaluators):
+    """Write tables (CSV and Parquet), plots (PNG), report.html and summary.md for RUNS.
+
+    Several runs are shown side by side; runs of the same seed and deals are also
+    compared deal for deal.
+    """
+    from analysis import AnalysisError, analyze as make_report
+
+    folder = Path(out) if out else Path("results") / f"report-{Path(runs[0]).name}"
+    try:
+        report = make_report(list(runs), folder, evaluators=list(evaluators) or None)
+    except AnalysisError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"cannot write the report: {error.strerror or error} ({error.filename or folder})")
+    click.echo(str(report))
+
+
 if __name__ == "__main__":
     main()

@@ -16,8 +16,10 @@ ten-million-deal run (resampled from a real run, built before timing).
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -74,7 +76,8 @@ def bench_analyze(rows: int):
     from sim.runner import simulate
 
     folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-analyze-"))
-    small = simulate(min(rows, 20_000), seed=1, out=folder / "small", jobs=1, chunk_size=20_000)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    small = simulate(20_000, seed=1, out=folder / "small", jobs=1, chunk_size=20_000)
     big = small if rows <= 20_000 else enlarge_run(small, folder / "big", rows)
     return lambda: timed_report(big)
 

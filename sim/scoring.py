@@ -46,9 +46,9 @@ def matadors(game, twelve_cards):
 
 
 @njit(cache=True)
-def game_outcome(game, hand, schneider_announced, schwarz_announced, ouvert, bid, matadors_,
+def play_outcome(game, hand, schneider_announced, schwarz_announced, ouvert, matadors_,
                  declarer_points, declarer_tricks):
-    """(won, game value, overbid, schneider, schwarz) of a finished game.
+    """(value reached, won by the cards, schneider, schwarz) of a finished game, before the bid counts.
 
     The declaration must be normalized (ouvert implies hand and schwarz announced in
     suit and grand; schwarz announced implies schneider announced). ``schneider``
@@ -56,8 +56,7 @@ def game_outcome(game, hand, schneider_announced, schwarz_announced, ouvert, bid
     False in null).
     """
     if game == NULL:
-        value = NULL_VALUES[int(hand) + 2 * int(ouvert)]
-        return declarer_tricks == 0, value, False, False, False
+        return NULL_VALUES[int(hand) + 2 * int(ouvert)], declarer_tricks == 0, False, False
     schneider = declarer_points >= 90 or declarer_points <= 30
     schwarz = declarer_tricks == 10 or declarer_tricks == 0
     level = (abs(matadors_) + 1 + int(hand) + int(schneider or schneider_announced)
@@ -69,12 +68,30 @@ def game_outcome(game, hand, schneider_announced, schwarz_announced, ouvert, bid
         won = declarer_points >= 90
     else:
         won = declarer_points >= 61
+    return BASE_VALUES[game] * level, won, schneider, schwarz
+
+
+@njit(cache=True)
+def outcome_at_bid(game, value_reached, won_in_play, bid):
+    """(won, game value, overbid) of a game that reached ``value_reached`` when the bid was ``bid``.
+
+    Overbid: a value below the bid loses, at the smallest multiple of the base value
+    that reaches the bid. A null worth less than the bid cannot be declared at all
+    (Declaration.check), so a null's outcome does not depend on the bid here.
+    """
+    if value_reached >= bid or game == NULL:
+        return won_in_play, value_reached, False
     base = BASE_VALUES[game]
-    value = base * level
-    overbid = value < bid
-    if overbid:
-        won = False
-        value = base * ((bid + base - 1) // base)
+    return False, base * ((bid + base - 1) // base), True
+
+
+@njit(cache=True)
+def game_outcome(game, hand, schneider_announced, schwarz_announced, ouvert, bid, matadors_,
+                 declarer_points, declarer_tricks):
+    """(won, game value, overbid, schneider, schwarz) of a finished game: play_outcome, then the bid."""
+    value, won, schneider, schwarz = play_outcome(game, hand, schneider_announced, schwarz_announced,
+                                                  ouvert, matadors_, declarer_points, declarer_tricks)
+    won, value, overbid = outcome_at_bid(game, value, won, bid)
     return won, value, overbid, schneider, schwarz
 
 
@@ -143,4 +160,22 @@ def matadors_of(game: int, cards: np.ndarray) -> np.ndarray:
     """Signed matadors of many card sets (uint32 masks) for one game type."""
     out = np.empty(cards.shape[0], dtype=np.int64)
     _matadors_into(game, np.ascontiguousarray(cards, dtype=np.uint32), out)
+    return out
+
+
+@njit(cache=True)
+def _seeger_fabian_at_bids(game, value_reached, won_in_play, bids, out):
+    for i in range(bids.shape[0]):
+        for k in range(value_reached.shape[0]):
+            won, value, _ = outcome_at_bid(game, value_reached[k], won_in_play[k], bids[i])
+            out[i, k] = seeger_fabian_declarer(won, value)
+
+
+def seeger_fabian_at_bids(game: int, value_reached, won_in_play, bids) -> np.ndarray:
+    """(len(bids), n) declarer Seeger-Fabian scores had each suit or grand game been declared at each bid."""
+    value_reached = np.ascontiguousarray(value_reached, dtype=np.int64)
+    won_in_play = np.ascontiguousarray(won_in_play, dtype=np.bool_)
+    bids = np.ascontiguousarray(np.atleast_1d(bids), dtype=np.int64)
+    out = np.empty((len(bids), len(value_reached)), dtype=np.int64)
+    _seeger_fabian_at_bids(game, value_reached, won_in_play, bids, out)
     return out

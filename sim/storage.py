@@ -29,7 +29,7 @@ _RESULT_TYPES = {
     "matadors": pa.int8(), "declarer_points": pa.int8(), "declarer_tricks": pa.int8(),
     "schneider": pa.bool_(), "schwarz": pa.bool_(), "won": pa.bool_(), "overbid": pa.bool_(),
     "game_value": pa.int16(), "score": pa.int16(), "sf_f": pa.int16(), "sf_m": pa.int16(),
-    "sf_r": pa.int16(),
+    "sf_r": pa.int16(), "value_reached": pa.int16(), "won_in_play": pa.bool_(),
 }
 _DECLARATION_TYPES = {
     "hand": pa.bool_(), "schneider_announced": pa.bool_(), "schwarz_announced": pa.bool_(),
@@ -43,7 +43,7 @@ GAME_MODE_TYPES = {
     "intended_game_f": GAME_TYPE, "intended_game_m": GAME_TYPE, "intended_game_r": GAME_TYPE,
 }
 DECLARE_MODE_TYPES = {
-    "deal_id": pa.int64(), "seat": pa.int8(), "game": GAME_TYPE, **_DECLARATION_TYPES,
+    "deal_id": pa.int64(), "seat": pa.int8(), "game": GAME_TYPE, "bid": pa.int16(), **_DECLARATION_TYPES,
     "evaluator_score": pa.float32(), **_RESULT_TYPES,
 }
 TRICKS_TYPE = pa.list_(pa.int8(), TRICK_LOG_SIZE)

@@ -16,8 +16,8 @@ from sim.auction import auction_by_max_bids
 from sim.deal import SKAT, deal_batch
 from sim.play import TRICK_LOG_SIZE, declarer_result, play_out
 from sim.rng import STREAM_PLAY, stream_key
-from sim.scoring import (classic_score, game_outcome, matadors, seeger_fabian_declarer,
-                         seeger_fabian_defender)
+from sim.scoring import (classic_score, matadors, outcome_at_bid, play_outcome,
+                         seeger_fabian_declarer, seeger_fabian_defender)
 from sim.tricks import STATE_SIZE, start_play
 from sim.view import VIEW_SIZE, set_declaration
 
@@ -29,7 +29,7 @@ from .profiles import Profile
 
 #: Result columns filled by the play kernel, in order.
 RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "won", "overbid", "schneider",
-                  "schwarz", "game_value", "score", "sf_f", "sf_m", "sf_r")
+                  "schwarz", "game_value", "score", "sf_f", "sf_m", "sf_r", "value_reached", "won_in_play")
 
 
 @njit(cache=True)
@@ -86,13 +86,14 @@ def _score_deal(row, state, twelve, out):
     d = row[DECLARER]
     points, tricks = declarer_result(state, row[SKAT_CARDS])
     mat = matadors(row[GAME], twelve)
-    won, value, overbid, sch, sw = game_outcome(row[GAME], row[HAND] == 1, row[SCHNEIDER] == 1,
-                                                row[SCHWARZ] == 1, row[OUVERT] == 1, row[BID],
-                                                mat, points, tricks)
+    reached, won_in_play, sch, sw = play_outcome(row[GAME], row[HAND] == 1, row[SCHNEIDER] == 1,
+                                                 row[SCHWARZ] == 1, row[OUVERT] == 1, mat, points, tricks)
+    won, value, overbid = outcome_at_bid(row[GAME], reached, won_in_play, row[BID])
     out[0], out[1], out[2], out[3], out[4], out[5] = mat, points, tricks, won, overbid, sch
     out[6], out[7], out[8] = sw, value, classic_score(won, value)
     for s in range(3):
         out[9 + s] = seeger_fabian_declarer(won, value) if s == d else seeger_fabian_defender(won)
+    out[12], out[13] = reached, won_in_play
 
 
 @njit(cache=True)
@@ -194,7 +195,7 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int,
     results, logs = play_and_score(profile, seed, deal_ids, repeated, seat.astype(np.int64), bid, decl)
     hands = repeated[np.arange(len(rows)), seat]
     columns = {
-        "deal_id": deal_ids, "seat": seat.astype(np.int8), "game": game.astype(np.int8),
+        "deal_id": deal_ids, "seat": seat.astype(np.int8), "game": game.astype(np.int8), "bid": bid,
         "hand": decl.hand, "schneider_announced": decl.schneider, "schwarz_announced": decl.schwarz,
         "ouvert": decl.ouvert, "discard": np.where(decl.discarded, decl.skat, 0).astype(np.uint32),
         "evaluator_score": scores,

@@ -98,3 +98,13 @@ def test_passed_in_deals_score_nothing(games):
     for name in ("score", "sf_f", "sf_m", "sf_r", "game_value", "bid"):
         assert not c[name][passed].any(), name
     assert (c["declarer"][passed] == -1).all()
+
+
+def test_value_reached_and_won_in_play_explain_the_result(games):
+    _, c = games
+    rows = played_rows(c)
+    overbid = c["overbid"][rows].astype(bool)
+    assert (c["game_value"][rows][~overbid] == c["value_reached"][rows][~overbid]).all()
+    assert (c["won"][rows][~overbid] == c["won_in_play"][rows][~overbid]).all()
+    assert (c["value_reached"][rows][overbid] < c["bid"][rows][overbid]).all()
+    assert not c["won"][rows][overbid].any()

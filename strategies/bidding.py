@@ -2,9 +2,9 @@
 
 The ``threshold`` bidder plays a game when the evaluator's score for it reaches
 the threshold (lowered by ``aggressiveness``), means to play the one
-:func:`choose_game` picks, and bids up to the highest real value among them: base value times (matadors over its ten cards + 1 for
-the game + 1 when it means to play hand), or the null value of the variant it
-means to play. It means to play hand when the score clears the threshold by
+:func:`choose_game` picks among them, and bids up to that game's real value:
+base value times (matadors over its ten cards + 1 for the game + 1 when it means
+to play hand), or the null value of the variant it means to play. It means to play hand when the score clears the threshold by
 ``hand_margin`` and null ouvert when it clears it by ``ouvert_margin``.
 """
 
@@ -61,7 +61,7 @@ class ThresholdBidder:
         values[~plays] = 0
         game = choose_game(values, margin, plays)
         rows = np.arange(len(hands))
-        max_bid = values.max(axis=1)
+        max_bid = np.where(game >= 0, values[rows, np.maximum(game, 0)], 0)
         chosen_hand = np.where(game >= 0, hand[rows, game], False)
         return BidPlan(max_bid, game, chosen_hand, ouvert & (game == NULL), scores, plays)
 

@@ -42,7 +42,7 @@ class MarginDeclarer:
 def best_margin(schneider_margin: float = 8.0, ouvert_margin: float = 12.0,
                 switch_margin: float = 2.0) -> MarginDeclarer:
     """Play the game bid for, or a more valuable one the skat made clearly playable."""
-    return MarginDeclarer(schneider_margin, ouvert_margin, switch_margin)
+    return MarginDeclarer(float(schneider_margin), float(ouvert_margin), float(switch_margin))
 
 
 def declarer_rule(name: str, **params) -> MarginDeclarer:
@@ -70,17 +70,27 @@ class Declarations:
 
 
 def declare_hand_games(plan: BidPlan, rule: MarginDeclarer, bidder: ThresholdBidder,
-                       skats: np.ndarray, rows: np.ndarray, out: Declarations) -> None:
-    """Hand games of ``rows`` (indices into the batch; ``plan`` and ``skats`` indexed by row)."""
+                       skats: np.ndarray, bids: np.ndarray, rows: np.ndarray, out: Declarations) -> None:
+    """Hand games of ``rows`` (indices into the batch; ``plan``, ``skats`` and ``bids`` indexed by row)."""
+    margins = plan.scores[rows] - bidder.thresholds
     game = plan.game[rows]
-    margin = (plan.scores[rows] - bidder.thresholds)[np.arange(len(rows)), game]
-    suit_or_grand = game != NULL
-    ouvert = np.where(suit_or_grand, margin >= rule.ouvert_margin, plan.ouvert[rows])
-    schwarz = suit_or_grand & ouvert
-    out.game[rows], out.hand[rows], out.ouvert[rows] = game, True, ouvert
-    out.schwarz[rows] = schwarz
-    out.schneider[rows] = suit_or_grand & (schwarz | (margin >= rule.schneider_margin))
+    null_value = NULL_VALUES[1 + 2 * plan.ouvert[rows].astype(np.int64)]
+    game = np.where((game == NULL) & (null_value < bids[rows]), _overbid_game(game, margins), game)
+    margin = margins[np.arange(len(rows)), game]
+    announce(rule, game, margin, plan.ouvert[rows], rows, out)
+    out.hand[rows] = True
     out.skat[rows] = skats[rows]
+
+
+def announce(rule: MarginDeclarer, game: np.ndarray, margin: np.ndarray, null_ouvert: np.ndarray,
+             rows: np.ndarray, out: Declarations) -> None:
+    """Game, ouvert and announcements of hand games: suit or grand ouvert (which announces schwarz)
+    from ``ouvert_margin``, schneider from ``schneider_margin``; null ouvert as the bidder planned."""
+    suit_or_grand = game != NULL
+    ouvert = np.where(suit_or_grand, margin >= rule.ouvert_margin, null_ouvert)
+    schwarz = suit_or_grand & ouvert
+    out.game[rows], out.ouvert[rows], out.schwarz[rows] = game, ouvert, schwarz
+    out.schneider[rows] = suit_or_grand & (schwarz | (margin >= rule.schneider_margin))
 
 
 def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, plan: BidPlan,

@@ -14,6 +14,7 @@ from numba import njit
 
 from sim.auction import auction_by_max_bids
 from sim.deal import SKAT, deal_batch
+from sim.games import NULL
 from sim.play import TRICK_LOG_SIZE, declarer_result, play_out
 from sim.rng import STREAM_PLAY, stream_key
 from sim.scoring import (classic_score, matadors, outcome_at_bid, play_outcome,
@@ -22,7 +23,7 @@ from sim.tricks import STATE_SIZE, start_play
 from sim.view import VIEW_SIZE, set_declaration
 
 from .cardplay import play_out_builtin
-from .declaring import Declarations, declare_after_pickup, declare_hand_games
+from .declaring import Declarations, announce, declare_after_pickup, declare_hand_games
 from .discarding import discard_many
 from .evaluation import declared_evaluator_columns
 from .profiles import Profile
@@ -53,7 +54,7 @@ def declare(profile: Profile, deals: np.ndarray, plans, declarer: np.ndarray, bi
         rows = np.flatnonzero(declarer == seat)
         hand_rows = rows[plans[seat].hand[rows]]
         pickup_rows = rows[~plans[seat].hand[rows]]
-        declare_hand_games(plans[seat], strategies.declarer, strategies.bidder, deals[:, SKAT],
+        declare_hand_games(plans[seat], strategies.declarer, strategies.bidder, deals[:, SKAT], bid,
                            hand_rows, out)
         twelve = deals[pickup_rows, seat] | deals[pickup_rows, SKAT]
         declare_after_pickup(twelve, seat, bid[pickup_rows], plans[seat],
@@ -208,24 +209,27 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int,
 
 
 def _declare_seat_every_game(strategies, s, deals, deal_index, seat, game, decl, scores):
+    """Seat ``s`` declares game after game: hand or pick-up, discard and announcements as it would."""
     bidder = strategies.bidder
     hands = deals[:, s]
     all_scores, margins = bidder.margins(hands, np.full(len(hands), s))
     for g in range(6):
         rows = np.flatnonzero((seat == s) & (game == g))
         k = deal_index[rows]
-        margin = margins[k, g]
         scores[rows] = all_scores[k, g]
-        hand = margin >= bidder.hand_margin
-        decl.game[rows], decl.hand[rows] = g, hand
-        is_null = g == 5
-        ouvert = margin >= (bidder.ouvert_margin if is_null else strategies.declarer.ouvert_margin)
-        ouvert &= hand | is_null
-        decl.ouvert[rows] = ouvert
-        if not is_null:
-            decl.schwarz[rows] = ouvert
-            decl.schneider[rows] = ouvert | (hand & (margin >= strategies.declarer.schneider_margin))
-        twelve = hands[k] | deals[k, SKAT]
-        discards = discard_many(strategies.discarder, twelve, g)
-        decl.skat[rows] = np.where(hand, deals[k, SKAT], discards)
-        decl.discarded[rows] = ~hand
+        hand = margins[k, g] >= bidder.hand_margin
+        planned_null_ouvert = margins[k, NULL] >= bidder.ouvert_margin
+        announce(strategies.declarer, np.full(hand.sum(), g), margins[k[hand], g],
+                 planned_null_ouvert[hand], rows[hand], decl)
+        decl.hand[rows[hand]] = True
+        decl.skat[rows[hand]] = deals[k[hand], SKAT]
+        _pick_up_for(strategies, s, g, hands[k[~hand]] | deals[k[~hand], SKAT], rows[~hand], decl)
+
+
+def _pick_up_for(strategies, s, g, twelve, rows, decl):
+    """Pick up, discard for game ``g`` and declare it (null ouvert when the kept cards allow)."""
+    discards = discard_many(strategies.discarder, twelve, g)
+    decl.game[rows], decl.skat[rows], decl.discarded[rows] = g, discards, True
+    if g == NULL:
+        margin = strategies.bidder.margins(twelve & ~discards, np.full(len(rows), s))[1][:, NULL]
+        decl.ouvert[rows] = margin >= strategies.bidder.ouvert_margin

@@ -108,3 +108,13 @@ def test_value_reached_and_won_in_play_explain_the_result(games):
     assert (c["won"][rows][~overbid] == c["won_in_play"][rows][~overbid]).all()
     assert (c["value_reached"][rows][overbid] < c["bid"][rows][overbid]).all()
     assert not c["won"][rows][overbid].any()
+
+
+@pytest.mark.parametrize("settings", [["bidder.hand_margin=0"],
+                                      ["bidder.hand_margin=-2", "bidder.aggressiveness=3"]])
+def test_declarations_stay_legal_with_bold_bidders(settings):
+    """Bidders that play hand often and bid high must still never declare a null below the bid."""
+    c = play_deals(load_profile("default", settings), SEED, 0, 4000)
+    for k in played_rows(c):
+        Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),
+                    bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(int(c["bid"][k]))

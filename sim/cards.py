@@ -23,7 +23,6 @@ from numba import njit
 DIAMONDS, HEARTS, SPADES, CLUBS = 0, 1, 2, 3
 SUIT_LETTERS = "DHSC"
 SUIT_SYMBOLS = "♦♥♠♣"
-SUIT_NAMES = ("diamonds", "hearts", "spades", "clubs")
 RANK_NAMES = ("7", "8", "9", "Q", "K", "10", "A", "J")
 JACK = 7
 ACE = 6
@@ -37,7 +36,6 @@ RANK_POINTS = np.array([0, 0, 0, 3, 4, 10, 11, 2], dtype=np.int64)
 #: Card points by card id.
 CARD_POINTS = np.tile(RANK_POINTS, 4)
 
-FULL_DECK = np.uint32(0xFFFFFFFF)
 #: The four jacks: bit 7 of every suit byte.
 JACKS = np.uint32(0x80808080)
 #: All eight cards of a suit (jacks included), by suit.
@@ -61,10 +59,6 @@ def card(suit: int, rank: int) -> int:
 
 def suit_of(card_id: int) -> int:
     return card_id >> 3
-
-
-def rank_of(card_id: int) -> int:
-    return card_id & 7
 
 
 # --- bit operations, shared by every kernel -------------------------------------------

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit
 
 from .cards import card_points, popcount
-from .tricks import DECLARER, FINISHED, STATE_SIZE, WON, legal_now, play_card, to_play
-from .view import VIEW_SIZE, seat_view
+from .tricks import DECLARER, FINISHED, WON, legal_now, play_card, to_play
+from .view import seat_view
 
 #: A trick log holds the 30 cards in the order played; -1 after a null game ended early.
 TRICK_LOG_SIZE = 30
@@ -70,9 +70,3 @@ def declarer_result(state, declarer_skat):
     """(declarer card points with the skat, declarer tricks) of a finished play state."""
     won = state[WON + state[DECLARER]]
     return card_points(won) + card_points(declarer_skat), popcount(won) // 3
-
-
-def new_buffers():
-    """Scratch arrays for play_out: a play state, a view and a trick log."""
-    return (np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64),
-            np.full(TRICK_LOG_SIZE, -1, np.int8))

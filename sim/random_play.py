@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import card_points, nth_card, popcount
+from .cards import nth_card, popcount
 from .deal import SKAT, deal_one
 from .games import NULL
 from .rng import STREAM_PLAY, below, stream_key
 from .scoring import classic_score, game_outcome, matadors
-from .tricks import DECLARER, FINISHED, STATE_SIZE, WON, legal_now, play_card, start_play
+from .play import declarer_result
+from .tricks import FINISHED, STATE_SIZE, legal_now, play_card, start_play
 
 #: Columns of a batch of random games, in the order the kernel fills them.
 COLUMNS = ("declarer", "game", "hand", "ouvert", "discard", "matadors", "declarer_points",
@@ -58,9 +59,7 @@ def play_random_games(seed, start, out):
             legal = legal_now(play)
             rng, pick = below(rng, popcount(legal))
             play_card(play, nth_card(legal, pick))
-        won_cards = play[WON + play[DECLARER]]
-        points = card_points(won_cards) + card_points(skat)
-        tricks = popcount(won_cards) // 3
+        points, tricks = declarer_result(play, skat)
         mat = matadors(game, twelve)
         won, value, overbid, schneider, schwarz = game_outcome(
             game, hand == 1, False, False, ouvert == 1, 18, mat, points, tricks)

@@ -107,16 +107,28 @@ def read_manifest(folder: Path) -> Manifest:
     path = Path(folder) / MANIFEST
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return Manifest(**data)
+        manifest = Manifest(**data)
     except FileNotFoundError:
         raise RunError(f"{folder} is not a run folder (no {MANIFEST})") from None
     except (json.JSONDecodeError, TypeError) as error:
         raise RunError(f"{path} is damaged: {error}") from None
+    missing = set(RunConfig.__dataclass_fields__) - set(manifest.config)
+    if missing:
+        raise RunError(f"{path} is damaged: its config lacks {', '.join(sorted(missing))}")
+    return manifest
 
 
-def _difference(old: dict, new: dict) -> str:
-    keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-    return ", ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} asked" for k in keys[:3])
+def _difference(old: dict, new: dict, prefix: str = "") -> str:
+    """The first few settings that differ, as dotted names: ``seed 7 there, 9 asked``."""
+    found = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if isinstance(a, dict) and isinstance(b, dict):
+            inner = _difference(a, b, f"{prefix}{key}.")
+            found += [inner] if inner else []
+        elif a != b:
+            found.append(f"{prefix}{key} {a!r} there, {b!r} asked")
+    return ", ".join(found[:3])
 
 
 def part_name(index: int) -> str:
@@ -228,7 +240,8 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
         results = iterate_parts_dask(config, folder, parts, jobs, scheduler)
     else:
         results = iterate_parts(config, folder, parts, min(jobs, max(1, len(parts))))
-    done = sum(count for _, _, count in config.parts() if _ in set(manifest.parts_done))
+    finished = set(manifest.parts_done)
+    done = sum(count for index, _, count in config.parts() if index in finished)
     began = time.perf_counter()
     played = 0
     for index, count, _ in results:

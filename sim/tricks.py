@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .cards import JACK, JACKS, SEAT_NAMES, SUIT_MASKS, format_card
-from .games import GRAND, NULL
+from .games import NULL
 
 TRUMP = 4
 # Height of each rank index (7 8 9 Q K 10 A J) in null's order A K Q J 10 9 8 7.
@@ -81,11 +81,6 @@ def trick_winner(game, first, second, third):
         if (e == b and ORDER[game, c] > ORDER[game, best_card]) or (e == TRUMP and b != TRUMP):
             best, best_card = pos, c
     return best
-
-
-@njit(cache=True, inline="always")
-def is_legal(hand, game, lead_card, card):
-    return (legal_moves(hand, game, lead_card) >> np.uint32(card)) & np.uint32(1) == 1
 
 
 # --- the state of card play -------------------------------------------------------------

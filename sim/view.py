@@ -33,9 +33,6 @@ from . import tricks as t
     0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 14, 17, 18, 19, 20, 21, 22, 23)
 VIEW_SIZE = 24
 
-# The declaration part of a view, filled once per game by set_declaration.
-DECLARATION_FIELDS = (HAND_GAME, SCHNEIDER_ANNOUNCED, SCHWARZ_ANNOUNCED, OUVERT, BID)
-
 
 @njit(cache=True)
 def set_declaration(view, hand, schneider_announced, schwarz_announced, ouvert, bid):

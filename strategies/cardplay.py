@@ -21,7 +21,7 @@ from numba import njit
 from sim.cards import CARD_POINTS, card_points, lowest_card, nth_card, popcount
 from sim.games import NULL
 from sim.rng import below
-from sim.tricks import EFFECTIVE_SUIT, FINISHED, ORDER, TRUMP, TRUMP_MASKS, to_play
+from sim.tricks import EFFECTIVE_SUIT, FINISHED, ORDER, TRUMP, TRUMP_MASKS, to_play, trick_winner
 from sim.play import finish_turn, start_turn
 from sim.view import (DECLARER, GAME, IN_TRICK, LEADER, OUVERT, OUVERT_CARDS, OWN_HAND, OWN_SKAT,
                       PLAYED, SEAT, TRICK, VOIDS)
@@ -153,11 +153,9 @@ def seat_at(view, position):
 @njit(cache=True)
 def winning_position(view):
     """Position of the card that wins the trick so far (the trick is not empty)."""
-    game, best = view[GAME], 0
-    for pos in range(1, view[IN_TRICK]):
-        if BEATERS[game, view[TRICK + best]] >> view[TRICK + pos] & 1:
-            best = pos
-    return best
+    first, n = view[TRICK], view[IN_TRICK]
+    second = view[TRICK + 1] if n > 1 else first
+    return trick_winner(view[GAME], first, second, second)
 
 
 @njit(cache=True)

@@ -43,19 +43,10 @@ class Discarder:
 
 @njit(cache=True)
 def _side_suits_left(cards, game):
-    """Number of plain suits (jacks and trumps excluded) that still hold a card."""
+    """Number of plain suits (jacks and trumps excluded; in null every card) that still hold a card."""
     n = 0
     for s in range(4):
         if cards & SUIT_MASKS[s] & ~TRUMP_MASKS[game]:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _null_suits_left(cards):
-    n = 0
-    for s in range(4):
-        if cards & SUIT_MASKS[s]:
             n += 1
     return n
 
@@ -65,7 +56,7 @@ def _pair_value(twelve, game, a, b, params):
     pair = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
     rest = twelve & ~pair
     if game == NULL:
-        voids = _null_suits_left(twelve) - _null_suits_left(rest)
+        voids = _side_suits_left(twelve, game) - _side_suits_left(rest, game)
         return params[NULL_HEIGHT] * (NULL_ORDER[a & 7] + NULL_ORDER[b & 7]) + params[VOID] * voids
     voids = _side_suits_left(twelve, game) - _side_suits_left(rest, game)
     aces = int((a & 7) == ACE) + int((b & 7) == ACE)

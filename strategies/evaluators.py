@@ -32,6 +32,7 @@ import numpy as np
 
 from sim.cards import ACE, JACK, TEN
 from sim.games import GRAND, NULL
+from sim.tricks import NULL_ORDER  # null order of the rank index: A K Q J 10 9 8 7
 
 from .registry import StrategyError, check_params, lookup, register
 
@@ -39,10 +40,6 @@ GAMES = 6
 SUIT_GAMES = slice(0, 4)
 FOREHAND = 0
 
-#: Null order of the rank index 7 8 9 Q K 10 A J: in null the ten sits between
-#: the nine and the jack, and the jack between the ten and the queen
-#: (A K Q J 10 9 8 7 from the top).
-NULL_POSITION = np.array([0, 1, 2, 5, 6, 3, 7, 4])
 
 _KING = 4
 _PLAIN = 0x7F  # the seven non-jack cards of a suit byte
@@ -97,7 +94,7 @@ def _grand_side_value(b: int) -> float:
 
 def _null_positions(b: int) -> list[int]:
     """Null positions (0 = seven .. 7 = ace) of the cards of a suit byte, lowest first."""
-    return sorted(int(NULL_POSITION[r]) for r in range(8) if _bit(b, r))
+    return sorted(int(NULL_ORDER[r]) for r in range(8) if _bit(b, r))
 
 
 def _null_danger(b: int) -> float:

@@ -102,7 +102,7 @@ def build_profile(name: str, raw: dict) -> Profile:
 
 def _read(name_or_path) -> tuple[dict, str]:
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or (str(name_or_path) not in profile_names() and path.is_file()):
         if not path.is_file():
             raise ProfileError(f"profile file {path} does not exist")
         text, name = path.read_text(encoding="utf-8"), path.stem
@@ -119,6 +119,12 @@ def _read(name_or_path) -> tuple[dict, str]:
 
 
 def _seat_spec(name: str, raw: dict, seat: str) -> dict:
+    for key in (seat, *ROLE_BUILDERS):
+        if not isinstance(raw.get(key, {}), dict):
+            raise ProfileError(f"profile {name!r}: {key} must be a table ([{key}]), not {raw[key]!r}")
+        for role, table in raw.get(key, {}).items() if key == seat else ():
+            if not isinstance(table, dict):
+                raise ProfileError(f"profile {name!r}: {seat}.{role} must be a table ([{seat}.{role}])")
     spec = {}
     for role in ROLE_BUILDERS:
         table = copy.deepcopy(raw.get(role, {}))

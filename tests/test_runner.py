@@ -1,7 +1,6 @@
 """The runner: same data for any jobs, chunks and backend; atomic parts; resumable; clear errors."""
 
 import json
-import os
 import signal
 import subprocess
 import sys

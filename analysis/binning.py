@@ -88,3 +88,14 @@ def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFr
     return (frame.filter(score.is_not_null())
             .with_columns(fine=fine).with_columns(bin=pl.col("fine") // FINE_PER_BIN)
             .group_by(CUBE_KEYS).agg(n=pl.len(), score_sum=score.sum()))
+
+
+def by_evaluator(cubes: dict[str, pl.DataFrame], build, schemas: dict[str, dict]) -> dict[str, pl.DataFrame]:
+    """The tables ``build(name, cube)`` of each evaluator's collected cube, stacked under a leading
+    ``evaluator`` column; every table named in ``schemas`` is there, without rows if no evaluator is."""
+    tables = {key: pl.DataFrame(schema={"evaluator": pl.String, **schema}) for key, schema in schemas.items()}
+    for name, cube in cubes.items():
+        for key, table in build(name, cube).items():
+            tables[key] = pl.concat([tables[key], table.select(pl.lit(name).alias("evaluator"), pl.all())],
+                                    how="diagonal_relaxed")
+    return tables

@@ -21,6 +21,12 @@ from .intervals import mean_table
 from .runs import AnalysisError, Run
 
 GAME_COLUMNS = ["deal_id", "hand_f", "passed", "declarer", "won", "score", "sf_f", "sf_m", "sf_r"]
+#: The columns of :func:`compare_runs`.
+COMPARISON_SCHEMA = {
+    "run_a": pl.String, "run_b": pl.String, "metric": pl.String, "rows": pl.UInt32, "mean_a": pl.Float64,
+    "mean_b": pl.Float64, "difference": pl.Float64, "difference_lo": pl.Float64,
+    "difference_hi": pl.Float64, "difference_interval": pl.String,
+}
 
 
 def check_comparable(a: Run, b: Run) -> None:

@@ -13,6 +13,11 @@ def number(value, digits: int = 1) -> str:
     return f"{value:,.{digits}f}"
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 deal``, ``1,000 deals``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def short(value) -> str:
     """A score as short as it is exact: 3, 5.5, -1.25."""
     return MISSING if value is None or value != value else f"{value:g}"

@@ -26,7 +26,7 @@ import polars as pl
 
 from sim.games import GAME_NAMES, GRAND
 
-from .binning import FINE_PER_BIN, Grid, evaluator_cube, grids
+from .binning import FINE_PER_BIN, Grid, by_evaluator, evaluator_cube, grids
 from .games import games
 from .intervals import BOOTSTRAP_SEED, add_rate, percentile_interval, resample_counts
 from .runs import Run
@@ -117,16 +117,27 @@ def group_measures(counts: pl.DataFrame, replicates: int = HEURISTIC_REPLICATES,
 
 
 def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
-    """Per game group and score bin: mean fitted probability and observed win rate."""
-    parts = []
-    for (group,), part in counts.partition_by("group", as_dict=True).items():
-        p = fit_logistic(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
-        parts.append(part.with_columns(fitted=pl.Series(p)))
+    """Per game group and score bin: mean fitted probability and observed win rate (no rows without games)."""
+    fitted = [fit_logistic(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
+              for part in counts.partition_by("group", maintain_order=True)]  # counts are sorted by group
     n = pl.col("won") + pl.col("lost")
-    table = (pl.concat(parts).group_by("group", "bin")
+    table = (counts.with_columns(fitted=pl.Series(np.concatenate([np.zeros(0), *fitted]), dtype=pl.Float64))
+             .group_by("group", "bin")
              .agg(games=n.sum(), won=pl.col("won").sum(), predicted=(pl.col("fitted") * n).sum() / n.sum())
              .with_columns(bin_from=pl.col("bin") * grid.width).sort("group", "bin"))
     return add_rate(table, "won", "games", "win_rate").drop("bin")
+
+
+#: The columns of :func:`heuristic_tables` (an evaluator without games gives them without rows).
+HEURISTIC_SCHEMAS = {
+    "heuristics": {"group": pl.String, "games": pl.Int64, "win_rate": pl.Float64,
+                   "brier_reference": pl.Float64,
+                   **{f"{measure}{end}": pl.Float64 for measure in ("auc", "brier", "log_loss")
+                      for end in ("", "_lo", "_hi")}},
+    "calibration": {"group": pl.String, "games": pl.UInt32, "won": pl.UInt32, "predicted": pl.Float64,
+                    "bin_from": pl.Float64, "win_rate": pl.Float64, "win_rate_lo": pl.Float64,
+                    "win_rate_hi": pl.Float64},
+}
 
 
 def heuristic_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
@@ -134,13 +145,15 @@ def heuristic_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
     counts = score_counts(cube, grid)
     rows = [{"group": group, **group_measures(part)}
             for (group,), part in sorted(counts.partition_by("group", as_dict=True).items())]
-    return {"heuristics": pl.DataFrame(rows), "calibration": calibration(counts, grid)}
+    return {"heuristics": pl.DataFrame(rows, schema=HEURISTIC_SCHEMAS["heuristics"]),
+            "calibration": calibration(counts, grid)}
 
 
 def rank(table: pl.DataFrame) -> pl.DataFrame:
-    """Evaluators ranked by AUC within each game group (1 = best)."""
-    order = pl.col("auc").rank("ordinal", descending=True).over("group").cast(pl.Int32)
-    return table.with_columns(rank=order).sort("group", "rank")
+    """Evaluators ranked by AUC within each game group (1 = best); no rank without an AUC (a group whose
+    games were all won or all lost), which polars would otherwise sort above every number."""
+    order = pl.col("auc").fill_nan(None).rank("ordinal", descending=True).over("group").cast(pl.Int32)
+    return table.with_columns(rank=order).sort("group", "rank", nulls_last=True)
 
 
 def compare_heuristics(run: Run, evaluators: list[str] | None = None) -> dict[str, pl.DataFrame]:
@@ -148,10 +161,6 @@ def compare_heuristics(run: Run, evaluators: list[str] | None = None) -> dict[st
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)
-    cubes = pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])
-    tables: dict[str, list] = {}
-    for name, cube in zip(names, cubes):
-        for key, table in heuristic_tables(cube, found[name]).items():
-            tables.setdefault(key, []).append(table.select(pl.lit(name).alias("evaluator"), pl.all()))
-    return {"heuristics": rank(pl.concat(tables["heuristics"])),
-            "calibration": pl.concat(tables["calibration"])}
+    cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
+    tables = by_evaluator(cubes, lambda name, cube: heuristic_tables(cube, found[name]), HEURISTIC_SCHEMAS)
+    return {**tables, "heuristics": rank(tables["heuristics"])}

@@ -31,7 +31,11 @@ def _figure(panels: int = 1):
 
 
 def drawn(plot):
-    """Decorator: a plot of a table without rows is not drawn (returns None)."""
+    """Decorator: a plot of a table without rows is not drawn (returns None).
+
+    A plot whose own selection (games >= a minimum, a finite value) leaves nothing returns
+    None as well, so that no empty axes are saved.
+    """
     def draw(table: pl.DataFrame, *args, **kwargs):
         return plot(table, *args, **kwargs) if table.height else None
     draw.__doc__, draw.__name__ = plot.__doc__, plot.__name__
@@ -57,6 +61,10 @@ def _percent(ax, axis: str = "y") -> None:
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(formatter)
 
 
+def _finite(name: str) -> pl.Expr:
+    return pl.col(name).is_not_null() & pl.col(name).is_finite()
+
+
 def _errors(table: pl.DataFrame, name: str) -> np.ndarray:
     value = table[name].to_numpy()
     return np.abs(np.vstack([value - table[f"{name}_lo"].to_numpy(), table[f"{name}_hi"].to_numpy() - value]))
@@ -64,8 +72,11 @@ def _errors(table: pl.DataFrame, name: str) -> np.ndarray:
 
 @drawn
 def grouped_bars(table: pl.DataFrame, category: str, value: str, path: Path, title: str,
-                 ylabel: str, percent: bool = False) -> Path:
+                 ylabel: str, percent: bool = False) -> Path | None:
     """Bars of ``value`` per ``category``, one bar per run, with interval error bars."""
+    table = table.filter(_finite(value))
+    if not table.height:
+        return None
     categories = list(dict.fromkeys(table[category].to_list()))
     runs = list(dict.fromkeys(table["run"].to_list()))
     fig, (ax,) = _figure()
@@ -93,10 +104,12 @@ def _band(ax, x, table: pl.DataFrame, name: str, label: str, **style):
 
 
 @drawn
-def bid_success(table: pl.DataFrame, path: Path) -> Path:
+def bid_success(table: pl.DataFrame, path: Path) -> Path | None:
     """Declarer win rate against the final bid, all games, one line and band per run."""
-    fig, (ax,) = _figure()
     games = table.filter(pl.col("contract") == "all games", pl.col("games") >= MIN_GAMES_PLOTTED)
+    if not games.height:
+        return None
+    fig, (ax,) = _figure()
     for run in dict.fromkeys(games["run"].to_list()):
         part = games.filter(pl.col("run") == run).sort("bid")
         _band(ax, part["bid"].to_numpy(), part, "win_rate", run)
@@ -108,11 +121,17 @@ def bid_success(table: pl.DataFrame, path: Path) -> Path:
 
 
 @drawn
-def by_matadors(table: pl.DataFrame, path: Path) -> Path:
+def by_matadors(table: pl.DataFrame, path: Path) -> Path | None:
     """Win rate by signed matadors, suit games and grand side by side."""
+    plotted = table.filter(pl.col("games") >= MIN_GAMES_PLOTTED)
+    if not plotted.filter(pl.col("contract").is_in(["suit games", "grand"])).height:
+        return None
     fig, axes = _figure(2)
     for ax, contract in zip(axes, ("suit games", "grand")):
-        rows = table.filter(pl.col("contract") == contract, pl.col("games") >= MIN_GAMES_PLOTTED)
+        rows = plotted.filter(pl.col("contract") == contract)
+        if not rows.height:
+            ax.text(0.5, 0.5, f"no matador count with\n>= {MIN_GAMES_PLOTTED} games", ha="center",
+                    va="center", transform=ax.transAxes, color="grey")
         for run in dict.fromkeys(rows["run"].to_list()):
             part = rows.filter(pl.col("run") == run).sort("matadors")
             _band(ax, part["matadors"].to_numpy(), part, "win_rate", run)
@@ -125,10 +144,12 @@ def by_matadors(table: pl.DataFrame, path: Path) -> Path:
 
 @drawn
 def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: str, run: str,
-                     path: Path, min_rows: int) -> Path:
+                     path: Path, min_rows: int) -> Path | None:
     """Win rate and expected Seeger-Fabian score against the evaluator's score, one line per game."""
-    fig, (left, right) = _figure(2)
     rows = curves.filter(pl.col("seats") == "all", pl.col("rows") >= min_rows)
+    if not rows.height:
+        return None
+    fig, (left, right) = _figure(2)
     even = break_even.filter(pl.col("seats") == "all")
     for game in (g for g in GAME_NAMES if g in set(rows["game"].to_list())):
         part = rows.filter(pl.col("game") == game).sort("mean_score")
@@ -150,9 +171,11 @@ def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: 
 
 
 @drawn
-def heuristic_ranking(table: pl.DataFrame, path: Path) -> Path:
+def heuristic_ranking(table: pl.DataFrame, path: Path) -> Path | None:
     """ROC AUC of each evaluator per pooled game group, with bootstrap intervals, one marker per run."""
-    rows = table.filter(pl.col("group").is_in(["suit games", "grand", "null"]))
+    rows = table.filter(pl.col("group").is_in(["suit games", "grand", "null"]), _finite("auc"))
+    if not rows.height:  # no group has both won and lost games
+        return None
     pairs = rows.sort("group", "auc").select("group", "evaluator").rows()
     labels = list(dict.fromkeys(f"{g}: {e}" for g, e in pairs))
     fig, (ax,) = _figure()
@@ -171,11 +194,13 @@ def heuristic_ranking(table: pl.DataFrame, path: Path) -> Path:
 
 
 @drawn
-def calibration(table: pl.DataFrame, run: str, path: Path, min_rows: int) -> Path:
+def calibration(table: pl.DataFrame, run: str, path: Path, min_rows: int) -> Path | None:
     """Fitted win probability against the observed win rate per score bin, one panel per game group."""
-    groups = [g for g in ("suit games", "grand", "null") if g in set(table["group"].to_list())]
-    fig, axes = _figure(max(1, len(groups)))
     rows = table.filter(pl.col("games") >= min_rows)
+    groups = [g for g in ("suit games", "grand", "null") if g in set(rows["group"].to_list())]
+    if not groups:
+        return None
+    fig, axes = _figure(len(groups))
     for ax, group in zip(axes, groups):
         for evaluator in dict.fromkeys(rows.filter(pl.col("group") == group)["evaluator"].to_list()):
             part = rows.filter(pl.col("group") == group, pl.col("evaluator") == evaluator).sort("predicted")
@@ -192,8 +217,11 @@ def calibration(table: pl.DataFrame, run: str, path: Path, min_rows: int) -> Pat
 
 
 @drawn
-def comparison(table: pl.DataFrame, path: Path) -> Path:
+def comparison(table: pl.DataFrame, path: Path) -> Path | None:
     """Paired differences (B - A) per metric with intervals: scores in points, rates in percentage points."""
+    table = table.filter(_finite("difference"))
+    if not table.height:
+        return None
     is_rate = table["metric"].str.contains("rate")
     parts = [(table.filter(~is_rate), "difference in points"), (table.filter(is_rate), "difference in rate")]
     parts = [(part, unit) for part, unit in parts if part.height]

@@ -39,7 +39,7 @@ def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_
     tables, notes = all_tables(checked, evaluators, min_rows)
     write_tables(tables, out / "tables")
     figures = make_plots(tables, out / "plots", min_rows)
-    (out / "summary.md").write_text(summary_markdown(checked, tables, notes), encoding="utf-8")
+    (out / "summary.md").write_text(summary_markdown(checked, tables, notes, min_rows), encoding="utf-8")
     report = out / "report.html"
     report.write_text(report_html(checked, tables, figures, notes, min_rows), encoding="utf-8")
     return report
@@ -60,7 +60,8 @@ def slug(text: str) -> str:
 
 
 def make_plots(tables: dict[str, pl.DataFrame], folder: Path, min_rows: int) -> list[tuple[str, str, Path]]:
-    """(section, caption, file) of every plot the tables allow."""
+    """(section, caption, file) of every plot the tables allow; a plot without data is left out, and its
+    section of the page says so."""
     figures = []
     drawn = (*_contract_plots(tables, folder), *_threshold_plots(tables, folder, min_rows),
              *_heuristic_plots(tables, folder, min_rows))
@@ -79,7 +80,7 @@ def _contract_plots(tables, folder):
         yield ("contracts", "Mean Seeger-Fabian score by game type", plots.grouped_bars(
             by_game, "contract", "mean_sf", folder / "seeger_fabian_by_game.png",
             "Declarer's mean Seeger-Fabian score per game (95% intervals)", "Seeger-Fabian points per game"))
-        yield ("contracts", "Win rate by matadors",
+        yield ("matadors", "Win rate by matadors",
                plots.by_matadors(tables["contracts_by_matadors"], folder / "win_rate_by_matadors.png"))
     if "bid_success" in tables:
         yield "bids", "Bid success", plots.bid_success(tables["bid_success"], folder / "bid_success.png")
@@ -106,7 +107,7 @@ def _heuristic_plots(tables, folder, min_rows):
            plots.heuristic_ranking(tables["heuristics"], folder / "heuristics_auc.png"))
     for run, part in tables["calibration"].group_by("run", maintain_order=True):
         path = folder / f"calibration_{slug(run[0])}.png"
-        yield "heuristics", f"Calibration, run {run[0]}", plots.calibration(part, run[0], path, min_rows)
+        yield "calibration", f"Calibration, run {run[0]}", plots.calibration(part, run[0], path, min_rows)
 
 
 # --- the page ------------------------------------------------------------------------------
@@ -120,6 +121,7 @@ img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }
 .note { background: #fff6dc; border-left: 4px solid #e0b000; padding: 0.5em 1em; }
 details { margin: 0.5em 0; } summary { cursor: pointer; font-weight: 600; }
 code { background: #f4f4f4; padding: 0 0.2em; }
+.missing { color: #666; font-style: italic; }
 """
 
 
@@ -141,6 +143,21 @@ def note(text: str) -> str:
     return f"<p class='note'>{text}</p>\n"
 
 
+def missing(text: str) -> str:
+    """The one sentence that stands for a table or plot without (enough) data."""
+    return f"<p class='missing'>{html.escape(text)}</p>\n"
+
+
+def table_or(table: pl.DataFrame, columns: dict, sentence: str) -> str:
+    """The table, or ``sentence`` if it has no rows."""
+    return frame_html(table, columns) if table.height else missing(sentence)
+
+
+def plots_or(images: dict, section: str, sentence: str) -> str:
+    """The section's plots, or ``sentence`` if none had data."""
+    return images.get(section) or missing(sentence)
+
+
 def image_html(path: Path, caption: str) -> str:
     data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">\n'
@@ -155,7 +172,7 @@ def report_html(runs: list[Run], tables: dict, figures: list, notes: list[str], 
              "<code>tables/</code> as CSV and Parquet, the plots in <code>plots/</code>.</p>\n",
              "<h2>Runs</h2>\n", runs_html(runs), *contracts_html(runs, tables, images),
              *bids_html(tables, images), *thresholds_html(runs, tables, images, min_rows),
-             *heuristics_html(tables, images),
+             *heuristics_html(tables, images, min_rows),
              *comparison_html(tables, images, notes), METHODS_HTML.format(min_rows=min_rows)]
     return (f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>skatsim analysis</title>"
             f"<style>{STYLE}</style></head>\n<body>\n{''.join(parts)}</body></html>\n")
@@ -167,6 +184,17 @@ def runs_html(runs: list[Run]) -> str:
              "yes" if r.complete else "no (partial run)", str(r.folder)] for r in runs]
     return html_table(header, body)
 
+
+# One sentence each for a table or plot without (enough) data.
+NO_GAMES = "No game was declared in these runs: every deal was passed in."
+NO_TRUMP_GAMES = "No suit game or grand was declared, so there are no matadors to count."
+NO_SCORES = ("No declared game has an evaluator score: no game was declared, or the runs log none of the "
+             "evaluators asked for.")
+NO_AUC = "Too few games to compare the evaluators: no game group has both a won and a lost game yet."
+NO_SUIT_GAMES = "No suit game was declared."
+NO_BID_UP_TO = "At no bid does the expected score stay positive from some score bin on."
+TOO_FEW_PLOTTED = f"Too few games to plot: no {{what}} has {plots.MIN_GAMES_PLOTTED} games yet."
+TOO_FEW_BINS = "Too few games for {what}: no score bin has {min_rows} games yet."
 
 DECLARE_NOTE = """The rows of declare-mode runs ({runs}) describe every seat declaring every game at bid 18
 (no auction), not the games a table would play."""
@@ -217,7 +245,10 @@ def contracts_html(runs: list[Run], tables: dict, images: dict) -> list[str]:
         columns = {"run": "run", "deals": "deals", "passed in": "passed",
                    "passed-in rate": rate_column("passed_rate")}
         parts += ["<h3>Passed-in deals</h3>\n", frame_html(tables["passed_in"], columns)]
+    if not tables["contracts_by_game"].height:
+        return parts + [missing(NO_GAMES)]
     brief = ("games", "win rate", "Seeger-Fabian")
+    matadors = tables["contracts_by_matadors"]
     return parts + [
         "<h3>By game type</h3>\n",
         frame_html(tables["contracts_by_game"], contract_columns("run", "contract")),
@@ -226,16 +257,22 @@ def contracts_html(runs: list[Run], tables: dict, images: dict) -> list[str]:
         "<h3>By declarer's seat</h3>\n",
         frame_html(tables["contracts_by_seat"],
                    contract_columns("run", "contract", "declarer", results=brief)),
-        folded("By matadors", frame_html(tables["contracts_by_matadors"],
-                                         contract_columns("run", "contract", "matadors", results=brief)))]
+        "<h3>By matadors</h3>\n",
+        *([missing(NO_TRUMP_GAMES)] if not matadors.height else [
+            plots_or(images, "matadors", TOO_FEW_PLOTTED.format(what="matador count")),
+            folded("Table", frame_html(matadors, contract_columns("run", "contract", "matadors",
+                                                                   results=brief)))])]
 
 
 def bids_html(tables: dict, images: dict) -> list[str]:
     if "bid_success" not in tables:
         return []
     bids = tables["bid_success"].filter(pl.col("contract") == "all games")
+    if not bids.height:
+        return [BIDS_INTRO, missing(NO_GAMES)]
     columns = contract_columns("run", "bid", results=("games", "win rate", "overbid", "Seeger-Fabian"))
-    return [BIDS_INTRO, images.get("bids", ""), folded("Table", frame_html(bids, columns))]
+    return [BIDS_INTRO, plots_or(images, "bids", TOO_FEW_PLOTTED.format(what="final bid")),
+            folded("Table", frame_html(bids, columns))]
 
 
 def break_even_pivot(table: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
@@ -281,12 +318,20 @@ def bid_up_to_html(table: pl.DataFrame) -> str:
 def thresholds_html(runs: list[Run], tables: dict, images: dict, min_rows: int) -> list[str]:
     if "break_even" not in tables:
         return []
+    even = tables["break_even"]
+    if not even.height:
+        return [THRESHOLDS_INTRO, missing(NO_SCORES)]
+    if not (even["bins_used"] > 0).any():
+        return [THRESHOLDS_INTRO, missing(TOO_FEW_BINS.format(what="bidding thresholds", min_rows=min_rows))]
     parts = [THRESHOLDS_INTRO]
     game_runs = ", ".join(r.label for r in runs if r.mode == "game")
     if game_runs:
         parts.append(note(SELECTION_CAVEAT.format(runs=html.escape(game_runs))))
-    parts += [html_table(*break_even_pivot(tables["break_even"])), images.get("thresholds", ""),
+    parts += [html_table(*break_even_pivot(even)),
+              plots_or(images, "thresholds", TOO_FEW_BINS.format(what="score curves", min_rows=min_rows)),
               BID_UP_TO_INTRO.format(min_rows=min_rows, missing=MISSING)]
+    if not tables["bid_up_to"].height:
+        parts.append(missing(NO_BID_UP_TO))
     for (run, evaluator), part in tables["bid_up_to"].group_by("run", "evaluator", maintain_order=True):
         parts.append(folded(f"{evaluator}, run {run}", bid_up_to_html(part)))
     return parts
@@ -299,20 +344,26 @@ HEURISTIC_COLUMNS = {"run": "run", "group": "group", "rank": "rank", "evaluator"
                      "log loss": mean_column("log_loss", 4)}
 
 
-def heuristics_html(tables: dict, images: dict) -> list[str]:
+def heuristics_html(tables: dict, images: dict, min_rows: int) -> list[str]:
     if "heuristics" not in tables:
         return []
+    measured = tables["heuristics"]
+    if not measured.height:
+        return [HEURISTICS_INTRO, missing(NO_SCORES)]
+    if not measured["rank"].is_not_null().any():
+        return [HEURISTICS_INTRO, missing(NO_AUC)]
     pooled = pl.col("group").is_in(POOLED_GROUPS)
-    return [HEURISTICS_INTRO, frame_html(tables["heuristics"].filter(pooled), HEURISTIC_COLUMNS),
-            images.get("heuristics", ""),
-            folded("Each suit game", frame_html(tables["heuristics"].filter(~pooled), HEURISTIC_COLUMNS))]
+    return [HEURISTICS_INTRO, table_or(measured.filter(pooled), HEURISTIC_COLUMNS, NO_SCORES),
+            plots_or(images, "heuristics", NO_AUC),
+            plots_or(images, "calibration", TOO_FEW_BINS.format(what="calibration plots", min_rows=min_rows)),
+            folded("Each suit game", table_or(measured.filter(~pooled), HEURISTIC_COLUMNS, NO_SUIT_GAMES))]
 
 
 def comparison_html(tables: dict, images: dict, notes: list[str]) -> list[str]:
     if "comparison" not in tables and not notes:
         return []
     parts = [COMPARISON_INTRO, *(note(html.escape(n)) for n in notes)]
-    if "comparison" in tables:
+    if "comparison" in tables and tables["comparison"].height:
         columns = {"A": "run_a", "B": "run_b", "metric": "metric", "rows": "rows",
                    "A mean": lambda r: number(r["mean_a"], 3), "B mean": lambda r: number(r["mean_b"], 3),
                    "B - A": mean_column("difference", 3), "interval": "difference_interval"}

@@ -4,31 +4,37 @@ from __future__ import annotations
 
 import polars as pl
 
-from .formats import contract_columns, mean_column, number, rate_text, rows_of
+from .formats import contract_columns, counted, mean_column, number, rate_text, rows_of
 from .runs import Run
+from .thresholds import MIN_ROWS
 
 POOLED_GROUPS = ("suit games", "grand", "null")
+NO_SCORES = "None: no declared game has an evaluator score."
 
 
-def markdown_table(header: list[str], body: list[list[str]]) -> list[str]:
+def markdown_table(header: list[str], body: list[list[str]], empty: str = "None.") -> list[str]:
+    """The lines of a Markdown table, or the sentence ``empty`` if it has no rows."""
     if not body:
-        return ["(none)", ""]
+        return [empty, ""]
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header),
             *("| " + " | ".join(row) + " |" for row in body), ""]
 
 
-def summary_markdown(runs: list[Run], tables: dict, notes: list[str]) -> str:
+def summary_markdown(runs: list[Run], tables: dict, notes: list[str], min_rows: int = MIN_ROWS) -> str:
     lines = ["# skatsim analysis: summary", "",
              "Full report: `report.html`; tables in `tables/` (CSV, Parquet), plots in `plots/`.", ""]
     for part in (runs_part(runs), passed_in_part(tables), contracts_part(tables), heuristics_part(tables),
-                 break_even_part(tables), comparison_part(tables, notes)):
+                 break_even_part(tables, min_rows), comparison_part(tables, notes)):
         lines += part
     return "\n".join(lines) + "\n"
 
 
 def runs_part(runs: list[Run]) -> list[str]:
-    return ["## Runs", "", *(f"- **{r.label}**: {r.mode} mode, seed {r.seed}, profile {r.profile}, "
-                             f"{r.deals:,} deals{'' if r.complete else ' (partial run)'}" for r in runs), ""]
+    lines = ["## Runs", ""]
+    for r in runs:
+        lines.append(f"- **{r.label}**: {r.mode} mode, seed {r.seed}, profile {r.profile}, "
+                     f"{counted(r.deals, 'deal')}{'' if r.complete else ' (partial run)'}")
+    return lines + [""]
 
 
 def passed_in_part(tables: dict) -> list[str]:
@@ -36,7 +42,7 @@ def passed_in_part(tables: dict) -> list[str]:
     if "passed_in" not in tables:
         return lines + ["Not measured: declare-mode runs have no auction (every seat declares every game).",
                         ""]
-    return lines + [f"- {row['run']}: {rate_text(row, 'passed_rate')} of {row['deals']:,} deals"
+    return lines + [f"- {row['run']}: {rate_text(row, 'passed_rate')} of {counted(row['deals'], 'deal')}"
                     for row in tables["passed_in"].iter_rows(named=True)] + [""]
 
 
@@ -46,35 +52,48 @@ def contracts_part(tables: dict) -> list[str]:
     columns = {**contract_columns("run", "contract", results=("games", "win rate")),
                "mean Seeger-Fabian": lambda r: number(r["mean_sf"])}
     return ["## Declarer win rate by game type (95% intervals)", "",
-            *markdown_table(*rows_of(tables["contracts_by_game"], columns))]
+            *markdown_table(*rows_of(tables["contracts_by_game"], columns),
+                            empty="No game was declared: every deal was passed in.")]
 
 
 def heuristics_part(tables: dict) -> list[str]:
     if "heuristics" not in tables:
         return []
-    best = tables["heuristics"].filter(pl.col("group").is_in(POOLED_GROUPS), pl.col("rank") == 1)
+    measured = tables["heuristics"]
+    best = measured.filter(pl.col("group").is_in(POOLED_GROUPS), pl.col("rank") == 1)
     columns = {"run": "run", "game group": "group", "best evaluator": "evaluator",
                "ROC AUC (95% interval)": mean_column("auc", 3)}
-    return ["## Best evaluator by ROC AUC", "", *markdown_table(*rows_of(best, columns))]
+    empty = (NO_SCORES if not measured.height
+             else "None yet: no game group has both a won and a lost game.")
+    return ["## Best evaluator by ROC AUC", "", *markdown_table(*rows_of(best, columns), empty=empty)]
 
 
-def break_even_part(tables: dict) -> list[str]:
+def break_even_part(tables: dict, min_rows: int = MIN_ROWS) -> list[str]:
     if "break_even" not in tables:
         return []
-    rows = tables["break_even"].filter(pl.col("seats") == "all", pl.col("status") == "crossing")
+    even = tables["break_even"]
+    rows = even.filter(pl.col("seats") == "all", pl.col("status") == "crossing")
+    if not even.height:
+        empty = NO_SCORES
+    elif not (even["bins_used"] > 0).any():
+        empty = f"None yet: no score bin has {min_rows} games."
+    else:
+        empty = f"None found: no expected-score curve crosses 0 among the score bins with {min_rows} games."
     columns = {"run": "run", "evaluator": "evaluator", "game": "game",
                "break-even score (95% interval)": mean_column("break_even", 2),
                "shipped threshold": lambda r: number(r["evaluator_threshold"], 2)}
     return ["## Break-even scores (all seats)", "",
             "The score from which the expected Seeger-Fabian score beats passing (in game-mode runs: "
-            "among the games declared).", "", *markdown_table(*rows_of(rows, columns))]
+            "among the games declared).", "",
+            *markdown_table(*rows_of(rows, columns), empty=empty)]
 
 
 def comparison_part(tables: dict, notes: list[str]) -> list[str]:
-    lines = []
-    if "comparison" in tables:
+    if "comparison" not in tables and not notes:
+        return []
+    lines = ["## Paired comparison (same deals)", ""]
+    if "comparison" in tables and tables["comparison"].height:
         columns = {"A": "run_a", "B": "run_b", "metric": "metric",
                    "B - A (95% interval)": mean_column("difference", 3)}
-        lines += ["## Paired comparison (same deals)", "",
-                  *markdown_table(*rows_of(tables["comparison"], columns))]
+        lines += markdown_table(*rows_of(tables["comparison"], columns))
     return lines + [f"- {note}" for note in notes]

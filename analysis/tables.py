@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from .binning import evaluator_cube, grids
-from .compare import check_comparable, compare_runs
+from .binning import by_evaluator, evaluator_cube, grids
+from .compare import COMPARISON_SCHEMA, check_comparable, compare_runs
 from .contracts import contract_cube, contract_tables, passed_in, passed_in_query
 from .games import games
-from .heuristics import heuristic_tables, rank
+from .heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
 from .runs import AnalysisError, Run
-from .thresholds import MIN_ROWS, threshold_tables
+from .thresholds import MIN_ROWS, THRESHOLD_SCHEMAS, threshold_tables
 
 
 def run_tables(run: Run, evaluators: list[str] | None = None,
@@ -32,13 +32,13 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
     tables = contract_tables(results[0], run.mode)
     if run.mode == "game":
         tables["passed_in"] = passed_in(results[-1])
-    for name, cube in zip(names, results[1:1 + len(names)]):
-        per_evaluator = {**threshold_tables(cube, found[name], min_rows, name),
-                         **heuristic_tables(cube, found[name])}
-        for key, table in per_evaluator.items():
-            tables[key] = _stack(tables.get(key), table.select(pl.lit(name).alias("evaluator"), pl.all()))
-    if "heuristics" in tables:
-        tables["heuristics"] = rank(tables["heuristics"])
+
+    def evaluator_tables(name: str, cube: pl.DataFrame) -> dict[str, pl.DataFrame]:
+        return {**threshold_tables(cube, found[name], min_rows, name), **heuristic_tables(cube, found[name])}
+
+    cubes = dict(zip(names, results[1:1 + len(names)]))
+    tables.update(by_evaluator(cubes, evaluator_tables, {**THRESHOLD_SCHEMAS, **HEURISTIC_SCHEMAS}))
+    tables["heuristics"] = rank(tables["heuristics"])
     return {key: table.select(pl.lit(run.label).alias("run"), pl.all()) for key, table in tables.items()}
 
 
@@ -46,26 +46,31 @@ def _stack(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     return new if old is None else pl.concat([old, new], how="diagonal_relaxed")
 
 
-def comparisons(runs: list[Run]) -> tuple[pl.DataFrame | None, list[str]]:
-    """Paired comparison of the first run with each later one, and a note on each pair not comparable."""
-    tables, notes = [], []
+def comparisons(runs: list[Run]) -> tuple[pl.DataFrame, list[str]]:
+    """Paired comparison of the first run with each later one (no rows if none is comparable), and a
+    note on each pair not comparable."""
+    tables, notes = [pl.DataFrame(schema=COMPARISON_SCHEMA)], []
     for other in runs[1:]:
         try:
             check_comparable(runs[0], other)
             tables.append(compare_runs(runs[0], other))
         except AnalysisError as error:
             notes.append(str(error))
-    return (pl.concat(tables) if tables else None), notes
+    return pl.concat(tables, how="vertical_relaxed"), notes
 
 
 def all_tables(runs: list[Run], evaluators: list[str] | None = None,
                min_rows: int = MIN_ROWS) -> tuple[dict[str, pl.DataFrame], list[str]]:
-    """Every table of ``runs`` stacked by name, plus notes on comparisons that were not made."""
+    """Every table of ``runs`` stacked by name, plus notes on comparisons that were not made.
+
+    Each table is there with its columns even when no run has rows for it; ``comparison`` is there
+    when there are two runs or more.
+    """
     stacked: dict[str, pl.DataFrame] = {}
     for run in runs:
         for key, table in run_tables(run, evaluators, min_rows).items():
             stacked[key] = _stack(stacked.get(key), table)
     compared, notes = comparisons(runs)
-    if compared is not None:
+    if len(runs) > 1:
         stacked["comparison"] = compared
     return stacked, notes

@@ -36,7 +36,7 @@ import polars as pl
 from sim.auction import BID_VALUES
 from sim.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
 
-from .binning import Grid, evaluator_cube, grids
+from .binning import Grid, by_evaluator, evaluator_cube, grids
 from .games import SEATS, games
 from .intervals import (BOOTSTRAP_SEED, add_rate, normal_mean, percentile_interval,
                         resample_counts)
@@ -219,9 +219,12 @@ def bid_table(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS) -> pl.Da
                                        key=_group_order):
         out += [{"game": GAME_NAMES[game], "seats": seats, **row}
                 for row in bid_group(game, group, grid, min_rows)]
-    schema = {"game": pl.String, "seats": pl.String, "bid": pl.Int64, "score_from": pl.Float64,
-              "score_from_confident": pl.Float64, "rows_from": pl.Int64, "mean_sf_at_bid_in_bin": pl.Float64}
-    return pl.DataFrame(out, schema=schema)
+    return pl.DataFrame(out, schema=BID_UP_TO_SCHEMA)
+
+
+BID_UP_TO_SCHEMA = {"game": pl.String, "seats": pl.String, "bid": pl.Int64, "score_from": pl.Float64,
+                    "score_from_confident": pl.Float64, "rows_from": pl.Int64,
+                    "mean_sf_at_bid_in_bin": pl.Float64}
 
 
 def configured_thresholds(evaluator: str) -> dict[str, float]:
@@ -249,15 +252,24 @@ def threshold_tables(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
             "bid_up_to": bid_table(cube, grid, min_rows)}
 
 
+CURVES_SCHEMA = {
+    "game": pl.String, "seats": pl.String, "bin_from": pl.Float64, "bin_to": pl.Float64,
+    "mean_score": pl.Float64, "rows": pl.UInt32, "won": pl.UInt32, "win_rate": pl.Float64,
+    "win_rate_lo": pl.Float64, "win_rate_hi": pl.Float64, "mean_sf": pl.Float64, "mean_sf_lo": pl.Float64,
+    "mean_sf_hi": pl.Float64,
+}
+#: The columns of :func:`threshold_tables` (an evaluator without games gives them without rows).
+THRESHOLD_SCHEMAS = {"threshold_curves": CURVES_SCHEMA,
+                     "break_even": {**BREAK_EVEN_SCHEMA, "evaluator_threshold": pl.Float64},
+                     "bid_up_to": BID_UP_TO_SCHEMA}
+
+
 def thresholds(run: Run, evaluators: list[str] | None = None,
                min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
     """The three threshold tables of a run for each evaluator (all logged ones by default)."""
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)
-    cubes = pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])
-    tables: dict[str, list] = {}
-    for name, cube in zip(names, cubes):
-        for key, table in threshold_tables(cube, found[name], min_rows, name).items():
-            tables.setdefault(key, []).append(table.select(pl.lit(name).alias("evaluator"), pl.all()))
-    return {key: pl.concat(parts) for key, parts in tables.items()}
+    cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
+    return by_evaluator(cubes, lambda name, cube: threshold_tables(cube, found[name], min_rows, name),
+                        THRESHOLD_SCHEMAS)

@@ -8,8 +8,8 @@ Either way each row is one game, with:
     game          game type id (0 diamonds, 1 hearts, 2 spades, 3 clubs, 4 grand, 5 null)
     bid           the final bid (18 in declare mode)
     sf            the declarer's Seeger-Fabian score; ``score`` is the classic one
-    value_reached the game value the play reached, before the overbid rule
-    won_in_play   won by the cards, before the overbid rule
+    value_reached the game value the play reached, before the overbid rule (as logged)
+    won_in_play   won by the cards, before the overbid rule (as logged)
     eval_<name>   each logged evaluator's score of the declarer's ten cards for this game
 
 plus the declaration and result columns of the schema (hand, ouvert, matadors, ...).
@@ -22,7 +22,7 @@ import re
 
 import polars as pl
 
-from sim.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
+from sim.games import GAME_NAMES
 
 from .runs import Run
 
@@ -73,29 +73,6 @@ def declared_score(columns: list[tuple[int, int, str]]) -> pl.Expr:
     return pl.when(score.is_finite()).then(score)
 
 
-def value_reached() -> pl.Expr:
-    """Game value reached in play, before the overbid rule (ISkO: base x level; null by variant)."""
-    flag = lambda name: pl.col(name).cast(pl.Int32)  # noqa: E731
-    level = (pl.col("matadors").cast(pl.Int32).abs() + 1 + flag("hand")
-             + (pl.col("schneider") | pl.col("schneider_announced")).cast(pl.Int32)
-             + flag("schneider_announced")
-             + (pl.col("schwarz") | pl.col("schwarz_announced")).cast(pl.Int32)
-             + flag("schwarz_announced") + flag("ouvert"))
-    base = pl.col("game").replace_strict(list(range(6)), [int(b) for b in BASE_VALUES],
-                                         return_dtype=pl.Int32)
-    null = pl.lit(NULL_VALUES.tolist()).list.get(flag("hand") + 2 * flag("ouvert")).cast(pl.Int32)
-    return pl.when(pl.col("game") == NULL).then(null).otherwise(base * level).alias("value_reached")
-
-
-def won_in_play() -> pl.Expr:
-    """Won by the cards: null no trick; schwarz announced all tricks; schneider announced 90; else 61."""
-    tricks, points = pl.col("declarer_tricks"), pl.col("declarer_points")
-    return (pl.when(pl.col("game") == NULL).then(tricks == 0)
-            .when(pl.col("schwarz_announced")).then(tricks == 10)
-            .when(pl.col("schneider_announced")).then(points >= 90)
-            .otherwise(points >= 61).alias("won_in_play"))
-
-
 def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
     """The run's declared games with the columns above; ``evaluators`` limits the eval_ columns (None: all).
 
@@ -105,14 +82,13 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
     found = evaluator_columns(scan.collect_schema(), run.mode)
     wanted = found if evaluators is None else {e: found[e] for e in evaluators if e in found}
     if run.mode == "declare":
-        frame = scan.with_columns(pl.col("seat").cast(pl.Int8), bid=pl.lit(18, pl.Int16),
-                                  sf=seat_sf("seat"))
+        frame = scan.with_columns(pl.col("seat").cast(pl.Int8), sf=seat_sf("seat"))
     else:
         frame = scan.filter(~pl.col("passed")).rename({"declarer": "seat"}).with_columns(sf=seat_sf("seat"))
     frame = frame.with_columns(game=game_id())
     scores = [declared_score(cols).alias(f"eval_{name}") for name, cols in wanted.items()]
-    return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf", value_reached(), won_in_play(),
-                        *scores)
+    return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf",
+                        pl.col("value_reached").cast(pl.Int32), "won_in_play", *scores)
 
 
 def seat_sf(seat: str, suffix: str = "") -> pl.Expr:

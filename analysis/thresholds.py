@@ -35,6 +35,7 @@ import polars as pl
 
 from sim.auction import BID_VALUES
 from sim.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
+from sim.scoring import seeger_fabian_at_bid
 
 from .binning import Grid, by_evaluator, evaluator_cube, grids
 from .games import SEATS, games
@@ -51,15 +52,20 @@ MAX_LEVEL = np.array([18, 18, 18, 18, 11])
 
 
 def sf_at_bid(game: int, value_reached, won_in_play, bid) -> np.ndarray:
-    """The declarer's Seeger-Fabian score had the game been played at ``bid`` (overbid rule applied)."""
-    value, won, bid = np.asarray(value_reached), np.asarray(won_in_play), np.asarray(bid)
-    reached = value >= bid
-    kept = np.where(won, value + 50, -2 * value - 50)
-    if game == NULL:
-        dearer = NULL_VALUES[np.minimum(np.searchsorted(NULL_VALUES, bid), len(NULL_VALUES) - 1)]
-        return np.where(reached, kept, -2 * dearer - 50)
-    base = int(BASE_VALUES[game])
-    return np.where(reached, kept, -2 * (-(-bid // base) * base) - 50)
+    """The declarer's Seeger-Fabian score had the game been played at ``bid``.
+
+    Suit and grand follow the engine's overbid rule (:func:`sim.scoring.seeger_fabian_at_bid`).
+    A null worth less than the bid cannot be declared, and how a dearer null variant
+    would have gone is unknown: such a row counts as lost at the cheapest null value
+    reaching the bid (a pessimistic assumption of this analysis, not a rule).
+    """
+    if game != NULL:
+        return seeger_fabian_at_bid(game, value_reached, won_in_play, bid)
+    value, won, bid = np.broadcast_arrays(np.asarray(value_reached), np.asarray(won_in_play),
+                                          np.asarray(bid))
+    dearer = NULL_VALUES[np.minimum(np.searchsorted(NULL_VALUES, bid), len(NULL_VALUES) - 1)]
+    kept = seeger_fabian_at_bid(game, value, won, bid)
+    return np.where(value >= bid, kept, -2 * dearer - 50)
 
 
 def reachable_bids(game: int) -> np.ndarray:

@@ -164,18 +164,21 @@ def matadors_of(game: int, cards: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _seeger_fabian_at_bids(game, value_reached, won_in_play, bids, out):
-    for i in range(bids.shape[0]):
-        for k in range(value_reached.shape[0]):
-            won, value, _ = outcome_at_bid(game, value_reached[k], won_in_play[k], bids[i])
-            out[i, k] = seeger_fabian_declarer(won, value)
+def _seeger_fabian_at_bid(game, value_reached, won_in_play, bid, out):
+    for k in range(out.shape[0]):
+        won, value, _ = outcome_at_bid(game, value_reached[k], won_in_play[k], bid[k])
+        out[k] = seeger_fabian_declarer(won, value)
 
 
-def seeger_fabian_at_bids(game: int, value_reached, won_in_play, bids) -> np.ndarray:
-    """(len(bids), n) declarer Seeger-Fabian scores had each suit or grand game been declared at each bid."""
-    value_reached = np.ascontiguousarray(value_reached, dtype=np.int64)
-    won_in_play = np.ascontiguousarray(won_in_play, dtype=np.bool_)
-    bids = np.ascontiguousarray(np.atleast_1d(bids), dtype=np.int64)
-    out = np.empty((len(bids), len(value_reached)), dtype=np.int64)
-    _seeger_fabian_at_bids(game, value_reached, won_in_play, bids, out)
-    return out
+def seeger_fabian_at_bid(game: int, value_reached, won_in_play, bid) -> np.ndarray:
+    """The declarer's Seeger-Fabian score had a game of this type been declared at ``bid``.
+
+    Arrays broadcast together; the overbid rule is :func:`outcome_at_bid`.
+    """
+    value, won, bid = np.broadcast_arrays(np.asarray(value_reached), np.asarray(won_in_play),
+                                          np.asarray(bid))
+    out = np.empty(value.size, dtype=np.int64)
+    _seeger_fabian_at_bid(game, np.ascontiguousarray(value, dtype=np.int64).ravel(),
+                          np.ascontiguousarray(won, dtype=np.bool_).ravel(),
+                          np.ascontiguousarray(bid, dtype=np.int64).ravel(), out)
+    return out.reshape(value.shape)

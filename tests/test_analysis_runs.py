@@ -37,7 +37,8 @@ def clubs_games(won: list[bool], passed: int = 0, hand_f=None) -> dict:
                "game": np.where(played, CLUBS, -1), "matadors": np.where(played, 1, 0),
                "declarer_points": np.where(won, 70, 50), "declarer_tricks": np.where(won, 6, 4),
                "won": won, "game_value": np.where(played, 24, 0), "score": np.where(won, 24, -48) * played,
-               "sf_f": sf_declarer * played, "sf_m": defenders * played, "sf_r": defenders * played}
+               "sf_f": sf_declarer * played, "sf_m": defenders * played, "sf_r": defenders * played,
+               "value_reached": np.where(played, 24, 0), "won_in_play": won}
     if hand_f is not None:
         columns["hand_f"] = np.asarray(hand_f)
     return columns
@@ -119,6 +120,7 @@ def declare_rows(scores_and_wins: list[tuple[float, bool]]) -> dict:
             "declarer_points": np.where(won, 70, 50), "declarer_tricks": np.where(won, 6, 4), "won": won,
             "game_value": np.full(len(won), 18), "score": np.where(won, 18, -36),
             "sf_f": np.where(won, 68, -86), "sf_m": np.where(won, 0, 40), "sf_r": np.where(won, 0, 40),
+            "bid": np.full(len(won), 18), "value_reached": np.full(len(won), 18), "won_in_play": won,
             "eval_classic": score}
 
 

@@ -11,8 +11,10 @@ evaluator carries ``thresholds``, six numbers such that ``score >= threshold``
 reads "a sensible club player would play this game from this seat, expecting an
 average skat"; the threshold of a column not assessed is +inf, so that nothing
 passes it.  The columns are on their own scales: compare a score with its own
-column's threshold, never with another column.  Among the games that pass, a
-bidder picks by game value (grand before clubs before ... ), not by score.
+column's threshold, never with another column (the four suit columns of one
+evaluator share a scale).  Among the games that pass, the ``threshold`` bidder
+takes the suit with the largest margin, then the most valuable of that suit,
+grand and null.
 
 Every evaluator is plain numpy over the whole batch.  A hand is split into its
 four suit bytes (``hands.view(uint8)``: byte ``s`` holds the cards of suit ``s``,

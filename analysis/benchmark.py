@@ -59,6 +59,6 @@ def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int 
         pq.write_table(part, out / part_name(index), compression="zstd")
     manifest = json.loads((run.folder / MANIFEST).read_text(encoding="utf-8"))
     manifest["config"].update(deals=parts * deals_per_part, chunk_size=deals_per_part)
-    manifest.update(parts_done=list(range(parts)), note=f"resampled from {run.folder} for benchmarks")
+    manifest.update(parts_done=list(range(parts)))
     write_json_atomic(out / MANIFEST, manifest)
     return out

@@ -7,13 +7,12 @@ deals is never loaded whole: every table is a polars aggregation over the scan.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from sim.runner import MANIFEST
+from sim.runner import RunError, read_manifest
 from sim.storage import SCHEMA_VERSION
 
 PART_GLOB = "part-*.parquet"
@@ -57,8 +56,11 @@ def load_run(folder, label: str | None = None) -> Run:
     folder = Path(folder)
     if not folder.is_dir():
         raise AnalysisError(f"{folder} is not a folder")
-    manifest = _read_manifest(folder)
-    config = manifest["config"]
+    try:
+        manifest = read_manifest(folder)
+    except RunError as error:
+        raise AnalysisError(str(error)) from None
+    config = manifest.config
     version = config.get("schema_version")
     if version != SCHEMA_VERSION:
         raise AnalysisError(f"{folder} holds a run of schema version {version}; this skatsim reads"
@@ -70,21 +72,7 @@ def load_run(folder, label: str | None = None) -> Run:
     return Run(folder=folder, label=label or folder.name, mode=config.get("mode", "game"),
                seed=int(config.get("seed", -1)), profile=str(config.get("profile", "?")),
                deals=deals, parts=parts, parts_planned=-(-deals // chunk),
-               finished=bool(manifest.get("finished")), config=config)
-
-
-def _read_manifest(folder: Path) -> dict:
-    path = folder / MANIFEST
-    if not path.exists():
-        raise AnalysisError(f"{folder} is not a run folder (no {MANIFEST})")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        config = manifest["config"]
-    except (json.JSONDecodeError, KeyError, TypeError) as error:
-        raise AnalysisError(f"{path} is damaged ({error.__class__.__name__}: {error})") from None
-    if not isinstance(config, dict):
-        raise AnalysisError(f"{path} is damaged (config is not a table)")
-    return manifest
+               finished=bool(manifest.finished), config=config)
 
 
 def load_runs(folders) -> list[Run]:

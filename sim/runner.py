@@ -112,6 +112,8 @@ def read_manifest(folder: Path) -> Manifest:
         raise RunError(f"{folder} is not a run folder (no {MANIFEST})") from None
     except (json.JSONDecodeError, TypeError) as error:
         raise RunError(f"{path} is damaged: {error}") from None
+    if not isinstance(manifest.config, dict):
+        raise RunError(f"{path} is damaged: its config is not a table")
     missing = set(RunConfig.__dataclass_fields__) - set(manifest.config)
     if missing:
         raise RunError(f"{path} is damaged: its config lacks {', '.join(sorted(missing))}")

@@ -33,7 +33,7 @@ def main() -> None:
 def atomic_output(path: str | None) -> Iterator[IO[str]]:
     """A text stream for ``path`` (stdout when None) that appears only if the block completes."""
     if path is None:
-        yield click.get_text_stream("stdout")
+        yield sys.stdout
         return
     with temporary_beside(Path(path)) as temp, open(temp, "w", encoding="utf-8") as stream:
         yield stream
@@ -43,11 +43,11 @@ def atomic_output(path: str | None) -> Iterator[IO[str]]:
 
 def _open_source(source: str) -> IO[bytes]:
     if source == "-":
-        return contextlib.nullcontext(click.get_binary_stream("stdin"))
+        return contextlib.nullcontext(sys.stdin.buffer)
     try:
         return open(source, "rb")
     except OSError as e:
-        raise click.ClickException(f"cannot read {source}: {e.strerror}") from None
+        _fail(f"cannot read {source}: {e.strerror}")
 
 
 def _replay_line(line: bytes) -> tuple[dict, str | None]:

@@ -174,7 +174,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 @click.argument("run", type=click.Path(file_okay=False))
 @click.argument("deal_id", type=click.IntRange(min=0))
 def show(run, deal_id):
-    """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result."""
+    """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
+    (of a declare-mode run: the hands and its eighteen games)."""
     from .runner import RunError
     from .show import show_deal
 

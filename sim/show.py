@@ -1,4 +1,5 @@
-"""One deal as a person reads it: hands, auction, skat, declaration, each trick, the result.
+"""One deal as a person reads it: hands, auction, skat, declaration, each trick, the result
+(in a declare-mode run: the hands and the eighteen games, one line each).
 
 The game is regenerated from the run's seed and profile (every deal is a pure
 function of its id) and checked against the logged row, so ``show`` works
@@ -14,6 +15,7 @@ import numpy as np
 from .auction import max_bid_answers, run_auction
 from .cards import SEAT_NAMES, format_card, format_hand
 from .games import GAME_NAMES, Declaration
+from .deal import deal
 from .runner import RunError, read_manifest
 
 SEAT_LETTERS = "FMR"
@@ -28,13 +30,32 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     config = manifest.config
     if not 0 <= deal_id < config["deals"]:
         raise RunError(f"deal {deal_id} is not in this run (deals 0 to {config['deals'] - 1})")
-    if config["mode"] != "game":
-        raise RunError("show prints deals of game-mode runs; this run is in declare mode")
     profile = build_profile(config["profile"], config["profile_spec"])
+    head = f"Deal {deal_id} of {folder} (seed {config['seed']}, profile {config['profile']})"
+    if config["mode"] == "declare":
+        return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id)])
     row = {k: v[0] for k, v in play_deals(profile, config["seed"], deal_id, 1, log_tricks=True).items()}
     _check_against_log(Path(folder), config, deal_id, row)
-    head = f"Deal {deal_id} of {folder} (seed {config['seed']}, profile {config['profile']})"
     return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
+
+
+def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
+    """The deal's hands and the eighteen games of a declare-mode run, one line each."""
+    from strategies.table import declare_every_game
+
+    games = declare_every_game(profile, seed, deal_id, 1)
+    hands = dict(zip(("hand_f", "hand_m", "hand_r", "skat"), deal(seed, deal_id)))
+    lines = [*_hands(hands), "Every seat declares every game at bid 18:"]
+    for k in range(len(games["seat"])):
+        row = {name: column[k] for name, column in games.items()}
+        decl = Declaration(int(row["game"]), bool(row["hand"]), bool(row["schneider_announced"]),
+                           bool(row["schwarz_announced"]), bool(row["ouvert"]))
+        skat = "hand" if row["hand"] else f"discards {format_hand(row['discard'], True)}"
+        outcome = "won" if row["won"] else "lost"
+        lines.append(f"  {SEAT_NAMES[row['seat']]:<11} {decl.name:<28} {skat:<18}"
+                     f" {int(row['declarer_points']):>3} points, {int(row['declarer_tricks']):>2} tricks:"
+                     f" {outcome}, value {int(row['game_value'])}, score {int(row['score']):+d}")
+    return lines
 
 
 def _check_against_log(folder: Path, config: dict, deal_id: int, row: dict) -> None:

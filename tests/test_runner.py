@@ -134,6 +134,8 @@ def test_progress_is_machine_readable_off_a_terminal(tmp_path):
 
 def test_declare_mode_logs_every_seat_and_game(tmp_path):
     folder = simulate(50, seed=3, profile=PROFILE, out=tmp_path / "declare", mode="declare", jobs=1)
+    text = CliRunner().invoke(main, ["show", str(folder), "7"]).output
+    assert text.count("points,") == 18 and "Every seat declares every game" in text
     data = table(folder)
     assert data.height == 50 * 3 * 6
     counts = data.group_by("seat", "game").len()

@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import card_points, popcount
-from .tricks import DECLARER, FINISHED, WON, legal_now, play_card, to_play
+from .tricks import FINISHED, legal_now, play_card, to_play
 from .view import seat_view
 
 #: A trick log holds the 30 cards in the order played; -1 after a null game ended early.
@@ -64,9 +63,3 @@ def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, r
         n += 1
     return rng
 
-
-@njit(cache=True, inline="always")
-def declarer_result(state, declarer_skat):
-    """(declarer card points with the skat, declarer tricks) of a finished play state."""
-    won = state[WON + state[DECLARER]]
-    return card_points(won) + card_points(declarer_skat), popcount(won) // 3

@@ -16,8 +16,7 @@ from .deal import SKAT, deal_one
 from .games import NULL
 from .rng import STREAM_PLAY, below, stream_key
 from .scoring import classic_score, game_outcome, matadors
-from .play import declarer_result
-from .tricks import FINISHED, STATE_SIZE, legal_now, play_card, start_play
+from .tricks import FINISHED, STATE_SIZE, declarer_result, legal_now, play_card, start_play
 
 #: Columns of a batch of random games, in the order the kernel fills them.
 COLUMNS = ("declarer", "game", "hand", "ouvert", "discard", "matadors", "declarer_points",

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 
 from .auction import AuctionError, AuctionResult, is_legal_bid, run_auction
-from .cards import SEAT_NAMES, CardError, card_points, cards_of, format_card, parse_card, parse_hand
+from .cards import SEAT_NAMES, CardError, cards_of, format_card, parse_card, parse_hand
 from .games import GAME_NAMES, Declaration, IllegalDeclaration, game_id
 from .scoring import score_game
 from .tricks import CardPlay, IllegalPlay
@@ -329,8 +329,7 @@ def _how_it_ended(play: CardPlay) -> str:
 
 def game_result(record: dict, declarer: int, declaration: Declaration, bid: int, twelve: int,
                 put_away: int, play: CardPlay) -> dict:
-    points = int(card_points(play.won_cards(declarer) | put_away))
-    tricks = play.trick_winners.count(declarer)
+    points, tricks = play.declarer_result(put_away)
     r = score_game(declarer, declaration, bid, twelve, points, tricks)
     return {
         "id": _field(record, "id"), "passed_in": False, "declarer": declarer,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import JACK, JACKS, SEAT_NAMES, SUIT_MASKS, format_card
+from .cards import JACK, JACKS, SEAT_NAMES, SUIT_MASKS, card_points, format_card, popcount
 from .games import NULL
 
 TRUMP = 4
@@ -155,6 +155,17 @@ def play_card(state, card):
     return winner
 
 
+@njit(cache=True, inline="always")
+def declarer_result(state, declarer_skat):
+    """(declarer card points with the skat, declarer tricks) of a finished play state.
+
+    ``declarer_skat`` holds the two cards that count for the declarer unplayed: the
+    discard, or the skat of a hand game.
+    """
+    won = state[WON + state[DECLARER]]
+    return card_points(won) + card_points(declarer_skat), popcount(won) // 3
+
+
 class IllegalPlay(ValueError):
     """A card that may not be played at this point."""
 
@@ -185,6 +196,11 @@ class CardPlay:
 
     def won_cards(self, seat: int) -> int:
         return int(self.state[WON + seat])
+
+    def declarer_result(self, declarer_skat: int) -> tuple[int, int]:
+        """(declarer card points with ``declarer_skat``, declarer tricks) of the finished game."""
+        points, tricks = declarer_result(self.state, declarer_skat)
+        return int(points), int(tricks)
 
     def play(self, card: int) -> None:
         # Card ids often come from records or other programs; a bad one gets a clear error.

@@ -15,11 +15,11 @@ from numba import njit
 from sim.auction import auction_by_max_bids
 from sim.deal import SKAT, deal_batch
 from sim.games import NULL
-from sim.play import TRICK_LOG_SIZE, declarer_result, play_out
+from sim.play import TRICK_LOG_SIZE, play_out
 from sim.rng import STREAM_PLAY, stream_key
 from sim.scoring import (classic_score, matadors, outcome_at_bid, play_outcome,
                          seeger_fabian_declarer, seeger_fabian_defender)
-from sim.tricks import STATE_SIZE, start_play
+from sim.tricks import STATE_SIZE, declarer_result, start_play
 from sim.view import VIEW_SIZE, set_declaration
 
 from .cardplay import play_out_builtin

@@ -19,6 +19,8 @@ from .deal import deal
 from .runner import RunError, read_manifest
 
 SEAT_LETTERS = "FMR"
+#: Logged columns a regenerated deal must match.
+CHECKED = ("declarer_points", "score", "bid")
 
 
 def show_deal(folder: str | Path, deal_id: int) -> str:
@@ -64,8 +66,8 @@ def _check_against_log(folder: Path, config: dict, deal_id: int, row: dict) -> N
     part = folder / f"part-{deal_id // config['chunk_size']:05d}.parquet"
     if not part.exists():
         return  # not played yet: the regenerated deal is all there is
-    logged = pl.read_parquet(part).filter(pl.col("deal_id") == deal_id)
-    for name in ("declarer_points", "score", "bid"):
+    logged = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).select(CHECKED).collect()
+    for name in CHECKED:
         if logged.height and int(logged[name][0]) != int(row[name]):
             raise RunError(f"deal {deal_id}: the log says {name} {logged[name][0]}, the replay"
                            f" {row[name]}; the run was made by a different version of skatsim")

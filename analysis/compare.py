@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .games import game_id, seat_sf
+from .games import SEAT_SUFFIXES, SEATS, game_id, seat_sf
 from .intervals import mean_table
 from .runs import AnalysisError, Run
 
@@ -42,7 +42,7 @@ def game_metrics() -> dict[str, tuple[pl.Expr, pl.Expr, pl.Expr]]:
     every = pl.lit(True)
     both = ~pl.col("passed") & ~pl.col("passed_b")
     metrics = {f"Seeger-Fabian score of {name} per deal": (every, pl.col(f"sf_{s}"), pl.col(f"sf_{s}_b"))
-               for s, name in zip("fmr", ("forehand", "middlehand", "rearhand"))}
+               for s, name in zip(SEAT_SUFFIXES, SEATS)}
     metrics["passed-in rate"] = (every, pl.col("passed"), pl.col("passed_b"))
     metrics["declarer win rate (deals played in both)"] = (both, pl.col("won"), pl.col("won_b"))
     metrics["declarer classic score (deals played in both)"] = (both, pl.col("score"), pl.col("score_b"))

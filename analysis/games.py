@@ -22,12 +22,12 @@ import re
 
 import polars as pl
 
+from sim.cards import SEAT_NAMES, SEAT_SUFFIXES
 from sim.games import GAME_NAMES
 
 from .runs import Run
 
-SEATS = ("forehand", "middlehand", "rearhand")
-SEAT_SUFFIXES = "fmr"
+SEATS = SEAT_NAMES
 BIDDER_SCORE = "bidder"  # declare mode's evaluator_score column: the profile bidder's own evaluator
 _GAME_EVAL = re.compile(rf"^eval_(.+)_([{SEAT_SUFFIXES}])_({'|'.join(GAME_NAMES)})$")
 

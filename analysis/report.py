@@ -20,12 +20,11 @@ import polars as pl
 from . import plots
 from .formats import (MISSING, contract_columns, mean_column, number, percent, rate_column, rows_of,
                       short)
+from .games import SEATS
 from .runs import Run, load_runs
 from .summary import POOLED_GROUPS, summary_markdown
 from .tables import all_tables
 from .thresholds import MIN_ROWS
-
-SEATS = ("forehand", "middlehand", "rearhand")
 
 
 def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS) -> Path:

@@ -30,6 +30,8 @@ TEN = 5
 
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
+#: Seat suffixes of the logged columns: hand_f, sf_m, max_bid_r ...
+SEAT_SUFFIXES = "fmr"
 
 #: Card points by rank index: 7 8 9 Q K 10 A J.
 RANK_POINTS = np.array([0, 0, 0, 3, 4, 10, 11, 2], dtype=np.int64)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.cards import SEAT_SUFFIXES
 from sim.games import GAME_NAMES
 
 from .evaluators import evaluator
 
 #: The evaluators whose scores every run logs (``default`` only combines columns of these).
 LOGGED_EVALUATORS = ("classic", "trump_length", "grand_rule", "null_rule", "weighted")
-SEAT_SUFFIXES = "fmr"
 
 
 def assessed_games(name: str) -> list[int]:

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim.auction import auction_by_max_bids
+from sim.cards import SEAT_SUFFIXES
 from sim.deal import SKAT, deal_batch
 from sim.games import NULL
 from sim.play import TRICK_LOG_SIZE, play_out
@@ -168,7 +169,7 @@ def _deal_columns(deal_ids, deals, declarer, bid, decl: Declarations, plans) -> 
         "schneider_announced": decl.schneider, "schwarz_announced": decl.schwarz,
         "ouvert": decl.ouvert, "discard": np.where(decl.discarded, decl.skat, 0).astype(np.uint32),
     }
-    for suffix, plan in zip("fmr", plans):
+    for suffix, plan in zip(SEAT_SUFFIXES, plans):
         columns[f"max_bid_{suffix}"] = plan.max_bid
         columns[f"intended_game_{suffix}"] = plan.game
     return columns

@@ -18,8 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.runner import MANIFEST, part_name
-from sim.storage import write_json_atomic
+from sim.runfolder import MANIFEST, part_name, write_json_atomic
 
 from .report import analyze
 from .runs import load_run

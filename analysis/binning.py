@@ -56,8 +56,8 @@ def round_width(span: float, bins: int = TARGET_BINS) -> float:
 
 def score_ranges(run: Run) -> dict[str, tuple[float, float]]:
     """(lowest, highest) score of each evaluator over the run, from the parts' column statistics."""
-    found = evaluator_columns(run.scan().collect_schema(), run.mode)
-    owner = {column: name for name, cols in found.items() for _, _, column in cols}
+    found = evaluator_columns(run)
+    owner = {column: name for name, column in found.items()}
     lows: dict[str, float] = {}
     highs: dict[str, float] = {}
     for part in run.parts:

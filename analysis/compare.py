@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from .games import SEAT_SUFFIXES, SEATS, game_id, seat_sf
+from sim.rules.cards import SEAT_SUFFIXES
+
+from .games import SEATS, game_id, seat_sf
 from .intervals import mean_table
 from .runs import AnalysisError, Run
 

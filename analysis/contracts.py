@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from sim.games import GAME_NAMES, GRAND, NULL
+from sim.rules.games import GAME_NAMES, GRAND, NULL
 
 from .games import SEATS, deals, games
 from .intervals import add_rate, mean_table

@@ -11,6 +11,8 @@ Either way each row is one game, with:
     value_reached the game value the play reached, before the overbid rule (as logged)
     won_in_play   won by the cards, before the overbid rule (as logged)
     eval_<name>   each logged evaluator's score of the declarer's ten cards for this game
+                  (the run's ``eval_<name>`` column; which evaluators a run logged, its
+                  manifest says)
 
 plus the declaration and result columns of the schema (hand, ouvert, matadors, ...).
 ``value_reached`` and ``won_in_play`` let analysis replay a game at another bid.
@@ -18,18 +20,16 @@ plus the declaration and result columns of the schema (hand, ouvert, matadors, .
 
 from __future__ import annotations
 
-import re
-
 import polars as pl
 
-from sim.cards import SEAT_NAMES, SEAT_SUFFIXES
-from sim.games import GAME_NAMES
+from sim.rules.cards import SEAT_NAMES
+from sim.rules.games import GAME_NAMES
+from sim.runfolder import evaluator_column
 
 from .runs import Run
 
 SEATS = SEAT_NAMES
 BIDDER_SCORE = "bidder"  # declare mode's evaluator_score column: the profile bidder's own evaluator
-_GAME_EVAL = re.compile(rf"^eval_(.+)_([{SEAT_SUFFIXES}])_({'|'.join(GAME_NAMES)})$")
 
 RESULT_COLUMNS = ("hand", "ouvert", "schneider_announced", "schwarz_announced", "matadors", "won",
                   "schneider", "schwarz", "overbid", "game_value", "score")
@@ -40,36 +40,17 @@ def game_id() -> pl.Expr:
     return pl.col("game").cast(pl.String).cast(pl.Enum(GAME_NAMES)).to_physical().cast(pl.Int8)
 
 
-def evaluator_columns(schema: pl.Schema | dict, mode: str) -> dict[str, list[tuple[int, int, str]]]:
-    """Evaluator name -> [(seat, game, column)] in game mode; [(-1, -1, column)] in declare mode."""
-    found: dict[str, list] = {}
-    for column in schema:
-        if mode == "declare":
-            if column.startswith("eval_"):
-                found.setdefault(column[5:], []).append((-1, -1, column))
-            elif column == "evaluator_score":
-                found.setdefault(BIDDER_SCORE, []).append((-1, -1, column))
-            continue
-        match = _GAME_EVAL.match(column)
-        if match:
-            name, seat, game = match.groups()
-            found.setdefault(name, []).append((SEAT_SUFFIXES.index(seat), GAME_NAMES.index(game), column))
+def evaluator_columns(run: Run) -> dict[str, str]:
+    """Evaluator name -> the column of the declarer's score for the declared game, for every
+    evaluator the run's manifest says it logged (declare mode: the bidder's own score first)."""
+    found = {BIDDER_SCORE: "evaluator_score"} if run.mode == "declare" else {}
+    found.update({name: evaluator_column(name) for name in run.evaluators})
     return found
 
 
-def evaluator_names(run: Run) -> list[str]:
-    return list(evaluator_columns(run.scan().collect_schema(), run.mode))
-
-
-def declared_score(columns: list[tuple[int, int, str]]) -> pl.Expr:
-    """The declarer's score for the declared game (NaN and unassessed games become null); float32 as logged."""
-    if columns[0][0] < 0:
-        score = pl.col(columns[0][2]).cast(pl.Float32)
-    else:
-        chain = pl.when(False).then(None)
-        for seat, game, column in columns:
-            chain = chain.when((pl.col("seat") == seat) & (pl.col("game") == game)).then(pl.col(column))
-        score = chain.otherwise(None).cast(pl.Float32)
+def declared_score(column: str) -> pl.Expr:
+    """The declarer's score for the declared game; NaN (a game not assessed) becomes null."""
+    score = pl.col(column).cast(pl.Float32)
     return pl.when(score.is_finite()).then(score)
 
 
@@ -79,14 +60,14 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
     Build every aggregation of a run from one such frame: polars then computes it once.
     """
     scan = run.scan()
-    found = evaluator_columns(scan.collect_schema(), run.mode)
+    found = evaluator_columns(run)
     wanted = found if evaluators is None else {e: found[e] for e in evaluators if e in found}
     if run.mode == "declare":
         frame = scan.with_columns(pl.col("seat").cast(pl.Int8), sf=seat_sf("seat"))
     else:
         frame = scan.filter(~pl.col("passed")).rename({"declarer": "seat"}).with_columns(sf=seat_sf("seat"))
     frame = frame.with_columns(game=game_id())
-    scores = [declared_score(cols).alias(f"eval_{name}") for name, cols in wanted.items()]
+    scores = [declared_score(column).alias(f"eval_{name}") for name, column in wanted.items()]
     return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf",
                         pl.col("value_reached").cast(pl.Int32), "won_in_play", *scores)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from sim.games import GAME_NAMES, GRAND
+from sim.rules.games import GAME_NAMES, GRAND
 
 from .binning import FINE_PER_BIN, Grid, by_evaluator, evaluator_cube, grids
 from .games import games

@@ -16,7 +16,7 @@ import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
-from sim.games import GAME_NAMES
+from sim.rules.games import GAME_NAMES
 
 SIZE = (8, 5)  # inches, at DPI: 800 x 500 pixels
 DPI = 100

@@ -18,8 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from . import plots
-from .formats import (MISSING, contract_columns, mean_column, number, percent, rate_column, rows_of,
-                      short)
+from .formats import MISSING, contract_columns, mean_column, number, percent, rate_column, rows_of, short
 from .games import SEATS
 from .runs import Run, load_runs
 from .summary import POOLED_GROUPS, summary_markdown

@@ -1,6 +1,6 @@
 """Run folders for analysis: checked, described, and scanned lazily with polars.
 
-A run folder (see sim/runner.py) holds ``manifest.json`` and ``part-NNNNN.parquet``
+A run folder (see :mod:`sim.runfolder`) holds ``manifest.json`` and ``part-NNNNN.parquet``
 files. Analysis reads the parts through one lazy scan, so a run of ten million
 deals is never loaded whole: every table is a polars aggregation over the scan.
 """
@@ -12,10 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runner import RunError, read_manifest
-from sim.storage import SCHEMA_VERSION
-
-PART_GLOB = "part-*.parquet"
+from sim.runfolder import PART_GLOB, SCHEMA_VERSION, RunError, read_manifest
 
 
 class AnalysisError(ValueError):
@@ -36,6 +33,11 @@ class Run:
     parts_planned: int
     finished: bool
     config: dict
+
+    @property
+    def evaluators(self) -> dict[str, dict]:
+        """The evaluators the run logged (from its manifest): name -> {"thresholds": {game: value}}."""
+        return self.config.get("evaluators", {})
 
     def scan(self) -> pl.LazyFrame:
         """All rows of the run's parts as one lazy frame (nothing is read until it is collected)."""

@@ -16,7 +16,7 @@ from .contracts import contract_cube, contract_tables, passed_in, passed_in_quer
 from .games import games
 from .heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
 from .runs import AnalysisError, Run
-from .thresholds import MIN_ROWS, THRESHOLD_SCHEMAS, threshold_tables
+from .thresholds import MIN_ROWS, THRESHOLD_SCHEMAS, shipped_thresholds, threshold_tables
 
 
 def run_tables(run: Run, evaluators: list[str] | None = None,
@@ -34,7 +34,8 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
         tables["passed_in"] = passed_in(results[-1])
 
     def evaluator_tables(name: str, cube: pl.DataFrame) -> dict[str, pl.DataFrame]:
-        return {**threshold_tables(cube, found[name], min_rows, name), **heuristic_tables(cube, found[name])}
+        return {**threshold_tables(cube, found[name], min_rows, shipped_thresholds(run, name)),
+                **heuristic_tables(cube, found[name])}
 
     cubes = dict(zip(names, results[1:1 + len(names)]))
     tables.update(by_evaluator(cubes, evaluator_tables, {**THRESHOLD_SCHEMAS, **HEURISTIC_SCHEMAS}))

@@ -33,14 +33,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from sim.auction import BID_VALUES
-from sim.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
-from sim.scoring import seeger_fabian_at_bid
+from sim.rules.auction import BID_VALUES
+from sim.rules.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
+from sim.rules.scoring import seeger_fabian_at_bid
 
 from .binning import Grid, by_evaluator, evaluator_cube, grids
 from .games import SEATS, games
-from .intervals import (BOOTSTRAP_SEED, add_rate, normal_mean, percentile_interval,
-                        resample_counts)
+from .intervals import BOOTSTRAP_SEED, add_rate, normal_mean, percentile_interval, resample_counts
 from .runs import Run
 
 MIN_ROWS = 50
@@ -54,7 +53,7 @@ MAX_LEVEL = np.array([18, 18, 18, 18, 11])
 def sf_at_bid(game: int, value_reached, won_in_play, bid) -> np.ndarray:
     """The declarer's Seeger-Fabian score had the game been played at ``bid``.
 
-    Suit and grand follow the engine's overbid rule (:func:`sim.scoring.seeger_fabian_at_bid`).
+    Suit and grand follow the engine's overbid rule (:func:`sim.rules.scoring.seeger_fabian_at_bid`).
     A null worth less than the bid cannot be declared, and how a dearer null variant
     would have gone is unknown: such a row counts as lost at the cheapest null value
     reaching the bid (a pessimistic assumption of this analysis, not a rule).
@@ -233,25 +232,14 @@ BID_UP_TO_SCHEMA = {"game": pl.String, "seats": pl.String, "bid": pl.Int64, "sco
                     "mean_sf_at_bid_in_bin": pl.Float64}
 
 
-def configured_thresholds(evaluator: str) -> dict[str, float]:
-    """The thresholds an evaluator ships with, by game name ({} for one that is not registered)."""
-    from strategies.evaluators import evaluator as lookup
-    from strategies.registry import StrategyError
-
-    try:
-        values = lookup(evaluator).thresholds
-    except StrategyError:
-        return {}
-    return {GAME_NAMES[g]: float(t) for g, t in enumerate(values) if np.isfinite(t)}
-
-
 def threshold_tables(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
-                     evaluator: str | None = None) -> dict[str, pl.DataFrame]:
+                     shipped: dict[str, float] | None = None) -> dict[str, pl.DataFrame]:
     """Curves, break-even and bid-up-to tables of one evaluator's collected cube.
 
-    With the ``evaluator``'s name, the break-even table also shows the threshold it ships with.
+    ``shipped`` (game name -> threshold, as the run's manifest records the evaluator's) adds
+    the threshold the evaluator came with to the break-even table.
     """
-    shipped = configured_thresholds(evaluator) if evaluator else {}
+    shipped = shipped or {}
     even = break_even_table(cube, min_rows).with_columns(
         evaluator_threshold=pl.col("game").replace_strict(shipped, default=None, return_dtype=pl.Float64))
     return {"threshold_curves": curves(cube, grid), "break_even": even,
@@ -277,5 +265,11 @@ def thresholds(run: Run, evaluators: list[str] | None = None,
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)
     cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
-    return by_evaluator(cubes, lambda name, cube: threshold_tables(cube, found[name], min_rows, name),
+    return by_evaluator(cubes, lambda name, cube: threshold_tables(cube, found[name], min_rows,
+                                                                   shipped_thresholds(run, name)),
                         THRESHOLD_SCHEMAS)
+
+
+def shipped_thresholds(run: Run, evaluator: str) -> dict[str, float]:
+    """The thresholds the evaluator came with when the run was made, by game name (from the manifest)."""
+    return run.evaluators.get(evaluator, {}).get("thresholds", {})

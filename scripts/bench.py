@@ -28,9 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from sim.random_play import random_games  # noqa: E402
+from sim.rules.random_play import random_games
 
 
 def bench_random_play(deals: int):
@@ -88,8 +86,9 @@ def bench_analyze(rows: int):
 
     The run is built before the clock starts (and kept for the repeated runs).
     """
-    from analysis import bench_analyze as timed_report, enlarge_run
-    from sim.runner import simulate
+    from analysis import bench_analyze as timed_report
+    from analysis import enlarge_run
+    from sim.simulation import simulate
 
     folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-analyze-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)

@@ -1,7 +1,17 @@
-"""skatsim's engine: cards, dealing, auction, declaration, trick play, scoring and replay.
+"""skatsim: Skat by the International Skat Order, simulated in bulk.
 
-Everything follows the International Skat Order; see the module docstrings for
-the encoding (``sim.cards``) and the rules each module implements.
+The package is layered, each layer importing only those below it:
+
+- :mod:`sim.rules`: the rules engine (cards, dealing, auction, declarations, trick
+  play, what a seat may see, scoring, game records);
+- :mod:`strategies` (a package of its own): who bids, discards, declares and plays;
+- :mod:`sim.runfolder`: the format of a run folder (manifest, Parquet parts, schema);
+- :mod:`analysis` (a package of its own): tables, plots and reports of run folders;
+- on top, :mod:`sim.runner` (runs of deals on every core), :mod:`sim.simulation`
+  (a profile's run: ``simulate``), :mod:`sim.show` and the command line :mod:`sim.cli`.
+
+This module only knows the installed version, so that importing the engine never
+imports the layers above it.
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -10,16 +20,3 @@ try:
     __version__ = version("skatsim")
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0+unknown"
-
-from .auction import BID_VALUES, AuctionResult, run_auction
-from .cards import format_card, format_hand, parse_card, parse_hand
-from .deal import deal, deal_batch
-from .games import GAME_NAMES, Declaration
-from .runner import simulate
-from .scoring import GameResult, score_game
-
-__all__ = [
-    "BID_VALUES", "AuctionResult", "run_auction", "format_card", "format_hand", "parse_card",
-    "parse_hand", "deal", "deal_batch", "GAME_NAMES", "Declaration", "GameResult", "score_game",
-    "simulate",
-]

@@ -1,42 +1,51 @@
 """The Monte Carlo runner: a run of deals, cut into parts, played on every core, written to Parquet.
 
-A run folder holds ``manifest.json`` (what the run is and which parts are done)
-and one ``part-NNNNN.parquet`` per chunk of deals. Each part is written under a
-temporary name and renamed when complete, so a part file that exists is whole.
-Running the same command again skips the parts that exist; the finished run is
-the same, deal for deal, as one that was never interrupted, and the same for
-any number of jobs, since deal ``i`` depends on ``(seed, i)`` alone.
+The runner knows nothing of who plays. It is given a picklable function that
+plays deals, ``play(seed, start, count) -> columns`` (a dict of numpy arrays in
+the schema of :mod:`sim.runfolder`), and the description of what it plays, which
+goes into the manifest. Running the same run again skips the parts that exist;
+the finished run is the same, deal for deal, as one that was never interrupted,
+and the same for any number of jobs, since deal ``i`` depends on ``(seed, i)``
+alone.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
-from .storage import PartWriter, SCHEMA_VERSION, write_json_atomic
+from .runfolder import (
+    MANIFEST,
+    MODES,
+    SCHEMA_VERSION,
+    Manifest,
+    RunError,
+    part_name,
+    read_manifest,
+    remove_stale_temporaries,
+    write_part,
+)
 
-MODES = ("game", "declare")
-MANIFEST = "manifest.json"
-
-
-class RunError(ValueError):
-    """A run that cannot start or continue: bad settings, a foreign folder, a failed write."""
+#: Plays deals ``start .. start + count - 1`` of ``seed``; returns the part's columns.
+PlayDeals = Callable[[int, int, int], dict]
 
 
 @dataclass(frozen=True)
 class RunConfig:
+    """What makes two runs the same run: the deals, the mode, how they are cut, who plays them."""
+
     deals: int
     seed: int
-    profile: str
-    profile_spec: dict
+    description: dict        # what plays the deals, as the manifest records it
     mode: str = "game"
     chunk_size: int = 100_000
-    log_tricks: bool = False
+
+    def __post_init__(self):
+        check_config(self.deals, self.seed, self.mode, self.chunk_size)
 
     def parts(self) -> list[tuple[int, int, int]]:
         """(part index, first deal, number of deals) of every part."""
@@ -44,20 +53,24 @@ class RunConfig:
                 for i, start in enumerate(range(0, self.deals, self.chunk_size))]
 
     def identity(self) -> dict:
-        """What makes two runs the same run."""
-        return {**asdict(self), "schema_version": SCHEMA_VERSION}
+        """The manifest's config: the run's settings and the description of its players."""
+        return {**self.description, "deals": self.deals, "seed": self.seed, "mode": self.mode,
+                "chunk_size": self.chunk_size, "schema_version": SCHEMA_VERSION}
 
 
-@dataclass
-class Manifest:
-    config: dict
-    versions: dict
-    parts_done: list[int] = field(default_factory=list)
-    created: str = ""
-    finished: str | None = None
+def check_config(deals: int, seed: int, mode: str, chunk_size: int) -> None:
+    if not _whole(deals) or deals <= 0:
+        raise RunError(f"the number of deals must be a positive whole number, not {deals!r}")
+    if not _whole(seed) or not 0 <= seed < 2**64:
+        raise RunError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
+    if mode not in MODES:
+        raise RunError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
+    if not _whole(chunk_size) or chunk_size <= 0:
+        raise RunError(f"the chunk size must be a positive whole number, not {chunk_size!r}")
 
-    def save(self, folder: Path) -> None:
-        write_json_atomic(folder / MANIFEST, asdict(self))
+
+def _whole(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def versions() -> dict:
@@ -72,29 +85,17 @@ def versions() -> dict:
             "numba": numba.__version__, "pyarrow": pyarrow.__version__, "polars": polars.__version__}
 
 
-def check_config(deals: int, seed: int, mode: str, chunk_size: int) -> None:
-    if not isinstance(deals, int) or deals <= 0:
-        raise RunError(f"the number of deals must be a positive whole number, not {deals!r}")
-    if not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise RunError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
-    if mode not in MODES:
-        raise RunError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
-    if not isinstance(chunk_size, int) or chunk_size <= 0:
-        raise RunError(f"the chunk size must be a positive whole number, not {chunk_size!r}")
-
-
 def open_run(folder: Path, config: RunConfig) -> Manifest:
     """The manifest of ``folder``: a new one for an empty folder, the old one to resume the same run."""
     folder.mkdir(parents=True, exist_ok=True)
     if not os.access(folder, os.W_OK):
         raise RunError(f"cannot write to {folder}")
-    path = folder / MANIFEST
-    if path.exists():
+    if (folder / MANIFEST).exists():
         manifest = read_manifest(folder)
         if manifest.config != config.identity():
             raise RunError(f"{folder} holds a different run ({_difference(manifest.config, config.identity())});"
                            " choose another --out folder")
-        manifest.parts_done = sorted(i for i in manifest.parts_done if (folder / part_name(i)).exists())
+        manifest.parts_done = sorted(i for i in manifest.parts_done if _part_exists(folder, i))
         return manifest
     if any(p.name != ".gitkeep" for p in folder.iterdir()):
         raise RunError(f"{folder} is not empty and holds no run; choose an empty or new --out folder")
@@ -103,21 +104,8 @@ def open_run(folder: Path, config: RunConfig) -> Manifest:
     return manifest
 
 
-def read_manifest(folder: Path) -> Manifest:
-    path = Path(folder) / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        manifest = Manifest(**data)
-    except FileNotFoundError:
-        raise RunError(f"{folder} is not a run folder (no {MANIFEST})") from None
-    except (json.JSONDecodeError, TypeError) as error:
-        raise RunError(f"{path} is damaged: {error}") from None
-    if not isinstance(manifest.config, dict):
-        raise RunError(f"{path} is damaged: its config is not a table")
-    missing = set(RunConfig.__dataclass_fields__) - set(manifest.config)
-    if missing:
-        raise RunError(f"{path} is damaged: its config lacks {', '.join(sorted(missing))}")
-    return manifest
+def _part_exists(folder: Path, index: int) -> bool:
+    return (folder / part_name(index)).exists()
 
 
 def _difference(old: dict, new: dict, prefix: str = "") -> str:
@@ -133,78 +121,48 @@ def _difference(old: dict, new: dict, prefix: str = "") -> str:
     return ", ".join(found[:3])
 
 
-def part_name(index: int) -> str:
-    return f"part-{index:05d}.parquet"
-
-
-def remove_stale_temporaries(folder: Path) -> None:
-    """Temporary part files of a run that was killed are incomplete: remove them."""
-    for path in folder.glob("*.tmp"):
-        path.unlink(missing_ok=True)
-
-
 def pending_parts(config: RunConfig, manifest: Manifest) -> list[tuple[int, int, int]]:
     done = set(manifest.parts_done)
     return [p for p in config.parts() if p[0] not in done]
 
 
-def play_part(config: RunConfig, folder: str, part: tuple[int, int, int]) -> tuple[int, int, float]:
+def play_part(play: PlayDeals, config: RunConfig, folder: str,
+              part: tuple[int, int, int]) -> tuple[int, int, float]:
     """Play and write one part; returns (index, deals, seconds). Runs in a worker."""
     index, start, count = part
     began = time.perf_counter()
-    columns = _play(config, start, count)
-    PartWriter(Path(folder), config.mode).write(part_name(index), columns)
+    write_part(Path(folder), index, play(config.seed, start, count), config.mode)
     return index, count, time.perf_counter() - began
 
 
-_profiles: dict[str, object] = {}
-
-
-def _play(config: RunConfig, start: int, count: int) -> dict:
-    from strategies.evaluation import evaluator_columns
-    from strategies.profiles import build_profile
-    from strategies.table import declare_every_game, play_deals
-
-    key = json.dumps(config.profile_spec, sort_keys=True)
-    if key not in _profiles:
-        _profiles[key] = build_profile(config.profile, config.profile_spec)
-    profile = _profiles[key]
-    if config.mode == "declare":
-        return declare_every_game(profile, config.seed, start, count, config.log_tricks)
-    columns = play_deals(profile, config.seed, start, count, config.log_tricks)
-    columns.update(evaluator_columns(columns))
-    return columns
-
-
-def iterate_parts(config: RunConfig, folder: Path, parts, jobs: int) -> Iterator[tuple[int, int, float]]:
+def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts,
+                  jobs: int) -> Iterator[tuple[int, int, float]]:
     """Results of the parts as they finish, on ``jobs`` local processes."""
     if jobs == 1:
         for part in parts:
-            yield play_part(config, str(folder), part)
+            yield play_part(play, config, str(folder), part)
         return
     from joblib import Parallel, delayed
 
     run = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    yield from run(delayed(play_part)(config, str(folder), part) for part in parts)
+    yield from run(delayed(play_part)(play, config, str(folder), part) for part in parts)
 
 
-def iterate_parts_dask(config: RunConfig, folder: Path, parts, jobs: int,
+def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int,
                        scheduler: str | None) -> Iterator[tuple[int, int, float]]:
     """Results of the parts as they finish on a Dask cluster (a new local one without ``scheduler``).
 
     The workers write the parts themselves, so ``folder`` must be a path they share.
     """
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:  # pragma: no cover - dask is a declared dependency
-        raise RunError("the dask backend needs dask.distributed (pip install 'dask[distributed]')") from None
+    from dask.distributed import Client, LocalCluster, as_completed
+
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                dashboard_address=None)
     client = Client(scheduler or cluster)
     try:
-        futures = [client.submit(play_part, config, str(folder), part, pure=False) for part in parts]
+        futures = [client.submit(play_part, play, config, str(folder), part, pure=False) for part in parts]
         for future in as_completed(futures):
             yield future.result()
     finally:
@@ -213,35 +171,27 @@ def iterate_parts_dask(config: RunConfig, folder: Path, parts, jobs: int,
             cluster.close()
 
 
-def default_folder(config: RunConfig) -> Path:
-    return Path("results") / f"{config.profile}-{config.mode}-seed{config.seed}-{config.deals}"
+BACKENDS = ("local", "dask")
 
 
-def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
-             jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
-             mode: str = "game", backend: str = "local", scheduler: str | None = None,
-             progress=None) -> Path:
-    """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
+def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
+        scheduler: str | None = None, progress=None) -> Path:
+    """Play the run ``config`` with ``play`` into the folder ``out``; returns the folder.
 
-    Runs in an existing folder of the same run resume it. ``progress`` is called
-    with (deals done, deals in all, deals per second) after each part.
+    A folder holding the same run is resumed. ``progress`` is called with (deals
+    done, deals in all, deals per second) after each part.
     """
-    from strategies.profiles import load_profile
-
-    check_config(deals, seed, mode, chunk_size)
-    if backend not in ("local", "dask"):
+    if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
-    loaded = load_profile(profile, list(settings))
-    config = RunConfig(deals, seed, loaded.name, loaded.spec, mode, chunk_size, log_tricks)
-    folder = Path(out) if out is not None else default_folder(config)
+    folder = Path(out)
     manifest = open_run(folder, config)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)
     if backend == "dask" or scheduler:
-        results = iterate_parts_dask(config, folder, parts, jobs, scheduler)
+        results = iterate_parts_dask(play, config, folder, parts, jobs, scheduler)
     else:
-        results = iterate_parts(config, folder, parts, min(jobs, max(1, len(parts))))
+        results = iterate_parts(play, config, folder, parts, min(jobs, max(1, len(parts))))
     finished = set(manifest.parts_done)
     done = sum(count for index, _, count in config.parts() if index in finished)
     began = time.perf_counter()
@@ -251,7 +201,7 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
         manifest.save(folder)
         played += count
         if progress is not None:
-            progress(done + played, deals, played / max(time.perf_counter() - began, 1e-9))
+            progress(done + played, config.deals, played / max(time.perf_counter() - began, 1e-9))
     manifest.finished = time.strftime("%Y-%m-%dT%H:%M:%S")
     manifest.save(folder)
     return folder

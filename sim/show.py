@@ -11,12 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
-from .auction import max_bid_answers, run_auction
-from .cards import SEAT_NAMES, format_card, format_hand
-from .games import GAME_NAMES, Declaration
-from .deal import deal
-from .runner import RunError, read_manifest
+from strategies.profiles import build_profile
+from strategies.table import declare_every_game, play_deals
+
+from .rules.auction import max_bid_answers, run_auction
+from .rules.cards import SEAT_NAMES, format_card, format_hand
+from .rules.deal import deal
+from .rules.games import GAME_NAMES, Declaration
+from .rules.tricks import CardPlay
+from .runfolder import RunError, part_name, read_manifest
 
 SEAT_LETTERS = "FMR"
 #: Logged columns a regenerated deal must match.
@@ -25,9 +30,6 @@ CHECKED = ("declarer_points", "score", "bid")
 
 def show_deal(folder: str | Path, deal_id: int) -> str:
     """The text of deal ``deal_id`` of the run in ``folder``."""
-    from strategies.profiles import build_profile
-    from strategies.table import play_deals
-
     manifest = read_manifest(Path(folder))
     config = manifest.config
     if not 0 <= deal_id < config["deals"]:
@@ -43,8 +45,6 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
 
 def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
     """The deal's hands and the eighteen games of a declare-mode run, one line each."""
-    from strategies.table import declare_every_game
-
     games = declare_every_game(profile, seed, deal_id, 1)
     hands = dict(zip(("hand_f", "hand_m", "hand_r", "skat"), deal(seed, deal_id)))
     lines = [*_hands(hands), "Every seat declares every game at bid 18:"]
@@ -61,9 +61,7 @@ def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
 
 
 def _check_against_log(folder: Path, config: dict, deal_id: int, row: dict) -> None:
-    import polars as pl
-
-    part = folder / f"part-{deal_id // config['chunk_size']:05d}.parquet"
+    part = folder / part_name(deal_id // config["chunk_size"])
     if not part.exists():
         return  # not played yet: the regenerated deal is all there is
     logged = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).select(CHECKED).collect()
@@ -102,8 +100,6 @@ def _play(row) -> list[str]:
 
 
 def _tricks(row, declarer) -> list[str]:
-    from .tricks import CardPlay
-
     hands = [int(row[h]) for h in ("hand_f", "hand_m", "hand_r")]
     skat = int(row["skat"]) if row["hand"] else int(row["discard"])
     hands[declarer] = (hands[declarer] | int(row["skat"])) & ~skat

@@ -4,75 +4,66 @@ The ``threshold`` bidder plays a game when the evaluator's score for it reaches
 the threshold (lowered by ``aggressiveness``), means to play the one
 :func:`choose_game` picks among them, and bids up to that game's real value:
 base value times (matadors over its ten cards + 1 for the game + 1 when it means
-to play hand), or the null value of the variant it means to play. It means to play hand when the score clears the threshold by
-``hand_margin`` and null ouvert when it clears it by ``ouvert_margin``.
+to play hand), or the null value of the variant it means to play. It means to
+play hand when the score clears the threshold by ``hand_margin`` and null ouvert
+when it clears it by ``ouvert_margin``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from sim.auction import max_bid_answers
-from sim.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
-from sim.scoring import matadors_of
+from sim.rules.auction import max_bid_answers
+from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
+from sim.rules.scoring import matadors_of
 
-from .evaluators import evaluator as make_evaluator
-from .registry import check_params, lookup, register
-
-
-@dataclass(frozen=True)
-class BidPlan:
-    """What each hand of a batch would do in the auction."""
-
-    max_bid: np.ndarray   # int64, 0 = pass at once
-    game: np.ndarray      # int64 game type id, -1 = none
-    hand: np.ndarray      # bool, means to play hand
-    ouvert: np.ndarray    # bool, means to play null ouvert
-    scores: np.ndarray    # float64 (n, 6), the evaluator's scores
-    plays: np.ndarray     # bool (n, 6), the games whose score reaches the threshold
+from .registry import BoundEvaluator, build, register
+from .roles import Assessment, BidPlan
 
 
 @dataclass(frozen=True)
 class ThresholdBidder:
-    evaluate: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    """A :class:`strategies.roles.Bidder`: margins are the evaluator's scores minus thresholds."""
+
+    evaluate: BoundEvaluator
     thresholds: np.ndarray
     hand_margin: float
     ouvert_margin: float
 
-    def margins(self, hands: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(scores, scores minus thresholds) of each hand and game type."""
-        scores = self.evaluate(np.asarray(hands, dtype=np.uint32), np.asarray(seats))
-        return scores, scores - self.thresholds
-
-    def plan(self, hands: np.ndarray, seats: np.ndarray) -> BidPlan:
+    def assess(self, hands: np.ndarray, seats) -> Assessment:
         hands = np.asarray(hands, dtype=np.uint32)
-        scores, margin = self.margins(hands, np.broadcast_to(seats, hands.shape))
-        plays = margin >= 0
-        hand = margin >= self.hand_margin
-        ouvert = margin[:, NULL] >= self.ouvert_margin
-        values = np.zeros(margin.shape, dtype=np.int64)
+        scores = self.evaluate(hands, np.broadcast_to(seats, hands.shape))
+        margins = scores - self.thresholds
+        return Assessment(scores, margins, margins >= self.hand_margin,
+                          margins[:, NULL] >= self.ouvert_margin)
+
+    def plan(self, hands: np.ndarray, seats) -> BidPlan:
+        hands = np.asarray(hands, dtype=np.uint32)
+        judged = self.assess(hands, seats)
+        plays, hand, ouvert = judged.playable, judged.hand, judged.null_ouvert
+        values = np.zeros(judged.margins.shape, dtype=np.int64)
         for game in range(GRAND + 1):
             level = np.abs(matadors_of(game, hands)) + 1 + hand[:, game]
             values[:, game] = BASE_VALUES[game] * level
         values[:, NULL] = NULL_VALUES[hand[:, NULL].astype(np.int64) + 2 * ouvert]
         values[~plays] = 0
-        game = choose_game(values, margin, plays)
+        game = choose_game(values, judged.margins, plays)
         rows = np.arange(len(hands))
         max_bid = np.where(game >= 0, values[rows, np.maximum(game, 0)], 0)
         chosen_hand = np.where(game >= 0, hand[rows, game], False)
-        return BidPlan(max_bid, game, chosen_hand, ouvert & (game == NULL), scores, plays)
+        return BidPlan(max_bid, game, chosen_hand, ouvert & (game == NULL), judged)
 
-    def max_bid(self, hand: int, seat: int) -> int:
-        """The maximum bid of one hand (0: pass at once)."""
-        return int(self.plan(np.array([hand], dtype=np.uint32), seat).max_bid[0])
+
+def max_bid(bidder, hand: int, seat: int) -> int:
+    """The maximum bid of one hand (0: pass at once)."""
+    return int(bidder.plan(np.array([hand], dtype=np.uint32), seat).max_bid[0])
 
 
 def auction_answers(bidders, hands):
-    """The answers (bid_from, hold_at) of three bidders holding ``hands``, for sim.auction.run_auction."""
-    return max_bid_answers([b.max_bid(h, seat) for seat, (b, h) in enumerate(zip(bidders, hands))])
+    """The answers (bid_from, hold_at) of three bidders holding ``hands``, for sim.rules.auction.run_auction."""
+    return max_bid_answers([max_bid(b, h, seat) for seat, (b, h) in enumerate(zip(bidders, hands))])
 
 
 def choose_game(values: np.ndarray, margins: np.ndarray, allowed: np.ndarray) -> np.ndarray:
@@ -100,15 +91,10 @@ def threshold_bidder(evaluator: str = "default", aggressiveness: float = 0.0,
 
     ``thresholds`` (six numbers, diamonds .. null) replaces the evaluator's own.
     """
-    evaluate = make_evaluator(evaluator, **(evaluator_params or {}))
+    evaluate = build("evaluator", evaluator, **(evaluator_params or {}))
     base = evaluate.thresholds if thresholds is None else thresholds
     if np.shape(base) != (6,):
         raise ValueError(f"thresholds must be six numbers (diamonds .. null), not {thresholds!r}")
     thresholds = np.asarray(base, dtype=np.float64) - aggressiveness
     return ThresholdBidder(evaluate, thresholds, hand_margin, ouvert_margin)
 
-
-def bidder(name: str, **params) -> ThresholdBidder:
-    strategy = lookup("bidder", name)
-    check_params(strategy, params)
-    return strategy.factory(**params)

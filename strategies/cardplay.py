@@ -1,9 +1,9 @@
 """Card-play policies: which card to play, from what the seat may know.
 
 A policy is a numba function ``policy(view, legal, params, rng) -> (rng, card)``
-(the view layout is in :mod:`sim.view`; ``legal`` is the uint32 mask of legal
+(the view layout is in :mod:`sim.rules.view`; ``legal`` is the uint32 mask of legal
 cards; ``params`` a float64 array of the policy's parameters; ``rng`` the seat's
-random state for :func:`sim.rng.below`). Register a factory that returns a
+random state for :func:`sim.rules.rng.below`). Register a factory that returns a
 :class:`CardPolicy` to make a policy available by name.
 
 Built in: ``random`` (uniformly random legal cards) and ``heuristic`` (a club
@@ -18,15 +18,27 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from sim.cards import CARD_POINTS, card_points, lowest_card, nth_card, popcount
-from sim.games import NULL
-from sim.rng import below
-from sim.tricks import EFFECTIVE_SUIT, FINISHED, ORDER, TRUMP, TRUMP_MASKS, to_play, trick_winner
-from sim.play import finish_turn, start_turn
-from sim.view import (DECLARER, GAME, IN_TRICK, LEADER, OUVERT, OUVERT_CARDS, OWN_HAND, OWN_SKAT,
-                      PLAYED, SEAT, TRICK, VOIDS)
+from sim.rules.cards import CARD_POINTS, card_points, lowest_card, nth_card, popcount
+from sim.rules.games import NULL
+from sim.rules.play import finish_turn, start_turn
+from sim.rules.rng import below
+from sim.rules.tricks import EFFECTIVE_SUIT, ORDER, STATE_FINISHED, TRUMP, TRUMP_MASKS, to_play, trick_winner
+from sim.rules.view import (
+    VIEW_DECLARER,
+    VIEW_GAME,
+    VIEW_IN_TRICK,
+    VIEW_LEADER,
+    VIEW_OUVERT,
+    VIEW_OUVERT_CARDS,
+    VIEW_OWN_HAND,
+    VIEW_OWN_SKAT,
+    VIEW_PLAYED,
+    VIEW_SEAT,
+    VIEW_TRICK,
+    VIEW_VOIDS,
+)
 
-from .registry import StrategyError, check_params, lookup, register
+from .registry import StrategyError, register
 
 #: Length of the parameter row every policy receives (unused entries are 0).
 PARAMS_SIZE = 8
@@ -70,13 +82,6 @@ def random_policy() -> CardPolicy:
     return CardPolicy("random", random_card, builtin=RANDOM_KIND)
 
 
-def card_policy(name: str, **params) -> CardPolicy:
-    """The card-play policy registered as ``name``, with its parameters set."""
-    strategy = lookup("card_play", name)
-    check_params(strategy, params)
-    return strategy.factory(**params)
-
-
 # === The heuristic player ===============================================================
 #
 # Rules a decent club player follows, one small kernel per rule. Every fact comes from
@@ -110,7 +115,7 @@ ABOVE, BELOW, BEATERS = _card_relations()
 #: SUIT_CARDS[game, effective suit]: the cards of a plain suit (without its jack) or the trumps.
 SUIT_CARDS = np.array([[sum(1 << c for c in range(32) if EFFECTIVE_SUIT[g, c] == s) for s in range(5)]
                        for g in range(6)], dtype=np.int64)
-#: VOID_CARDS[game, void bits]: the cards of every effective suit in a VOIDS entry.
+#: VOID_CARDS[game, void bits]: the cards of every effective suit in a VIEW_VOIDS entry.
 VOID_CARDS = np.array([[sum(int(SUIT_CARDS[g, s]) for s in range(5) if bits >> s & 1) for bits in range(32)]
                        for g in range(6)], dtype=np.int64)
 TRUMP_CARDS = TRUMP_MASKS.astype(np.int64)
@@ -126,50 +131,50 @@ _DEVIATION_STEPS = 1 << 24
 @njit(cache=True)
 def cards_out(view):
     """Cards in the other hands or an unseen skat: neither played, nor held, nor discarded by this seat."""
-    return ~(view[PLAYED] | view[OWN_HAND] | view[OWN_SKAT]) & ALL_CARDS
+    return ~(view[VIEW_PLAYED] | view[VIEW_OWN_HAND] | view[VIEW_OWN_SKAT]) & ALL_CARDS
 
 
 @njit(cache=True)
 def may_hold(view, seat, out):
     """Cards ``seat`` may still hold: an ouvert declarer's open cards, else the cards out
     outside the suits it has shown void in (and outside the declarer's open cards)."""
-    if view[OUVERT] and seat == view[DECLARER]:
-        return view[OUVERT_CARDS]
-    return out & ~VOID_CARDS[view[GAME], view[VOIDS + seat]] & ~view[OUVERT_CARDS]
+    if view[VIEW_OUVERT] and seat == view[VIEW_DECLARER]:
+        return view[VIEW_OUVERT_CARDS]
+    return out & ~VOID_CARDS[view[VIEW_GAME], view[VIEW_VOIDS + seat]] & ~view[VIEW_OUVERT_CARDS]
 
 
 @njit(cache=True)
 def partner_of(view):
     """The other defender (seats are 0, 1, 2)."""
-    return 3 - view[SEAT] - view[DECLARER]
+    return 3 - view[VIEW_SEAT] - view[VIEW_DECLARER]
 
 
 @njit(cache=True)
 def seat_at(view, position):
     """The seat that plays ``position`` (0 = lead) in the current trick."""
-    return (view[LEADER] + position) % 3
+    return (view[VIEW_LEADER] + position) % 3
 
 
 @njit(cache=True)
 def winning_position(view):
     """Position of the card that wins the trick so far (the trick is not empty)."""
-    first, n = view[TRICK], view[IN_TRICK]
-    second = view[TRICK + 1] if n > 1 else first
-    return trick_winner(view[GAME], first, second, second)
+    first, n = view[VIEW_TRICK], view[VIEW_IN_TRICK]
+    second = view[VIEW_TRICK + 1] if n > 1 else first
+    return trick_winner(view[VIEW_GAME], first, second, second)
 
 
 @njit(cache=True)
 def trick_points(view):
     total = 0
-    for pos in range(view[IN_TRICK]):
-        total += CARD_POINTS[view[TRICK + pos]]
+    for pos in range(view[VIEW_IN_TRICK]):
+        total += CARD_POINTS[view[VIEW_TRICK + pos]]
     return total
 
 
 @njit(cache=True)
 def declarer_has_played(view):
-    for pos in range(view[IN_TRICK]):
-        if seat_at(view, pos) == view[DECLARER]:
+    for pos in range(view[VIEW_IN_TRICK]):
+        if seat_at(view, pos) == view[VIEW_DECLARER]:
             return True
     return False
 
@@ -272,7 +277,7 @@ def most_points(game, cards, keep):
 @njit(cache=True)
 def defenders_may_hold(view, out):
     """Cards either defender may hold (the skat of a hand game included: nobody has seen it)."""
-    d = view[DECLARER]
+    d = view[VIEW_DECLARER]
     return may_hold(view, (d + 1) % 3, out) | may_hold(view, (d + 2) % 3, out)
 
 
@@ -289,7 +294,7 @@ def draw_trumps(game, trumps, out):
 @njit(cache=True)
 def safe_leads(view, game, cards, out):
     """Cards neither defender can beat when led (by what each may hold)."""
-    d = view[DECLARER]
+    d = view[VIEW_DECLARER]
     first, second = may_hold(view, (d + 1) % 3, out), may_hold(view, (d + 2) % 3, out)
     found, m = np.int64(0), cards
     while m:
@@ -325,7 +330,7 @@ def low_side_card(game, side, hand):
 @njit(cache=True)
 def declarer_lead(view, legal):
     """Draw trumps while the defenders may hold any; then cash safe side masters; else lead low."""
-    game, out = view[GAME], cards_out(view)
+    game, out = view[VIEW_GAME], cards_out(view)
     trumps = legal & TRUMP_CARDS[game]
     if trumps and defenders_may_hold(view, out) & TRUMP_CARDS[game]:
         return draw_trumps(game, trumps, out)
@@ -334,7 +339,7 @@ def declarer_lead(view, legal):
     if safe:
         return cash_masters(game, safe)
     if side:
-        return low_side_card(game, side, view[OWN_HAND])
+        return low_side_card(game, side, view[VIEW_OWN_HAND])
     return draw_trumps(game, trumps, out)
 
 
@@ -346,7 +351,7 @@ def sure_winners(view, game, winners, led, out):
         c = lowest_card(m)
         m &= m - 1
         safe = True
-        for pos in range(view[IN_TRICK] + 1, 3):
+        for pos in range(view[VIEW_IN_TRICK] + 1, 3):
             if can_beat(game, may_hold(view, seat_at(view, pos), out), c, led):
                 safe = False
         if safe:
@@ -359,12 +364,12 @@ def declarer_follow(view, legal):
     """Take the trick with the cheapest winner when playing last, when it holds points, or
     when a winner is sure (a defender still to play could otherwise smear); else play the
     cheapest card, keeping trumps and masters."""
-    game, out = view[GAME], cards_out(view)
-    led = EFFECTIVE_SUIT[game, view[TRICK]]
-    winning = view[TRICK + winning_position(view)]
+    game, out = view[VIEW_GAME], cards_out(view)
+    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
+    winning = view[VIEW_TRICK + winning_position(view)]
     winners = legal & BEATERS[game, winning]
     if winners:
-        if view[IN_TRICK] == 2:
+        if view[VIEW_IN_TRICK] == 2:
             return cheapest_winning_card(game, winners)
         sure = sure_winners(view, game, winners, led, out)
         if sure:
@@ -385,8 +390,8 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
     the long suit through it, when it plays last ("the long way"), a short one; prefer
     suits where the declarer may hold few cards and suits the partner can trump; never a
     bare ten while its ace is out."""
-    me, partner = view[SEAT], partner_of(view)
-    declarer_second = (me + 1) % 3 == view[DECLARER]
+    me, partner = view[VIEW_SEAT], partner_of(view)
+    declarer_second = (me + 1) % 3 == view[VIEW_DECLARER]
     trumps = TRUMP_CARDS[game]
     partner_cards = may_hold(view, partner, out)
     best, best_key = -1, _NO_KEY
@@ -398,7 +403,7 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
         key = 0
         if (declarer_cards & SUIT_CARDS[game, suit]) == 0 and declarer_cards & trumps:
             key += 4000  # the declarer trumps it
-        elif view[OUVERT] and suit_out and declarer_cards >> highest_card(game, suit_out) & 1:
+        elif view[VIEW_OUVERT] and suit_out and declarer_cards >> highest_card(game, suit_out) & 1:
             key += 2000  # the open hand shows the declarer holds the best card of the suit
         if (partner_cards & SUIT_CARDS[game, suit]) == 0 and partner_cards & trumps:
             key -= 500 if declarer_second else 200  # the partner can trump it
@@ -417,8 +422,8 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
 @njit(cache=True)
 def defender_lead(view, legal):
     """Cash a master the declarer cannot beat; else lead through the declarer; trumps last."""
-    game, out = view[GAME], cards_out(view)
-    declarer_cards = may_hold(view, view[DECLARER], out)
+    game, out = view[VIEW_GAME], cards_out(view)
+    declarer_cards = may_hold(view, view[VIEW_DECLARER], out)
     side = legal & ~TRUMP_CARDS[game]
     cash, m = np.int64(0), side
     while m:
@@ -451,11 +456,11 @@ def defender_follow(view, legal):
     """Smear when the partner's card will win; beat the declarer's card with the cheapest
     winner; take over a trick the declarer could still win when a card of ours is sure;
     else play the cheapest card."""
-    game, out = view[GAME], cards_out(view)
-    declarer = view[DECLARER]
-    led = EFFECTIVE_SUIT[game, view[TRICK]]
+    game, out = view[VIEW_GAME], cards_out(view)
+    declarer = view[VIEW_DECLARER]
+    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
     pos = winning_position(view)
-    winning = view[TRICK + pos]
+    winning = view[VIEW_TRICK + pos]
     keep = TRUMP_CARDS[game] | masters(game, legal, out)
     if seat_at(view, pos) != declarer:
         declarer_cards = may_hold(view, declarer, out)
@@ -505,25 +510,25 @@ def null_declarer_follow(view, legal):
     """Stay under the winning card; when that is impossible and a defender still plays,
     the lowest card gives that defender the best chance of being forced over it (played
     last, the trick is lost whatever the card). Void: discard the riskiest card."""
-    game = view[GAME]
-    winning = view[TRICK + winning_position(view)]
-    led = EFFECTIVE_SUIT[game, view[TRICK]]
+    game = view[VIEW_GAME]
+    winning = view[VIEW_TRICK + winning_position(view)]
+    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
     following = legal & SUIT_CARDS[NULL, led]
     if following:
         card = stay_under(game, following, winning)
         if card >= 0:
             return card
-        if view[IN_TRICK] == 1:
+        if view[VIEW_IN_TRICK] == 1:
             return lowest_in_order(game, following)
         return highest_card(game, following)
-    return riskiest_null_card(view[OWN_HAND], legal, cards_out(view))
+    return riskiest_null_card(view[VIEW_OWN_HAND], legal, cards_out(view))
 
 
 @njit(cache=True)
 def null_declarer_lead(view, legal):
     """The lowest card of the safest suit: fewest defenders' cards below it, and some above
     it so that a defender holding the suit must go over it."""
-    game, out = view[GAME], cards_out(view)
+    game, out = view[VIEW_GAME], cards_out(view)
     defenders = defenders_may_hold(view, out)
     best, best_key = -1, _NO_KEY
     for suit in range(4):
@@ -545,8 +550,8 @@ def null_declarer_lead(view, legal):
 def null_defender_lead(view, legal):
     """A low card of a suit the declarer still may hold, where the declarer has the fewest
     cards to duck under it (the ouvert hand shows them exactly)."""
-    game, out = view[GAME], cards_out(view)
-    declarer_cards = may_hold(view, view[DECLARER], out)
+    game, out = view[VIEW_GAME], cards_out(view)
+    declarer_cards = may_hold(view, view[VIEW_DECLARER], out)
     best, best_key = -1, _NO_KEY
     for suit in range(4):
         mine = legal & SUIT_CARDS[NULL, suit]
@@ -566,7 +571,7 @@ def null_defender_lead(view, legal):
 def null_discard(view, legal, out):
     """A defender's discard: the highest card, first from suits the declarer cannot hold:
     low cards are what catches the declarer, high ones are useless."""
-    declarer_cards = may_hold(view, view[DECLARER], out)
+    declarer_cards = may_hold(view, view[VIEW_DECLARER], out)
     best, best_key, m = -1, -1, legal
     while m:
         c = lowest_card(m)
@@ -583,13 +588,13 @@ def null_discard(view, legal, out):
 def null_defender_follow(view, legal):
     """Duck under the declarer's winning card; play low while the declarer is still to play
     so that its card is more likely to win; once it has escaped, shed a high card."""
-    game = view[GAME]
-    winning = view[TRICK + winning_position(view)]
-    led = EFFECTIVE_SUIT[game, view[TRICK]]
+    game = view[VIEW_GAME]
+    winning = view[VIEW_TRICK + winning_position(view)]
+    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
     following = legal & SUIT_CARDS[NULL, led]
     if not following:
         return null_discard(view, legal, cards_out(view))
-    if seat_at(view, winning_position(view)) == view[DECLARER]:
+    if seat_at(view, winning_position(view)) == view[VIEW_DECLARER]:
         card = stay_under(game, following, winning)
         return card if card >= 0 else highest_card(game, following)
     if not declarer_has_played(view):
@@ -603,12 +608,12 @@ def null_defender_follow(view, legal):
 @njit(cache=True)
 def rule_based_card(view, legal):
     """The heuristic's card: dispatch on game type, role and whether the seat leads."""
-    leads = view[IN_TRICK] == 0
-    if view[SEAT] == view[DECLARER]:
-        if view[GAME] == NULL:
+    leads = view[VIEW_IN_TRICK] == 0
+    if view[VIEW_SEAT] == view[VIEW_DECLARER]:
+        if view[VIEW_GAME] == NULL:
             return null_declarer_lead(view, legal) if leads else null_declarer_follow(view, legal)
         return declarer_lead(view, legal) if leads else declarer_follow(view, legal)
-    if view[GAME] == NULL:
+    if view[VIEW_GAME] == NULL:
         return null_defender_lead(view, legal) if leads else null_defender_follow(view, legal)
     return defender_lead(view, legal) if leads else defender_follow(view, legal)
 
@@ -656,10 +661,10 @@ def builtin_card(view, legal, params, rng):
 
 @njit(cache=True)
 def play_out_builtin(state, declarer_skat, view, params, rng, log):
-    """:func:`sim.play.play_out` for built-in policies, calling them directly so numba can cache it."""
+    """:func:`sim.rules.play.play_out` for built-in policies, calling them directly so numba can cache it."""
     log[:] = -1
     n = 0
-    while not state[FINISHED]:
+    while not state[STATE_FINISHED]:
         seat = to_play(state)
         legal = start_turn(state, declarer_skat, view)
         rng, card = builtin_card(view, legal, params[seat], rng)

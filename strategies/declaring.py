@@ -1,9 +1,9 @@
-"""Pick up or play hand, discard, and declare: the declarer's decisions after the auction.
+"""Declaring: the game, its announcements and the discard, once the auction is won.
 
-The built-in ``best_margin`` declarer plays hand when its bidder meant to (the
-hand then cleared its threshold by the bidder's hand margin), announcing
-schneider when the margin reaches ``schneider_margin`` and playing a suit or
-grand game ouvert when it reaches ``ouvert_margin``. After picking up the skat it
+Hand or pick-up is the bidder's plan. In a hand game the built-in ``best_margin``
+declarer plays the game bid for, announcing schneider when its margin reaches
+``schneider_margin`` and playing a suit or grand game ouvert when it reaches
+``ouvert_margin``. After picking up the skat it
 tries every game type: discards for it and scores the ten cards it would keep.
 It plays the game it bid for, or switches to a more valuable game whose score
 now clears its threshold by ``switch_margin`` (the skat brought a jack, an ace
@@ -11,10 +11,15 @@ or a void); kept ten of twelve cards score higher than ten dealt ones, so a
 plain pass of the threshold is not enough to switch. Of those games it declares
 the most valuable that reaches the bid (ties: the larger margin), else the game
 with the largest margin that reaches it. Null ouvert is declared when the null
-margin reaches the bidder's ouvert margin. When no game reaches the bid it declares the suit or grand game
-with the largest margin and loses it as overbid unless schneider or schwarz lift
-its value. (Scores of different game types are on different scales, so margins
-are compared across games only as a last resort.)
+margin reaches the bidder's ouvert margin. When no game reaches the bid it
+declares the suit or grand game it bid for, or the one with the largest margin,
+and loses it as overbid unless schneider or schwarz lift its value. (Scores of
+different game types are on different scales, so margins are compared across
+games only as a last resort.)
+
+In declare mode the game is given: a hand game is announced as above, and after a
+pick-up the declarer discards for that game (null ouvert when the kept cards clear
+the bidder's ouvert margin).
 """
 
 from __future__ import annotations
@@ -23,19 +28,105 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
-from sim.scoring import matadors_of
+from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
+from sim.rules.scoring import matadors_of
 
-from .bidding import BidPlan, ThresholdBidder, choose_game
-from .discarding import Discarder, discard_many
-from .registry import check_params, lookup, register
+from .bidding import choose_game
+from .registry import register
+from .roles import Declarations, DeclarerTask
 
 
 @dataclass(frozen=True)
 class MarginDeclarer:
+    """A :class:`strategies.roles.Declarer` that compares the bidder's margins."""
+
     schneider_margin: float
     ouvert_margin: float
     switch_margin: float
+
+    def declare(self, task: DeclarerTask) -> Declarations:
+        out = Declarations.empty(len(task.cards))
+        hand = np.flatnonzero(task.hand)
+        pick_up = np.flatnonzero(~task.hand)
+        out.put(hand, self.hand_games(task, hand))
+        out.put(pick_up, self.after_pickup(task, pick_up))
+        return out
+
+    def hand_games(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
+        """The game bid for (or the given game), announced by the margins; a planned null the bid
+        outgrew becomes the suit or grand game with the largest margin."""
+        plan = task.plan
+        margins = plan.assessment.margins[rows]
+        if task.games is None:
+            game = plan.game[rows]
+            null_value = NULL_VALUES[1 + 2 * plan.ouvert[rows].astype(np.int64)]
+            game = np.where((game == NULL) & (null_value < task.bids[rows]), _overbid_game(game, margins), game)
+            null_ouvert = plan.ouvert[rows]
+        else:
+            game = task.games[rows]
+            null_ouvert = plan.assessment.null_ouvert[rows]
+        out = Declarations.empty(len(rows))
+        self.announce(game, margins[np.arange(len(rows)), game], null_ouvert, out)
+        out.hand[:] = True
+        return out
+
+    def announce(self, game: np.ndarray, margin: np.ndarray, null_ouvert: np.ndarray,
+                 out: Declarations) -> None:
+        """Game, ouvert and announcements of hand games: suit or grand ouvert (which announces
+        schwarz) from ``ouvert_margin``, schneider from ``schneider_margin``; null ouvert as planned."""
+        suit_or_grand = game != NULL
+        ouvert = np.where(suit_or_grand, margin >= self.ouvert_margin, null_ouvert)
+        schwarz = suit_or_grand & ouvert
+        out.game[:], out.ouvert[:], out.schwarz[:] = game, ouvert, schwarz
+        out.schneider[:] = suit_or_grand & (schwarz | (margin >= self.schneider_margin))
+
+    def after_pickup(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
+        """Discard and declare with the twelve cards of ``rows``."""
+        if task.games is None:
+            return self.choose_after_pickup(task, rows)
+        return self.given_after_pickup(task, rows)
+
+    def choose_after_pickup(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
+        """Try every game: its discard and the margin of the ten cards kept; play the game bid
+        for or a more valuable one that is now clearly playable (see the module doc)."""
+        n, twelve, seats = len(rows), task.cards[rows], np.full(len(rows), task.seat)
+        discards = np.empty((n, 6), dtype=np.uint32)
+        margins = np.empty((n, 6))
+        judged = {}
+        for game in range(NULL + 1):
+            discards[:, game] = task.discarder.discard(twelve, game)
+            judged[game] = task.bidder.assess(twelve & ~discards[:, game], seats)
+            margins[:, game] = judged[game].margins[:, game]
+        values = np.empty((n, 6), dtype=np.int64)
+        for game in range(GRAND + 1):
+            values[:, game] = BASE_VALUES[game] * (np.abs(matadors_of(game, twelve)) + 1)
+        null_ouvert = judged[NULL].null_ouvert
+        values[:, NULL] = np.where(null_ouvert, NULL_VALUES[2], NULL_VALUES[0])
+        intended, bids = task.plan.game[rows], task.bids[rows]
+        playable = ((np.arange(6) == intended[:, None]) | (task.plan.assessment.playable[rows] & (margins >= 0))
+                    | (margins >= self.switch_margin))
+        chosen = choose_game(values, margins, playable & (values >= bids[:, None]))
+        best = np.where(chosen >= 0, chosen, _overbid_game(intended, margins))
+        return _picked_up(best, (best == NULL) & null_ouvert, discards[np.arange(n), best])
+
+    def given_after_pickup(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
+        """Declare the given games: the discard for each, null ouvert when the cards kept allow."""
+        game, twelve = task.games[rows], task.cards[rows]
+        discards = np.zeros(len(rows), dtype=np.uint32)
+        ouvert = np.zeros(len(rows), dtype=bool)
+        for g in np.unique(game):
+            these = np.flatnonzero(game == g)
+            discards[these] = task.discarder.discard(twelve[these], int(g))
+            if g == NULL:
+                kept = twelve[these] & ~discards[these]
+                ouvert[these] = task.bidder.assess(kept, np.full(len(these), task.seat)).null_ouvert
+        return _picked_up(game, ouvert, discards)
+
+
+def _picked_up(game: np.ndarray, ouvert: np.ndarray, discards: np.ndarray) -> Declarations:
+    out = Declarations.empty(len(game))
+    out.game[:], out.ouvert[:], out.skat[:], out.discarded[:] = game, ouvert, discards, True
+    return out
 
 
 @register("declarer", "best_margin")
@@ -43,84 +134,6 @@ def best_margin(schneider_margin: float = 8.0, ouvert_margin: float = 12.0,
                 switch_margin: float = 2.0) -> MarginDeclarer:
     """Play the game bid for, or a more valuable one the skat made clearly playable."""
     return MarginDeclarer(float(schneider_margin), float(ouvert_margin), float(switch_margin))
-
-
-def declarer_rule(name: str, **params) -> MarginDeclarer:
-    strategy = lookup("declarer", name)
-    check_params(strategy, params)
-    return strategy.factory(**params)
-
-
-@dataclass
-class Declarations:
-    """The declarer's choices for a batch of deals (rows of passed-in deals are zero)."""
-
-    game: np.ndarray        # int64
-    hand: np.ndarray        # bool
-    schneider: np.ndarray   # bool, announced
-    schwarz: np.ndarray     # bool, announced
-    ouvert: np.ndarray      # bool
-    skat: np.ndarray        # uint32: the declarer's two skat cards at the end (discard, or the skat in hand)
-    discarded: np.ndarray   # bool: the skat was picked up and two cards discarded
-
-    @classmethod
-    def empty(cls, n: int) -> "Declarations":
-        z = np.zeros(n, dtype=bool)
-        return cls(np.zeros(n, np.int64), z, z.copy(), z.copy(), z.copy(), np.zeros(n, np.uint32), z.copy())
-
-
-def declare_hand_games(plan: BidPlan, rule: MarginDeclarer, bidder: ThresholdBidder,
-                       skats: np.ndarray, bids: np.ndarray, rows: np.ndarray, out: Declarations) -> None:
-    """Hand games of ``rows`` (indices into the batch; ``plan``, ``skats`` and ``bids`` indexed by row)."""
-    margins = plan.scores[rows] - bidder.thresholds
-    game = plan.game[rows]
-    null_value = NULL_VALUES[1 + 2 * plan.ouvert[rows].astype(np.int64)]
-    game = np.where((game == NULL) & (null_value < bids[rows]), _overbid_game(game, margins), game)
-    margin = margins[np.arange(len(rows)), game]
-    announce(rule, game, margin, plan.ouvert[rows], rows, out)
-    out.hand[rows] = True
-    out.skat[rows] = skats[rows]
-
-
-def announce(rule: MarginDeclarer, game: np.ndarray, margin: np.ndarray, null_ouvert: np.ndarray,
-             rows: np.ndarray, out: Declarations) -> None:
-    """Game, ouvert and announcements of hand games: suit or grand ouvert (which announces schwarz)
-    from ``ouvert_margin``, schneider from ``schneider_margin``; null ouvert as the bidder planned."""
-    suit_or_grand = game != NULL
-    ouvert = np.where(suit_or_grand, margin >= rule.ouvert_margin, null_ouvert)
-    schwarz = suit_or_grand & ouvert
-    out.game[rows], out.ouvert[rows], out.schwarz[rows] = game, ouvert, schwarz
-    out.schneider[rows] = suit_or_grand & (schwarz | (margin >= rule.schneider_margin))
-
-
-def declare_after_pickup(twelve: np.ndarray, seat: int, bids: np.ndarray, plan: BidPlan,
-                         rule: MarginDeclarer, bidder: ThresholdBidder, discarder: Discarder,
-                         rows: np.ndarray, out: Declarations) -> None:
-    """Discard and declare for the declarers of ``rows`` who picked up.
-
-    ``twelve`` and ``bids`` are given by row; ``plan`` is the declarer's bid plan of
-    the whole batch.
-    """
-    n = len(rows)
-    discards = np.empty((n, 6), dtype=np.uint32)
-    margins = np.empty((n, 6))
-    for game in range(NULL + 1):
-        discards[:, game] = discard_many(discarder, twelve, game)
-        margins[:, game] = bidder.margins(twelve & ~discards[:, game], np.full(n, seat))[1][:, game]
-    values = np.empty((n, 6), dtype=np.int64)
-    for game in range(GRAND + 1):
-        values[:, game] = BASE_VALUES[game] * (np.abs(matadors_of(game, twelve)) + 1)
-    null_ouvert = margins[:, NULL] >= bidder.ouvert_margin
-    values[:, NULL] = np.where(null_ouvert, NULL_VALUES[2], NULL_VALUES[0])
-    intended = plan.game[rows]
-    playable = ((np.arange(6) == intended[:, None]) | (plan.plays[rows] & (margins >= 0))
-                | (margins >= rule.switch_margin))
-    chosen = choose_game(values, margins, playable & (values >= bids[:, None]))
-    best = np.where(chosen >= 0, chosen, _overbid_game(intended, margins))
-    out.game[rows] = best
-    out.ouvert[rows] = (best == NULL) & null_ouvert
-    out.skat[rows] = discards[np.arange(n), best]
-    out.discarded[rows] = True
 
 
 def _overbid_game(intended: np.ndarray, margins: np.ndarray) -> np.ndarray:

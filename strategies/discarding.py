@@ -13,8 +13,8 @@ declarer). The built-in ``rules`` discarder scores every pair and keeps the best
   order counts (``null_height``) and a suit emptied counts ``void`` (a void lets
   the declarer shed dangerous cards later).
 
-A discarder is a numba function ``discard(twelve, game, params) -> mask`` of the
-two cards; the declarer stage calls it for every deal and candidate game.
+The built-in discarder is a numba function ``discard(twelve, game, params) -> mask``
+of the two cards; the declarer calls it for every deal and candidate game.
 """
 
 from __future__ import annotations
@@ -25,20 +25,29 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from sim.cards import ACE, CARD_POINTS, SUIT_MASKS, TEN, nth_card, popcount
-from sim.games import NULL
-from sim.tricks import NULL_ORDER, TRUMP_MASKS
+from sim.rules.cards import ACE, CARD_POINTS, SUIT_MASKS, TEN, nth_card, popcount
+from sim.rules.games import NULL
+from sim.rules.tricks import NULL_ORDER, TRUMP_MASKS
 
-from .registry import check_params, lookup, register
+from .registry import register
 
 POINTS, VOID, ACE_PENALTY, NULL_HEIGHT, GUARDED_TEN = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
 class Discarder:
+    """A :class:`strategies.roles.Discarder` made of a numba function ``function(twelve, game,
+    params) -> mask`` of the two cards and its parameters."""
+
     name: str
     function: Callable
     params: np.ndarray
+
+    def discard(self, twelves: np.ndarray, game: int) -> np.ndarray:
+        """The discard (uint32 mask of two cards) for each set of twelve cards, for one game type."""
+        out = np.empty(np.shape(twelves)[0], dtype=np.uint32)
+        _discard_each(self.function, np.ascontiguousarray(twelves, dtype=np.uint32), game, self.params, out)
+        return out
 
 
 @njit(cache=True)
@@ -100,20 +109,7 @@ def rules_discarder(points: float = 1.0, void: float = 12.0, ace: float = 25.0,
                      np.array([points, void, ace, null_height, guarded_ten], dtype=np.float64))
 
 
-def discarder(name: str, **params) -> Discarder:
-    strategy = lookup("discarder", name)
-    check_params(strategy, params)
-    return strategy.factory(**params)
-
-
 @njit  # takes the discarder as an argument, which numba cannot cache
 def _discard_each(function, twelves, game, params, out):
     for k in range(twelves.shape[0]):
         out[k] = function(twelves[k], game, params)
-
-
-def discard_many(rule: Discarder, twelves: np.ndarray, game: int) -> np.ndarray:
-    """The discard (uint32 mask of two cards) for each set of twelve cards, for one game type."""
-    out = np.empty(twelves.shape[0], dtype=np.uint32)
-    _discard_each(rule.function, np.ascontiguousarray(twelves, dtype=np.uint32), game, rule.params, out)
-    return out

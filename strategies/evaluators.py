@@ -32,11 +32,11 @@ from typing import Callable
 
 import numpy as np
 
-from sim.cards import ACE, JACK, TEN
-from sim.games import GRAND, NULL
-from sim.tricks import NULL_ORDER  # null order of the rank index: A K Q J 10 9 8 7
+from sim.rules.cards import ACE, JACK, TEN
+from sim.rules.games import GRAND, NULL
+from sim.rules.tricks import NULL_ORDER  # null order of the rank index: A K Q J 10 9 8 7
 
-from .registry import StrategyError, check_params, lookup, register
+from .registry import BoundEvaluator, build, register
 
 GAMES = 6
 SUIT_GAMES = slice(0, 4)
@@ -160,7 +160,7 @@ def _thresholds(*values: float):
 _NO = np.inf  # the threshold of a column not assessed: no score reaches it
 
 
-@register("evaluator", "classic")
+@register("evaluator", "classic", logged=True)
 @_thresholds(4, 4, 4, 4, 5, _NO)
 def classic(hands, seats):
     """Count of jacks and aces, the classic rule of thumb for suit games and grand.
@@ -192,7 +192,7 @@ def classic(hands, seats):
     return out
 
 
-@register("evaluator", "trump_length")
+@register("evaluator", "trump_length", logged=True)
 @_thresholds(5, 5, 5, 5, _NO, _NO)
 def trump_length(hands, seats, top_trump=0.5, short_trumps=3.0):
     """Trump length and top trumps plus side-suit winners minus losers, for the suit games.
@@ -235,7 +235,7 @@ def trump_length(hands, seats, top_trump=0.5, short_trumps=3.0):
     return out
 
 
-@register("evaluator", "grand_rule")
+@register("evaluator", "grand_rule", logged=True)
 @_thresholds(_NO, _NO, _NO, _NO, 6, _NO)
 def grand_rule(hands, seats, forehand_bonus=1.0, missing_jack=1.5):
     """Jacks, aces, tens with their ace and the forehand lead, for grand.
@@ -275,7 +275,7 @@ def grand_rule(hands, seats, forehand_bonus=1.0, missing_jack=1.5):
     return out
 
 
-@register("evaluator", "null_rule")
+@register("evaluator", "null_rule", logged=True)
 @_thresholds(_NO, _NO, _NO, _NO, _NO, -1)
 def null_rule(hands, seats):
     """Gaps and unguarded high cards in the null order A K Q J 10 9 8 7, for null.
@@ -302,7 +302,7 @@ def null_rule(hands, seats):
     return out
 
 
-@register("evaluator", "weighted")
+@register("evaluator", "weighted", logged=True)
 @_thresholds(9, 9, 9, 9, 7, 0)
 def weighted(hands, seats, jack=1.0, trump=1.0, ace=1.0, ten=0.5, void=0.5, forehand=1.0,
              null_seven=1.0, null_void=0.5, null_gap=2.0):
@@ -360,24 +360,11 @@ def default(hands, seats):
 # --- choosing one by name ----------------------------------------------------------------
 
 
-def evaluator(name: str, **params) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """The evaluator registered as ``name``, with ``params`` bound.
+def evaluator(name: str, **params) -> BoundEvaluator:
+    """The evaluator registered as ``name``, with ``params`` bound: ``build("evaluator", ...)``.
 
     The result is called as ``scores = e(hands, seats)`` and carries the
-    evaluator's ``thresholds`` and ``name``.  An unknown name or parameter raises
-    :class:`StrategyError` naming the known ones.
+    evaluator's ``thresholds``, ``name`` and ``params``.  An unknown name or
+    parameter raises :class:`StrategyError` naming the known ones.
     """
-    strategy = lookup("evaluator", name)
-    check_params(strategy, params, skip=2)
-    func = strategy.factory
-
-    def bound(hands, seats):
-        return func(hands, seats, **params)
-
-    bound.thresholds = getattr(func, "thresholds", None)
-    if bound.thresholds is None:
-        raise StrategyError(f"evaluator {name!r} has no thresholds attribute")
-    bound.name = name
-    bound.params = dict(params)
-    bound.__doc__ = func.__doc__
-    return bound
+    return build("evaluator", name, **params)

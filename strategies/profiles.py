@@ -37,17 +37,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sim.cards import SEAT_NAMES
+from sim.rules.cards import SEAT_NAMES
 
-from . import bidding, cardplay, declaring, discarding
-from .registry import StrategyError
+from . import bidding, cardplay, declaring, discarding, evaluators  # noqa: F401  (register the built-ins)
+from .registry import StrategyError, build
 
-ROLE_BUILDERS = {
-    "bidder": bidding.bidder,
-    "discarder": discarding.discarder,
-    "declarer": declaring.declarer_rule,
-    "card_play": cardplay.card_policy,
-}
+#: The roles a profile sets at every seat (evaluators are chosen by the bidder).
+SEAT_ROLES = ("bidder", "discarder", "declarer", "card_play")
 
 
 class ProfileError(ValueError):
@@ -90,13 +86,13 @@ def load_profile(name_or_path: str | Path = "default", settings: list[str] | tup
 
 def build_profile(name: str, raw: dict) -> Profile:
     description = str(raw.get("description", ""))
-    unknown = set(raw) - set(ROLE_BUILDERS) - set(SEAT_NAMES) - {"description"}
+    unknown = set(raw) - set(SEAT_ROLES) - set(SEAT_NAMES) - {"description"}
     if unknown:
         raise ProfileError(f"profile {name!r}: unknown section {', '.join(sorted(unknown))}"
-                           f" (roles: {', '.join(ROLE_BUILDERS)}; seats: {', '.join(SEAT_NAMES)})")
+                           f" (roles: {', '.join(SEAT_ROLES)}; seats: {', '.join(SEAT_NAMES)})")
     spec = {seat: _seat_spec(name, raw, seat) for seat in SEAT_NAMES}
     seats = tuple(SeatStrategies(**{role: _build(name, seat, role, spec[seat][role])
-                                    for role in ROLE_BUILDERS}) for seat in SEAT_NAMES)
+                                    for role in SEAT_ROLES}) for seat in SEAT_NAMES)
     return Profile(name, description, spec, seats)
 
 
@@ -119,20 +115,20 @@ def _read(name_or_path) -> tuple[dict, str]:
 
 
 def _seat_spec(name: str, raw: dict, seat: str) -> dict:
-    for key in (seat, *ROLE_BUILDERS):
+    for key in (seat, *SEAT_ROLES):
         if not isinstance(raw.get(key, {}), dict):
             raise ProfileError(f"profile {name!r}: {key} must be a table ([{key}]), not {raw[key]!r}")
         for role, table in raw.get(key, {}).items() if key == seat else ():
             if not isinstance(table, dict):
                 raise ProfileError(f"profile {name!r}: {seat}.{role} must be a table ([{seat}.{role}])")
     spec = {}
-    for role in ROLE_BUILDERS:
+    for role in SEAT_ROLES:
         table = copy.deepcopy(raw.get(role, {}))
         table.update(copy.deepcopy(raw.get(seat, {}).get(role, {})))
         if "name" not in table:
             raise ProfileError(f"profile {name!r}: no {role} for {seat} (add [{role}] with a name)")
         spec[role] = table
-    unknown = set(raw.get(seat, {})) - set(ROLE_BUILDERS)
+    unknown = set(raw.get(seat, {})) - set(SEAT_ROLES)
     if unknown:
         raise ProfileError(f"profile {name!r}: [{seat}] has unknown role {', '.join(sorted(unknown))}")
     return spec
@@ -141,7 +137,7 @@ def _seat_spec(name: str, raw: dict, seat: str) -> dict:
 def _build(profile: str, seat: str, role: str, table: dict):
     params = {k: v for k, v in table.items() if k != "name"}
     try:
-        return ROLE_BUILDERS[role](table["name"], **params)
+        return build(role, table["name"], **params)
     except (StrategyError, TypeError, ValueError) as error:
         raise ProfileError(f"profile {profile!r}, {seat} {role}: {error}") from None
 
@@ -155,8 +151,8 @@ def _apply_setting(raw: dict, setting: str) -> None:
     target = raw
     if parts[0] in SEAT_NAMES:
         target = raw.setdefault(parts.pop(0), {})
-    if not parts or parts[0] not in ROLE_BUILDERS:
-        raise ProfileError(f"setting {setting!r}: unknown role (roles: {', '.join(ROLE_BUILDERS)})")
+    if not parts or parts[0] not in SEAT_ROLES:
+        raise ProfileError(f"setting {setting!r}: unknown role (roles: {', '.join(SEAT_ROLES)})")
     table = target.setdefault(parts[0], {})
     if len(parts) == 1:
         table.clear()

@@ -1,17 +1,24 @@
 """Strategies by role and name: built-ins register themselves, other packages through entry points.
 
-Roles: ``evaluator`` (hand -> score per game type), ``bidder``, ``discarder``,
-``declarer`` and ``card_play``. A third-party package adds its own by naming a
-module in the entry-point group ``skatsim.strategies``; importing that module
-runs its ``@register`` decorators.
+Roles (:mod:`strategies.roles`): ``evaluator``, ``bidder``, ``discarder``,
+``declarer`` and ``card_play``. ``@register(role, name)`` records a factory: a
+function whose keyword parameters are the strategy's parameters and which
+returns the strategy. An evaluator is registered as the evaluator function
+itself, ``f(hands, seats, **params)``; building it binds the parameters.
+:func:`build` is the one way to make any strategy from its name and parameters.
+
+A third-party package adds its own by naming a module in the entry-point group
+``skatsim.strategies``; importing that module runs its ``@register`` decorators.
 """
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Callable
+
+import numpy as np
 
 ROLES = ("evaluator", "bidder", "discarder", "declarer", "card_play")
 ENTRY_POINT_GROUP = "skatsim.strategies"
@@ -27,24 +34,26 @@ class Strategy:
     name: str
     factory: Callable[..., Any]
     summary: str
+    logged: bool = False      # evaluators: every run logs its scores
 
 
 _registry: dict[str, dict[str, Strategy]] = {role: {} for role in ROLES}
 _entry_points_loaded = False
 
 
-def register(role: str, name: str):
+def register(role: str, name: str, *, logged: bool = False):
     """Decorator: register ``factory`` as strategy ``name`` of ``role``.
 
-    ``factory(**params)`` must return the strategy; for evaluators the factory is
-    the evaluator itself when it takes no parameters beyond the hands.
+    ``factory(**params)`` returns the strategy; an evaluator is registered as the
+    function ``f(hands, seats, **params)`` itself. ``logged=True`` (evaluators) makes
+    every run log its scores, so that analysis can compare it with the others.
     """
     if role not in ROLES:
         raise StrategyError(f"unknown role {role!r} (one of {', '.join(ROLES)})")
 
     def add(factory):
         doc = inspect.getdoc(factory) or ""
-        _registry[role][name] = Strategy(role, name, factory, doc.split("\n")[0])
+        _registry[role][name] = Strategy(role, name, factory, doc.split("\n")[0], logged)
         return factory
 
     return add
@@ -67,22 +76,58 @@ def lookup(role: str, name: str) -> Strategy:
         ) from None
 
 
-def check_params(strategy: Strategy, params: dict[str, Any], skip: int = 0) -> None:
-    """Raise StrategyError when ``params`` are not keyword parameters of the strategy's factory.
+def build(role: str, name: str, **params):
+    """The strategy ``name`` of ``role`` with ``params`` set; :class:`StrategyError` for an unknown
+    name or parameter, naming what exists."""
+    strategy = lookup(role, name)
+    check_params(strategy, params)
+    if role == "evaluator":
+        if getattr(strategy.factory, "thresholds", None) is None:
+            raise StrategyError(f"evaluator {name!r} has no thresholds attribute")
+        return BoundEvaluator(name, strategy.factory, dict(params))
+    return strategy.factory(**params)
 
-    ``skip`` positional parameters (such as the hands an evaluator is called with) are not
-    parameters a user sets.
-    """
-    signature = inspect.signature(strategy.factory)
-    settable = [p for p in list(signature.parameters.values())[skip:]
-                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    known = {p.name for p in settable}
-    unknown = sorted(set(params) - known)
+
+def logged_evaluators() -> list[str]:
+    """The evaluators registered for logging, in the order they were registered."""
+    _load_entry_points()
+    return [name for name, s in _registry["evaluator"].items() if s.logged]
+
+
+def settable_parameters(strategy: Strategy) -> dict[str, inspect.Parameter]:
+    """The parameters a user sets: the factory's keyword parameters (an evaluator's hands and
+    seats are not settable)."""
+    skip = 2 if strategy.role == "evaluator" else 0
+    parameters = list(inspect.signature(strategy.factory).parameters.values())[skip:]
+    return {p.name: p for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+def check_params(strategy: Strategy, params: dict[str, Any]) -> None:
+    """Raise StrategyError when ``params`` are not parameters of the strategy."""
+    known = settable_parameters(strategy)
+    unknown = sorted(set(params) - set(known))
     if unknown:
         raise StrategyError(
             f"{strategy.role} {strategy.name!r} has no parameter {', '.join(map(repr, unknown))}"
             f" (its parameters: {', '.join(sorted(known)) or 'none'})"
         )
+
+
+@dataclass(frozen=True)
+class BoundEvaluator:
+    """An evaluator function with its parameters bound: ``scores = e(hands, seats)`` (see
+    :class:`strategies.roles.Evaluator`)."""
+
+    name: str
+    function: Callable[..., np.ndarray]
+    params: dict = field(default_factory=dict)
+
+    def __call__(self, hands, seats) -> np.ndarray:
+        return self.function(hands, seats, **self.params)
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        return self.function.thresholds
 
 
 def _load_entry_points() -> None:

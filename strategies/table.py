@@ -12,22 +12,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.auction import auction_by_max_bids
-from sim.cards import SEAT_SUFFIXES
-from sim.deal import SKAT, deal_batch
-from sim.games import NULL
-from sim.play import TRICK_LOG_SIZE, play_out
-from sim.rng import STREAM_PLAY, stream_key
-from sim.scoring import (classic_score, matadors, outcome_at_bid, play_outcome,
-                         seeger_fabian_declarer, seeger_fabian_defender)
-from sim.tricks import STATE_SIZE, declarer_result, start_play
-from sim.view import VIEW_SIZE, set_declaration
+from sim.rules.auction import auction_by_max_bids
+from sim.rules.cards import SEAT_SUFFIXES
+from sim.rules.deal import SKAT, deal_batch
+from sim.rules.play import TRICK_LOG_SIZE, play_out
+from sim.rules.rng import STREAM_PLAY, stream_key
+from sim.rules.scoring import (
+    classic_score,
+    matadors,
+    outcome_at_bid,
+    play_outcome,
+    seeger_fabian_declarer,
+    seeger_fabian_defender,
+)
+from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
+from sim.rules.view import VIEW_SIZE, set_declaration
 
 from .cardplay import play_out_builtin
-from .declaring import Declarations, announce, declare_after_pickup, declare_hand_games
-from .discarding import discard_many
-from .evaluation import declared_evaluator_columns
 from .profiles import Profile
+from .roles import Declarations, DeclarerTask
 
 #: Result columns filled by the play kernel, in order.
 RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "won", "overbid", "schneider",
@@ -49,48 +52,58 @@ def run_auctions(max_bids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def declare(profile: Profile, deals: np.ndarray, plans, declarer: np.ndarray, bid: np.ndarray) -> Declarations:
-    """Each declarer's hand or pick-up, discard and declaration, seat by seat."""
+    """Each declarer's declaration and discard, seat by seat; a hand game keeps the skat as dealt."""
     out = Declarations.empty(len(declarer))
     for seat, strategies in enumerate(profile.seats):
         rows = np.flatnonzero(declarer == seat)
-        hand_rows = rows[plans[seat].hand[rows]]
-        pickup_rows = rows[~plans[seat].hand[rows]]
-        declare_hand_games(plans[seat], strategies.declarer, strategies.bidder, deals[:, SKAT], bid,
-                           hand_rows, out)
-        twelve = deals[pickup_rows, seat] | deals[pickup_rows, SKAT]
-        declare_after_pickup(twelve, seat, bid[pickup_rows], plans[seat],
-                             strategies.declarer, strategies.bidder, strategies.discarder,
-                             pickup_rows, out)
+        out.put(rows, declare_for(strategies, seat, deals[rows], plans[seat].take(rows), bid[rows]))
+    return out
+
+
+def declare_for(strategies, seat: int, deals: np.ndarray, plan, bids: np.ndarray,
+                games: np.ndarray | None = None) -> Declarations:
+    """The declarations of ``seat`` for its rows of ``deals``: hand or pick-up as its bidder planned
+    (for the given ``games`` in declare mode), the declarer's choices, the skat of hand games."""
+    if games is None:
+        hand = plan.hand
+    else:
+        hand = plan.assessment.hand[np.arange(len(games)), games]
+    ten, skat = deals[:, seat], deals[:, SKAT]
+    task = DeclarerTask(seat, np.where(hand, ten, ten | skat), hand, bids, plan, strategies.bidder,
+                        strategies.discarder, games)
+    out = strategies.declarer.declare(task)
+    out.skat[hand] = skat[hand]
     return out
 
 
 # Declaration table columns, one row per game to play (int64).
-DECLARER, BID, GAME, HAND, SCHNEIDER, SCHWARZ, OUVERT, SKAT_CARDS, DISCARDED = range(9)
+(TABLE_DECLARER, TABLE_BID, TABLE_GAME, TABLE_HAND, TABLE_SCHNEIDER, TABLE_SCHWARZ, TABLE_OUVERT,
+ TABLE_SKAT_CARDS, TABLE_DISCARDED) = range(9)
 
 
 @njit(cache=True)
 def _start_deal(row, cards, state, view):
     """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
-    d = row[DECLARER]
+    d = row[TABLE_DECLARER]
     twelve = cards[d] | cards[3]
     hands = np.empty(3, dtype=np.int64)
     for s in range(3):
         hands[s] = cards[s]
-    hands[d] = twelve & ~row[SKAT_CARDS]
-    start_play(state, hands[0], hands[1], hands[2], row[GAME], d)
-    set_declaration(view, row[HAND], row[SCHNEIDER], row[SCHWARZ], row[OUVERT], row[BID])
+    hands[d] = twelve & ~row[TABLE_SKAT_CARDS]
+    start_play(state, hands[0], hands[1], hands[2], row[TABLE_GAME], d)
+    set_declaration(view, row[TABLE_HAND], row[TABLE_SCHNEIDER], row[TABLE_SCHWARZ], row[TABLE_OUVERT], row[TABLE_BID])
     return twelve
 
 
 @njit(cache=True)
 def _score_deal(row, state, twelve, out):
     """Write the result of a played game into ``out`` (RESULT_COLUMNS)."""
-    d = row[DECLARER]
-    points, tricks = declarer_result(state, row[SKAT_CARDS])
-    mat = matadors(row[GAME], twelve)
-    reached, won_in_play, sch, sw = play_outcome(row[GAME], row[HAND] == 1, row[SCHNEIDER] == 1,
-                                                 row[SCHWARZ] == 1, row[OUVERT] == 1, mat, points, tricks)
-    won, value, overbid = outcome_at_bid(row[GAME], reached, won_in_play, row[BID])
+    d = row[TABLE_DECLARER]
+    points, tricks = declarer_result(state, row[TABLE_SKAT_CARDS])
+    mat = matadors(row[TABLE_GAME], twelve)
+    reached, won_in_play, sch, sw = play_outcome(row[TABLE_GAME], row[TABLE_HAND] == 1, row[TABLE_SCHNEIDER] == 1,
+                                                 row[TABLE_SCHWARZ] == 1, row[TABLE_OUVERT] == 1, mat, points, tricks)
+    won, value, overbid = outcome_at_bid(row[TABLE_GAME], reached, won_in_play, row[TABLE_BID])
     out[0], out[1], out[2], out[3], out[4], out[5] = mat, points, tricks, won, overbid, sch
     out[6], out[7], out[8] = sw, value, classic_score(won, value)
     for s in range(3):
@@ -103,10 +116,10 @@ def play_batch_builtin(seed, deal_ids, deals, table, params, results, logs):
     """Play and score every row with a declarer (built-in policies); other rows stay zero."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     for k in range(deals.shape[0]):
-        if table[k, DECLARER] < 0:
+        if table[k, TABLE_DECLARER] < 0:
             continue
         twelve = _start_deal(table[k], deals[k], state, view)
-        seen_skat = table[k, SKAT_CARDS] if table[k, DISCARDED] else 0
+        seen_skat = table[k, TABLE_SKAT_CARDS] if table[k, TABLE_DISCARDED] else 0
         play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
         _score_deal(table[k], state, twelve, results[k])
 
@@ -116,10 +129,10 @@ def play_batch(seed, deal_ids, deals, table, policy_f, policy_m, policy_r, param
     """:func:`play_batch_builtin` for any policies, passed as numba functions (compiled per process)."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     for k in range(deals.shape[0]):
-        if table[k, DECLARER] < 0:
+        if table[k, TABLE_DECLARER] < 0:
             continue
         twelve = _start_deal(table[k], deals[k], state, view)
-        seen_skat = table[k, SKAT_CARDS] if table[k, DISCARDED] else 0
+        seen_skat = table[k, TABLE_SKAT_CARDS] if table[k, TABLE_DISCARDED] else 0
         play_out(state, seen_skat, view, policy_f, policy_m, policy_r, params,
                  stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
         _score_deal(table[k], state, twelve, results[k])
@@ -180,7 +193,8 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int,
     """Counterfactual games: every seat of every deal declares every game type, at bid 18.
 
     One row per (deal, seat, game). The seat picks up or plays hand, discards and
-    announces as its profile would for that game; the other seats defend as their
+    announces as its profile would for that game (the same declarer method as in a
+    whole deal, told which game to declare); the other seats defend as their
     profiles play. Since no auction selects the rows, the outcomes are unbiased
     data for "how often does a hand like this win this game".
     """
@@ -189,13 +203,16 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int,
     deal_index, seat, game = rows // 18, (rows // 6) % 3, rows % 6
     decl = Declarations.empty(len(rows))
     scores = np.empty(len(rows))
+    bid = np.full(len(rows), 18, dtype=np.int64)
     for s, strategies in enumerate(profile.seats):
-        _declare_seat_every_game(strategies, s, deals, deal_index, seat, game, decl, scores)
+        mine = np.flatnonzero(seat == s)
+        k = deal_index[mine]
+        plan = strategies.bidder.plan(deals[:, s], s).take(k)
+        scores[mine] = plan.assessment.scores[np.arange(len(mine)), game[mine]]
+        decl.put(mine, declare_for(strategies, s, deals[k], plan, bid[mine], game[mine]))
     repeated = deals[deal_index]
     deal_ids = start + deal_index.astype(np.int64)
-    bid = np.full(len(rows), 18, dtype=np.int64)
     results, logs = play_and_score(profile, seed, deal_ids, repeated, seat.astype(np.int64), bid, decl)
-    hands = repeated[np.arange(len(rows)), seat]
     columns = {
         "deal_id": deal_ids, "seat": seat.astype(np.int8), "game": game.astype(np.int8), "bid": bid,
         "hand": decl.hand, "schneider_announced": decl.schneider, "schwarz_announced": decl.schwarz,
@@ -203,34 +220,6 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int,
         "evaluator_score": scores,
     }
     columns.update({name: results[:, i] for i, name in enumerate(RESULT_COLUMNS)})
-    columns.update(declared_evaluator_columns(hands, seat, game))
     if log_tricks:
         columns["tricks"] = logs
     return columns
-
-
-def _declare_seat_every_game(strategies, s, deals, deal_index, seat, game, decl, scores):
-    """Seat ``s`` declares game after game: hand or pick-up, discard and announcements as it would."""
-    bidder = strategies.bidder
-    hands = deals[:, s]
-    all_scores, margins = bidder.margins(hands, np.full(len(hands), s))
-    for g in range(6):
-        rows = np.flatnonzero((seat == s) & (game == g))
-        k = deal_index[rows]
-        scores[rows] = all_scores[k, g]
-        hand = margins[k, g] >= bidder.hand_margin
-        planned_null_ouvert = margins[k, NULL] >= bidder.ouvert_margin
-        announce(strategies.declarer, np.full(hand.sum(), g), margins[k[hand], g],
-                 planned_null_ouvert[hand], rows[hand], decl)
-        decl.hand[rows[hand]] = True
-        decl.skat[rows[hand]] = deals[k[hand], SKAT]
-        _pick_up_for(strategies, s, g, hands[k[~hand]] | deals[k[~hand], SKAT], rows[~hand], decl)
-
-
-def _pick_up_for(strategies, s, g, twelve, rows, decl):
-    """Pick up, discard for game ``g`` and declare it (null ouvert when the kept cards allow)."""
-    discards = discard_many(strategies.discarder, twelve, g)
-    decl.game[rows], decl.skat[rows], decl.discarded[rows] = g, discards, True
-    if g == NULL:
-        margin = strategies.bidder.margins(twelve & ~discards, np.full(len(rows), s))[1][:, NULL]
-        decl.ouvert[rows] = margin >= strategies.bidder.ouvert_margin

@@ -1,11 +1,12 @@
 """From simulated run folders to the report: files, plots, HTML and the Markdown summary."""
 
 from html.parser import HTMLParser
+
 import polars as pl
 import pytest
 
 from analysis import AnalysisError, analyze
-from sim.runner import simulate
+from sim.simulation import simulate
 
 
 @pytest.fixture(scope="module")

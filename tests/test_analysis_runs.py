@@ -4,14 +4,19 @@ import numpy as np
 import pytest
 
 from analysis import AnalysisError, bench_analyze, compare_runs, contract_success, load_run, thresholds
-from sim.runner import Manifest, part_name
-from sim.storage import DECLARE_MODE_TYPES, GAME_MODE_TYPES, SCHEMA_VERSION, PartWriter
+from sim.runfolder import DECLARE_MODE_TYPES, GAME_MODE_TYPES, SCHEMA_VERSION, Manifest, part_name, write_part
 
 CLUBS, DIAMONDS = 3, 0
 
 
+#: What the manifest of a hand-made run says of its evaluator: classic, with its shipped thresholds.
+CLASSIC = {"classic": {"thresholds": {"diamonds": 4.0, "hearts": 4.0, "spades": 4.0, "clubs": 4.0,
+                                      "grand": 5.0}}}
+
+
 def write_run(folder, columns: dict, mode: str = "game", seed: int = 7, schema_version=SCHEMA_VERSION):
-    """A finished run folder with one part holding ``columns`` (every schema column, defaults zero)."""
+    """A finished run folder with one part holding ``columns`` (every schema column, defaults zero);
+    an ``eval_classic`` column is the classic evaluator's, as its manifest says."""
     folder.mkdir(parents=True, exist_ok=True)
     n = len(next(iter(columns.values())))
     types = GAME_MODE_TYPES if mode == "game" else DECLARE_MODE_TYPES
@@ -20,9 +25,10 @@ def write_run(folder, columns: dict, mode: str = "game", seed: int = 7, schema_v
     full.update({name: np.full(n, CLUBS) for name in types if "game" in name})
     full["deal_id"] = np.arange(n)
     full.update(columns)
-    PartWriter(folder, mode).write(part_name(0), full)
+    write_part(folder, 0, full, mode)
     config = {"deals": n, "seed": seed, "profile": "handmade", "profile_spec": {}, "mode": mode,
-              "chunk_size": n, "log_tricks": False, "schema_version": schema_version}
+              "chunk_size": n, "log_tricks": False, "schema_version": schema_version,
+              "evaluators": CLASSIC if "eval_classic" in columns else {}}
     Manifest(config, {}, [0], created="2024-01-01T00:00:00", finished="2024-01-01T00:00:01").save(folder)
     return folder
 

@@ -20,7 +20,7 @@ from analysis.heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
 from analysis.report import NO_GAMES
 from analysis.tables import comparisons
 from analysis.thresholds import THRESHOLD_SCHEMAS, threshold_tables
-from sim.runner import simulate
+from sim.simulation import simulate
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -282,7 +282,7 @@ def cube(runs):
 
 
 @pytest.mark.parametrize("build, schemas", [
-    (lambda cube, grid: threshold_tables(cube, grid, 1, "classic"), THRESHOLD_SCHEMAS),
+    (lambda cube, grid: threshold_tables(cube, grid, 1, {"clubs": 4.0}), THRESHOLD_SCHEMAS),
     (heuristic_tables, HEURISTIC_SCHEMAS)], ids=["thresholds", "heuristics"])
 def test_evaluator_tables_keep_their_columns_without_games(cube, build, schemas):
     full, grid = cube

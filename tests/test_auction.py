@@ -4,13 +4,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.auction import (
-    BID_VALUES, AuctionError, auction_by_max_bids, is_legal_bid, max_bid_answers, next_bid,
+from sim.rules.auction import (
+    BID_VALUES,
+    AuctionError,
+    auction_by_max_bids,
+    is_legal_bid,
+    max_bid_answers,
+    next_bid,
     run_auction,
 )
-from sim.cards import FOREHAND as F
-from sim.cards import MIDDLEHAND as M
-from sim.cards import REARHAND as R
+from sim.rules.cards import FOREHAND as F
+from sim.rules.cards import MIDDLEHAND as M
+from sim.rules.cards import REARHAND as R
 from tests import reference as ref
 
 RULES_BIDS = [

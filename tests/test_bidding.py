@@ -3,14 +3,22 @@
 import numpy as np
 import pytest
 
-from sim.auction import run_auction
-from sim.cards import parse_hand
-from sim.games import GRAND, NULL
-from strategies.bidding import auction_answers, bidder
-from strategies.declaring import Declarations, best_margin, declare_after_pickup
-from strategies.discarding import discard_many, rules_discarder
+from sim.rules.auction import run_auction
+from sim.rules.cards import parse_hand
+from sim.rules.games import GRAND, NULL
+from strategies.bidding import auction_answers
+from strategies.registry import build
+from strategies.roles import DeclarerTask
 
 CLUBS = 3
+
+
+def bidder(name, **params):
+    return build("bidder", name, **params)
+
+
+def rules_discarder():
+    return build("discarder", "rules")
 
 
 def plan(text, seat=0, **params):
@@ -68,13 +76,13 @@ def test_bidders_answer_the_auction():
 
 def test_rules_discarder_buries_a_lone_ten_and_keeps_aces_and_trumps():
     twelve = parse_hand("CJ SJ CA C10 CK C9 C8 SA S10 HK H7 D10")
-    discard = int(discard_many(rules_discarder(), np.array([twelve], np.uint32), CLUBS)[0])
+    discard = int(rules_discarder().discard(np.array([twelve], np.uint32), CLUBS)[0])
     assert discard == parse_hand("D10 HK")
 
 
 def test_rules_discarder_never_throws_a_trump_while_side_cards_remain():
     twelve = parse_hand("CJ SJ HJ DJ CA C10 CK CQ C9 C8 C7 D7")  # eleven trumps, one side card
-    discard = int(discard_many(rules_discarder(), np.array([twelve], np.uint32), CLUBS)[0])
+    discard = int(rules_discarder().discard(np.array([twelve], np.uint32), CLUBS)[0])
     assert discard & parse_hand("D7")
     assert bin(discard).count("1") == 2
 
@@ -82,10 +90,9 @@ def test_rules_discarder_never_throws_a_trump_while_side_cards_remain():
 def pick_up(b, dealt, skat, bid, seat=1):
     hand = np.array([parse_hand(dealt)], np.uint32)
     plan = b.plan(hand, seat)
-    out = Declarations.empty(1)
-    declare_after_pickup(hand | parse_hand(skat), seat, np.array([bid]), plan, best_margin(), b,
-                         rules_discarder(), np.array([0]), out)
-    return plan, out
+    task = DeclarerTask(seat, hand | parse_hand(skat), np.array([False]), np.array([bid]), plan, b,
+                        rules_discarder())
+    return plan, build("declarer", "best_margin").declare(task)
 
 
 def test_after_pickup_the_declarer_switches_to_grand_when_the_skat_makes_it_clear():

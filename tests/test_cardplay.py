@@ -6,15 +6,36 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from sim.cards import JACKS, SUIT_MASKS, card_points, cards_of, format_card, mask_of, parse_card, parse_hand, popcount
-from sim.deal import deal, deal_one
-from sim.games import CLUBS_GAME, GRAND, HEARTS_GAME, NULL
-from sim.play import play_out
-from sim.rng import STREAM_PLAY, below, stream_key
-from sim.tricks import FINISHED, HANDS, STATE_SIZE, TRICKS_DONE, WON, legal_now, new_play, play_card, start_play, to_play
-from sim.view import VIEW_SIZE, seat_view, set_declaration
-from strategies.cardplay import CardPolicy, card_policy, heuristic_card
-from strategies.registry import StrategyError
+from sim.rules.cards import (
+    JACKS,
+    SUIT_MASKS,
+    card_points,
+    cards_of,
+    format_card,
+    mask_of,
+    parse_card,
+    parse_hand,
+    popcount,
+)
+from sim.rules.deal import deal, deal_one
+from sim.rules.games import CLUBS_GAME, GRAND, HEARTS_GAME, NULL
+from sim.rules.play import play_out
+from sim.rules.rng import STREAM_PLAY, below, stream_key
+from sim.rules.tricks import (
+    STATE_FINISHED,
+    STATE_HANDS,
+    STATE_SIZE,
+    STATE_TRICKS_DONE,
+    STATE_WON,
+    legal_now,
+    new_play,
+    play_card,
+    start_play,
+    to_play,
+)
+from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+from strategies.cardplay import CardPolicy, heuristic_card
+from strategies.registry import StrategyError, build
 
 NO_PARAMS = np.zeros(8)
 
@@ -200,10 +221,10 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
         set_declaration(view, 1 - pick_up, ouvert, ouvert, ouvert, 18)
         start_play(state, hands[0], hands[1], hands[2], game, declarer)
         rng = play_out(state, discard, view, policy, policy, policy, params, rng, log)
-        declarer_tricks = popcount(state[WON + declarer]) // 3
-        if state[FINISHED] and (state[TRICKS_DONE] == 10 or (game == NULL and declarer_tricks == 1)):
+        declarer_tricks = popcount(state[STATE_WON + declarer]) // 3
+        if state[STATE_FINISHED] and (state[STATE_TRICKS_DONE] == 10 or (game == NULL and declarer_tricks == 1)):
             complete += 1
-        p = card_points(state[WON + declarer]) + card_points(discard if pick_up else hands[3])
+        p = card_points(state[STATE_WON + declarer]) + card_points(discard if pick_up else hands[3])
         wins += p >= 61
         points += p
     return complete, wins / count, points / count
@@ -239,23 +260,23 @@ def test_cards_the_seat_cannot_see_do_not_change_its_view_or_its_card():
         for _ in range(int(rng.integers(0, 25))):
             legal = cards_of(int(legal_now(state)))
             play_card(state, legal[int(rng.integers(len(legal)))])
-            if state[FINISHED]:
+            if state[STATE_FINISHED]:
                 break
-        if state[FINISHED]:
+        if state[STATE_FINISHED]:
             continue
         seat = int(to_play(state))
         ouvert = bool(rng.integers(2)) and seat == declarer  # an open hand is no secret
         discard = skat if seat == declarer and rng.integers(2) else 0  # as if picked up and put back
         a, b = [(seat + k) % 3 for k in (1, 2)]
-        hidden_a, hidden_b = cards_of(int(state[HANDS + a])), cards_of(int(state[HANDS + b]))
+        hidden_a, hidden_b = cards_of(int(state[STATE_HANDS + a])), cards_of(int(state[STATE_HANDS + b]))
         swaps = min(len(hidden_a), len(hidden_b), int(rng.integers(1, 4)))
         if swaps == 0:
             continue
         other = state.copy()
         give_a = mask_of(rng.choice(hidden_a, swaps, replace=False))
         give_b = mask_of(rng.choice(hidden_b, swaps, replace=False))
-        other[HANDS + a] = state[HANDS + a] & ~give_a | give_b
-        other[HANDS + b] = state[HANDS + b] & ~give_b | give_a
+        other[STATE_HANDS + a] = state[STATE_HANDS + a] & ~give_a | give_b
+        other[STATE_HANDS + b] = state[STATE_HANDS + b] & ~give_b | give_a
         view, other_view = view_of(state, seat, discard, ouvert), view_of(other, seat, discard, ouvert)
         assert np.array_equal(view, other_view)
         legal = legal_now(state)
@@ -291,14 +312,14 @@ def test_heuristic_defenders_hold_random_declarers_lower_than_random_defenders_d
 
 
 def test_heuristic_is_registered_and_checks_its_parameter():
-    policy = card_policy("heuristic")
+    policy = build("card_play", "heuristic")
     assert isinstance(policy, CardPolicy) and policy.function is heuristic_card
     assert policy.param_row()[0] == 0.0
-    assert card_policy("heuristic", deviation=0.25).param_row()[0] == 0.25
+    assert build("card_play", "heuristic", deviation=0.25).param_row()[0] == 0.25
     with pytest.raises(StrategyError):
-        card_policy("heuristic", deviation=1.5)
+        build("card_play", "heuristic", deviation=1.5)
     with pytest.raises(StrategyError):
-        card_policy("heuristic", temperature=1.0)
+        build("card_play", "heuristic", temperature=1.0)
 
 
 def test_without_deviation_the_heuristic_draws_no_random_numbers():

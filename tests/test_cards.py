@@ -3,9 +3,22 @@
 import numpy as np
 import pytest
 
-from sim.cards import (
-    CARD_POINTS, JACKS, SUIT_MASKS, CardError, card_points, cards_of, format_card,
-    format_hand, lowest_card, mask_of, nth_card, parse_card, parse_cards, parse_hand, popcount,
+from sim.rules.cards import (
+    CARD_POINTS,
+    JACKS,
+    SUIT_MASKS,
+    CardError,
+    card_points,
+    cards_of,
+    format_card,
+    format_hand,
+    lowest_card,
+    mask_of,
+    nth_card,
+    parse_card,
+    parse_cards,
+    parse_hand,
+    popcount,
 )
 from tests import reference as ref
 

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from sim.cards import popcount
-from sim.deal import SKAT, deal, deal_batch
-from sim.rng import STREAM_DEAL, STREAM_PLAY, below, stream_key
+from sim.rules.cards import popcount
+from sim.rules.deal import SKAT, deal, deal_batch
+from sim.rules.rng import STREAM_DEAL, STREAM_PLAY, below, stream_key
 
 PLACE_SHARES = np.array([10, 10, 10, 2]) / 32  # forehand, middlehand, rearhand, skat
 

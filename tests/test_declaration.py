@@ -2,9 +2,20 @@
 
 import pytest
 
-from sim.games import (
-    BASE_VALUES, CLUBS_GAME, DIAMONDS_GAME, GAME_NAMES, GRAND, HEARTS_GAME, NULL, NULL_VALUES,
-    SPADES_GAME, Declaration, IllegalDeclaration, game_id, null_value,
+from sim.rules.games import (
+    BASE_VALUES,
+    CLUBS_GAME,
+    DIAMONDS_GAME,
+    GAME_NAMES,
+    GRAND,
+    HEARTS_GAME,
+    NULL,
+    NULL_VALUES,
+    SPADES_GAME,
+    Declaration,
+    IllegalDeclaration,
+    game_id,
+    null_value,
 )
 
 SUIT_AND_GRAND = [DIAMONDS_GAME, HEARTS_GAME, SPADES_GAME, CLUBS_GAME, GRAND]

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from sim.cards import parse_hand
-from sim.deal import deal_batch
-from sim.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
+from sim.rules.cards import parse_hand
+from sim.rules.deal import deal_batch
+from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
 from strategies import evaluators as ev
-from strategies.evaluators import evaluator
 from strategies import registry
+from strategies.evaluators import evaluator
 from strategies.registry import StrategyError, names
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,7 +207,8 @@ def test_trump_length_on_parletts_examples():
 
 
 def test_trump_length_side_suit_values():
-    value = lambda text: ev.SIDE_VALUE[diamonds_byte(text)]
+    def value(text):
+        return ev.SIDE_VALUE[diamonds_byte(text)]
     assert value("DA") == 1          # ace, no loser
     assert value("D10") == -1        # one loser
     assert value("DA D10") == 2      # ace, ten with ace
@@ -242,7 +243,8 @@ def test_forehand_grand_scores_at_least_as_well_as_other_seats(name):
 
 
 def test_grand_rule_suit_values():
-    value = lambda text: ev.GRAND_SIDE_VALUE[diamonds_byte(text)]
+    def value(text):
+        return ev.GRAND_SIDE_VALUE[diamonds_byte(text)]
     assert value("DA") == 1
     assert value("DA D10") == 2
     assert value("DA D10 DK") == 2.5

@@ -17,11 +17,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.cards import CARD_POINTS, cards_of, format_card, format_hand, mask_of, parse_card, parse_hand
 from sim.cli import main
-from sim.deal import deal
-from sim.records import RecordError, parse_record, replay
-from sim.tricks import CardPlay
+from sim.rules.cards import CARD_POINTS, cards_of, format_card, format_hand, mask_of, parse_card, parse_hand
+from sim.rules.deal import deal
+from sim.rules.records import RecordError, parse_record, replay
+from sim.rules.tricks import CardPlay
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "examples" / "games.jsonl"
@@ -278,7 +278,8 @@ def test_bad_record(changes, message):
 
 def test_null_game_lost_at_trick_four_stops_there():
     more = play_of("rules-6-hand") + ["DA", "D9", "D8"]
-    with pytest.raises(RecordError, match=_escape("card 13 (trick 5): the null game ended at trick 4, which the declarer took")):
+    ended = "card 13 (trick 5): the null game ended at trick 4, which the declarer took"
+    with pytest.raises(RecordError, match=_escape(ended)):
         replay(example("rules-6-hand", play=" ".join(more)))
 
 

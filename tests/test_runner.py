@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
-from sim.runner import RunError, read_manifest, simulate
-from sim.storage import SCHEMA_VERSION
+from sim.runfolder import SCHEMA_VERSION, RunError, read_manifest
+from sim.simulation import simulate
 
 PROFILE = "random"  # the runner does not care who plays; random compiles fastest
 

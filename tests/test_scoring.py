@@ -5,12 +5,12 @@ The ten worked examples of the rules are known-answer tests.
 
 import pytest
 
-from sim.cards import FOREHAND as F
-from sim.cards import MIDDLEHAND as M
-from sim.cards import REARHAND as R
-from sim.cards import parse_hand, popcount
-from sim.games import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, SPADES_GAME, Declaration
-from sim.scoring import GameResult, classic_score, game_outcome, matadors, score_game
+from sim.rules.cards import FOREHAND as F
+from sim.rules.cards import MIDDLEHAND as M
+from sim.rules.cards import REARHAND as R
+from sim.rules.cards import parse_hand, popcount
+from sim.rules.games import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, SPADES_GAME, Declaration
+from sim.rules.scoring import GameResult, classic_score, game_outcome, matadors, score_game
 from tests import reference as ref
 
 
@@ -257,9 +257,9 @@ def test_game_outcome_kernel_matches_score_game():
 
 def test_an_ouvert_declaration_always_counts_its_hand_level():
     """Example 7 scored from a declaration that leaves the implied hand unsaid."""
-    from sim.cards import parse_hand
-    from sim.games import CLUBS_GAME, Declaration
-    from sim.scoring import score_game
+    from sim.rules.cards import parse_hand
+    from sim.rules.games import CLUBS_GAME, Declaration
+    from sim.rules.scoring import score_game
 
     twelve = parse_hand("CJ SJ CA C10 CK CQ C9 C8 SA HA DA D7")
     result = score_game(0, Declaration(CLUBS_GAME, ouvert=True), 18, twelve, 120, 10)

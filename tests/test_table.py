@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from sim.cards import card_points, popcount
-from sim.games import Declaration, IllegalDeclaration
-from sim.scoring import score_game
-from sim.tricks import CardPlay
+from sim.rules.cards import card_points, popcount
+from sim.rules.games import Declaration, IllegalDeclaration
+from sim.rules.scoring import score_game
+from sim.rules.tricks import CardPlay
 from strategies import load_profile, play_deals
 
 SEED = 20261129

@@ -1,7 +1,7 @@
 """Playing the tricks of a game with one card-play policy per seat.
 
 A policy is a numba function ``policy(view, legal, params, rng) -> (rng, card)``
-(see :mod:`sim.view`); :func:`play_out` asks the seat to play for a card, checks
+(see :mod:`sim.rules.view`); :func:`play_out` asks the seat to play for a card, checks
 it is legal and steps the play state. Policies are passed in as arguments, so
 the same loop serves every combination of built-in and user-written policies
 (numba compiles one specialisation per combination).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .tricks import FINISHED, legal_now, play_card, to_play
+from .tricks import STATE_FINISHED, legal_now, play_card, to_play
 from .view import seat_view
 
 #: A trick log holds the 30 cards in the order played; -1 after a null game ended early.
@@ -56,7 +56,7 @@ def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, r
     """
     log[:] = -1
     n = 0
-    while not state[FINISHED]:
+    while not state[STATE_FINISHED]:
         legal = start_turn(state, declarer_skat, view)
         rng, card = _ask(policy_f, policy_m, policy_r, to_play(state), view, legal, params, rng)
         finish_turn(state, legal, card, log, n)

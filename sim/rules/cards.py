@@ -59,10 +59,6 @@ def card(suit: int, rank: int) -> int:
     return suit * 8 + rank
 
 
-def suit_of(card_id: int) -> int:
-    return card_id >> 3
-
-
 # --- bit operations, shared by every kernel -------------------------------------------
 
 

@@ -88,17 +88,30 @@ def trick_winner(game, first, second, third):
 # One int64 array holds everything card play needs, so a kernel, a search or a
 # solver can copy a position with a slice and step it with play_card:
 #
-#   HANDS+0..2   the cards each seat still holds (masks)
-#   GAME         game type id            DECLARER   declarer seat
-#   LEADER       seat that led the trick  IN_TRICK   cards in the current trick (0..2)
-#   TRICK+0..2   the cards of the current trick in the order played
-#   TRICKS_DONE  completed tricks         WON+0..2   cards won in tricks, by seat (masks)
-#   FINISHED     1 after the tenth trick, or after the null declarer's first trick
-#   VOIDS+0..2   effective suits (bit 0..3 plain suits, bit 4 trump) each seat has shown
-#                it lacks by not following; public knowledge every player may use
+# The slots are named STATE_* (a seat's view has VIEW_* slots of its own, sim.rules.view):
+#
+#   STATE_HANDS+0..2    the cards each seat still holds (masks)
+#   STATE_GAME          game type id
+#   STATE_DECLARER      declarer seat
+#   STATE_LEADER        seat that led the trick
+#   STATE_IN_TRICK      cards in the current trick (0..2)
+#   STATE_TRICK+0..2    the cards of the current trick in the order played
+#   STATE_TRICKS_DONE   completed tricks
+#   STATE_WON+0..2      cards won in tricks, by seat (masks)
+#   STATE_FINISHED      1 after the tenth trick, or after the null declarer's first trick
+#   STATE_VOIDS+0..2    effective suits (bit 0..3 plain suits, bit 4 trump) each seat has
+#                       shown it lacks by not following; public knowledge every player may use
 
-HANDS, GAME, DECLARER, LEADER, IN_TRICK, TRICK, TRICKS_DONE, WON, FINISHED, VOIDS = (
-    0, 3, 4, 5, 6, 7, 10, 11, 14, 15)
+STATE_HANDS = 0
+STATE_GAME = 3
+STATE_DECLARER = 4
+STATE_LEADER = 5
+STATE_IN_TRICK = 6
+STATE_TRICK = 7
+STATE_TRICKS_DONE = 10
+STATE_WON = 11
+STATE_FINISHED = 14
+STATE_VOIDS = 15
 STATE_SIZE = 18
 
 
@@ -106,8 +119,8 @@ STATE_SIZE = 18
 def start_play(state, f, m, r, game, declarer):
     """Set ``state`` to the first lead: forehand leads, hands as given (the declarer's after the discard)."""
     state[:] = 0
-    state[HANDS], state[HANDS + 1], state[HANDS + 2] = f, m, r
-    state[GAME], state[DECLARER] = game, declarer
+    state[STATE_HANDS], state[STATE_HANDS + 1], state[STATE_HANDS + 2] = f, m, r
+    state[STATE_GAME], state[STATE_DECLARER] = game, declarer
 
 
 def new_play(f, m, r, game, declarer):
@@ -118,14 +131,14 @@ def new_play(f, m, r, game, declarer):
 
 @njit(cache=True, inline="always")
 def to_play(state):
-    return (state[LEADER] + state[IN_TRICK]) % 3
+    return (state[STATE_LEADER] + state[STATE_IN_TRICK]) % 3
 
 
 @njit(cache=True, inline="always")
 def legal_now(state):
     """Legal cards of the seat to play."""
-    lead = state[TRICK] if state[IN_TRICK] else -1
-    return legal_moves(state[HANDS + to_play(state)], state[GAME], lead)
+    lead = state[STATE_TRICK] if state[STATE_IN_TRICK] else -1
+    return legal_moves(state[STATE_HANDS + to_play(state)], state[STATE_GAME], lead)
 
 
 @njit(cache=True)
@@ -135,23 +148,24 @@ def play_card(state, card):
     Returns the winner's seat when the card closed a trick, else -1.
     """
     seat = to_play(state)
-    state[HANDS + seat] &= ~(np.int64(1) << card)
-    if state[IN_TRICK]:
-        led = EFFECTIVE_SUIT[state[GAME], state[TRICK]]
-        if EFFECTIVE_SUIT[state[GAME], card] != led:
-            state[VOIDS + seat] |= np.int64(1) << led
-    state[TRICK + state[IN_TRICK]] = card
-    state[IN_TRICK] += 1
-    if state[IN_TRICK] < 3:
+    state[STATE_HANDS + seat] &= ~(np.int64(1) << card)
+    if state[STATE_IN_TRICK]:
+        led = EFFECTIVE_SUIT[state[STATE_GAME], state[STATE_TRICK]]
+        if EFFECTIVE_SUIT[state[STATE_GAME], card] != led:
+            state[STATE_VOIDS + seat] |= np.int64(1) << led
+    state[STATE_TRICK + state[STATE_IN_TRICK]] = card
+    state[STATE_IN_TRICK] += 1
+    if state[STATE_IN_TRICK] < 3:
         return -1
-    game = state[GAME]
-    winner = (state[LEADER] + trick_winner(game, state[TRICK], state[TRICK + 1], state[TRICK + 2])) % 3
+    game = state[STATE_GAME]
+    first, second, third = state[STATE_TRICK], state[STATE_TRICK + 1], state[STATE_TRICK + 2]
+    winner = (state[STATE_LEADER] + trick_winner(game, first, second, third)) % 3
     for k in range(3):
-        state[WON + winner] |= np.int64(1) << state[TRICK + k]
-    state[LEADER], state[IN_TRICK] = winner, 0
-    state[TRICKS_DONE] += 1
-    if state[TRICKS_DONE] == 10 or (game == NULL and winner == state[DECLARER]):
-        state[FINISHED] = 1
+        state[STATE_WON + winner] |= np.int64(1) << state[STATE_TRICK + k]
+    state[STATE_LEADER], state[STATE_IN_TRICK] = winner, 0
+    state[STATE_TRICKS_DONE] += 1
+    if state[STATE_TRICKS_DONE] == 10 or (game == NULL and winner == state[STATE_DECLARER]):
+        state[STATE_FINISHED] = 1
     return winner
 
 
@@ -162,7 +176,7 @@ def declarer_result(state, declarer_skat):
     ``declarer_skat`` holds the two cards that count for the declarer unplayed: the
     discard, or the skat of a hand game.
     """
-    won = state[WON + state[DECLARER]]
+    won = state[STATE_WON + state[STATE_DECLARER]]
     return card_points(won) + card_points(declarer_skat), popcount(won) // 3
 
 
@@ -182,7 +196,7 @@ class CardPlay:
 
     @property
     def finished(self) -> bool:
-        return bool(self.state[FINISHED])
+        return bool(self.state[STATE_FINISHED])
 
     @property
     def to_play(self) -> int:
@@ -192,10 +206,10 @@ class CardPlay:
         return int(legal_now(self.state))
 
     def hand(self, seat: int) -> int:
-        return int(self.state[HANDS + seat])
+        return int(self.state[STATE_HANDS + seat])
 
     def won_cards(self, seat: int) -> int:
-        return int(self.state[WON + seat])
+        return int(self.state[STATE_WON + seat])
 
     def declarer_result(self, declarer_skat: int) -> tuple[int, int]:
         """(declarer card points with ``declarer_skat``, declarer tricks) of the finished game."""
@@ -213,7 +227,7 @@ class CardPlay:
         if not self.hand(seat) >> card & 1:
             raise IllegalPlay(f"{SEAT_NAMES[seat]} does not hold {format_card(card)}")
         if not self.legal() >> card & 1:
-            lead = format_card(int(self.state[TRICK]))
+            lead = format_card(int(self.state[STATE_TRICK]))
             raise IllegalPlay(f"{SEAT_NAMES[seat]} plays {format_card(card)} but must follow {lead} (revoke)")
         winner = int(play_card(self.state, card))
         if winner >= 0:

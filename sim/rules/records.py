@@ -184,13 +184,15 @@ class _ScriptedCalls:
     def bid_from(self, seat: int, current: int) -> int | None:
         call = self._take(seat, "bid or pass")
         if call == "yes":
-            raise RecordError(f"auction call {self.used}: {SEAT_NAMES[seat]} has to bid or pass here, not hold ('yes')")
+            raise RecordError(f"auction call {self.used}: {SEAT_NAMES[seat]} has to bid or pass here,"
+                              " not hold ('yes')")
         return None if call == "pass" else call
 
     def hold_at(self, seat: int, value: int) -> bool:
         call = self._take(seat, f"hold {value} or pass")
         if isinstance(call, int):
-            raise RecordError(f"auction call {self.used}: {SEAT_NAMES[seat]} has to hold {value} ('yes') or pass here, not bid {call}")
+            raise RecordError(f"auction call {self.used}: {SEAT_NAMES[seat]} has to hold {value} ('yes')"
+                              f" or pass here, not bid {call}")
         return call == "yes"
 
 

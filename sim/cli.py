@@ -16,16 +16,12 @@ from typing import IO, Iterator
 
 import click
 
-from analysis import AnalysisError
-from analysis import analyze as make_report
-from strategies.profiles import ProfileError, profile_description, profile_names
-from strategies.registry import ROLES, StrategyError, lookup, names
-
 from .rules.records import RecordError, parse_record
 from .rules.records import replay as replay_record
 from .runfolder import RunError, temporary_beside
-from .show import show_deal
-from .simulation import simulate as run_profile
+
+# The commands import the layers they need (strategies, analysis) when they run, so that
+# `skatsim replay` or `--help` start in a fraction of a second.
 
 #: Exit code when some input was bad (click uses 2 for a wrong command line).
 EXIT_BAD_INPUT = 1
@@ -156,6 +152,11 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     Running the same command again resumes an interrupted run; the output is the
     same for any --jobs, --chunk-size and backend.
     """
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    from .simulation import simulate as run_profile
+
     update, close = _progress_reporter(deals)
     try:
         folder = run_profile(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
@@ -179,6 +180,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 def show(run, deal_id):
     """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
     (of a declare-mode run: the hands and its eighteen games)."""
+    from .show import show_deal
+
     try:
         click.echo(show_deal(run, deal_id))
     except RunError as error:
@@ -188,6 +191,9 @@ def show(run, deal_id):
 @main.command(short_help="List the strategies and named profiles.")
 def strategies():
     """List every registered strategy by role, and the named profiles."""
+    from strategies.profiles import profile_description, profile_names
+    from strategies.registry import ROLES, lookup, names
+
     for role in ROLES:
         click.echo(f"{role}:")
         for name in names(role):
@@ -209,6 +215,9 @@ def analyze(runs, out, evaluators):
     Several runs are shown side by side; runs of the same seed and deals are also
     compared deal for deal.
     """
+    from analysis import AnalysisError
+    from analysis import analyze as make_report
+
     folder = Path(out) if out else Path("results") / f"report-{Path(runs[0]).name}"
     try:
         report = make_report(list(runs), folder, evaluators=list(evaluators) or None)

@@ -121,6 +121,33 @@ VOID_CARDS = np.array([[sum(int(SUIT_CARDS[g, s]) for s in range(5) if bits >> s
 TRUMP_CARDS = TRUMP_MASKS.astype(np.int64)
 ALL_CARDS = np.int64(0xFFFFFFFF)
 _NO_KEY = 1 << 30
+
+# --- sort keys ---------------------------------------------------------------------------
+#
+# A choice among cards compares a tuple of criteria packed into one integer, the most
+# important criterion in the highest place. The card id (0..31) fills the lowest place, so
+# ties always break the same way; a card's height in its suit (ORDER, 0..11) sits above it;
+# card points (0..11) above that; and a flag for cards to spare above everything.
+
+ID_PLACE = 32                 # ORDER * ID_PLACE + card: by height, then by card id (< 512)
+POINTS_PLACE = 512            # CARD_POINTS * POINTS_PLACE + the height key: by points first
+TRUMP_PLACE = 1024            # a trump only after every winner of the led suit (above any height key)
+KEEP_PLACE = 1 << 16          # cards to spare (trumps, masters) only when nothing else is left
+SUIT_POINTS_PLACE = 64        # low_side_card: points at stake in the suit (< 64) above the height key
+SIDE_POINTS_PLACE = 4096      # low_side_card: the card's own points above the suit's points
+DANGER_PLACE = 1024           # riskiest_null_card: the danger (-7..7) above the height key
+VOID_SUIT_PLACE = 1024        # null_discard: first the suits the declarer cannot hold, above any height key
+LAST_RESORT = 1 << 20         # null leads: a lead that surely loses goes after every other
+
+# A defender's lead in suit and grand games (lower is better), in lead points:
+DECLARER_TRUMPS_IT = 4000     # the declarer is void in the suit and holds trumps
+DECLARER_HOLDS_MASTER = 2000  # ouvert: the open hand holds the suit's best card
+PARTNER_TRUMPS_SHORT_WAY = 500  # the partner can trump it, the declarer playing second
+PARTNER_TRUMPS_LONG_WAY = 200   # the same, the declarer playing last
+OWN_LENGTH = 100              # per card of ours: lead long through the declarer, short around it
+DECLARER_LENGTH = 60          # per card the declarer may hold in the suit: lead where it is short
+BARE_TEN = 1000               # only a ten to lead while its ace is out: the ace would catch it
+LEAD_HEIGHT = 8               # then the lowest card (ORDER * 8), then the lowest suit (0..3)
 #: Resolution of the deviation probability.
 _DEVIATION_STEPS = 1 << 24
 
@@ -211,7 +238,7 @@ def highest_card(game, cards):
     while m:
         c = lowest_card(m)
         m &= m - 1
-        key = ORDER[game, c] * 32 + c
+        key = ORDER[game, c] * ID_PLACE + c
         if key > best_key:
             best, best_key = c, key
     return best
@@ -224,7 +251,7 @@ def lowest_in_order(game, cards):
     while m:
         c = lowest_card(m)
         m &= m - 1
-        key = ORDER[game, c] * 32 + c
+        key = ORDER[game, c] * ID_PLACE + c
         if key < best_key:
             best, best_key = c, key
     return best
@@ -238,7 +265,7 @@ def cheapest_winning_card(game, winners):
     while m:
         c = lowest_card(m)
         m &= m - 1
-        key = ORDER[game, c] * 32 + c + (1024 if EFFECTIVE_SUIT[game, c] == TRUMP else 0)
+        key = ORDER[game, c] * ID_PLACE + c + (TRUMP_PLACE if EFFECTIVE_SUIT[game, c] == TRUMP else 0)
         if key < best_key:
             best, best_key = c, key
     return best
@@ -252,7 +279,7 @@ def cheapest_card(game, cards, keep):
     while m:
         c = lowest_card(m)
         m &= m - 1
-        key = CARD_POINTS[c] * 512 + ORDER[game, c] * 32 + c + ((1 << 16) if keep >> c & 1 else 0)
+        key = CARD_POINTS[c] * POINTS_PLACE + ORDER[game, c] * ID_PLACE + c + (KEEP_PLACE if keep >> c & 1 else 0)
         if key < best_key:
             best, best_key = c, key
     return best
@@ -265,7 +292,7 @@ def most_points(game, cards, keep):
     while m:
         c = lowest_card(m)
         m &= m - 1
-        key = CARD_POINTS[c] * 512 - ORDER[game, c] * 32 - c - ((1 << 16) if keep >> c & 1 else 0)
+        key = CARD_POINTS[c] * POINTS_PLACE - ORDER[game, c] * ID_PLACE - c - (KEEP_PLACE if keep >> c & 1 else 0)
         if key > best_key:
             best, best_key = c, key
     return best
@@ -321,7 +348,7 @@ def low_side_card(game, side, hand):
         c = lowest_card(m)
         m &= m - 1
         suit_points = card_points(hand & SUIT_CARDS[game, EFFECTIVE_SUIT[game, c]])
-        key = CARD_POINTS[c] * 4096 + suit_points * 64 + ORDER[game, c] * 32 + c
+        key = CARD_POINTS[c] * SIDE_POINTS_PLACE + suit_points * SUIT_POINTS_PLACE + ORDER[game, c] * ID_PLACE + c
         if key < best_key:
             best, best_key = c, key
     return best
@@ -402,18 +429,18 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
         suit_out = SUIT_CARDS[game, suit] & out
         key = 0
         if (declarer_cards & SUIT_CARDS[game, suit]) == 0 and declarer_cards & trumps:
-            key += 4000  # the declarer trumps it
+            key += DECLARER_TRUMPS_IT
         elif view[VIEW_OUVERT] and suit_out and declarer_cards >> highest_card(game, suit_out) & 1:
-            key += 2000  # the open hand shows the declarer holds the best card of the suit
+            key += DECLARER_HOLDS_MASTER
         if (partner_cards & SUIT_CARDS[game, suit]) == 0 and partner_cards & trumps:
-            key -= 500 if declarer_second else 200  # the partner can trump it
+            key -= PARTNER_TRUMPS_SHORT_WAY if declarer_second else PARTNER_TRUMPS_LONG_WAY
         length = popcount(mine)
-        key += -100 * length if declarer_second else 100 * length
-        key += 60 * popcount(declarer_cards & SUIT_CARDS[game, suit])  # where the declarer is short
+        key += -OWN_LENGTH * length if declarer_second else OWN_LENGTH * length
+        key += DECLARER_LENGTH * popcount(declarer_cards & SUIT_CARDS[game, suit])
         card = lowest_in_order(game, mine)
         if CARD_POINTS[card] >= 10 and ABOVE[game, card] & out:
-            key += 1000  # only a ten to lead while its ace is out: the ace would catch it
-        key += ORDER[game, card] * 8 + suit
+            key += BARE_TEN
+        key += ORDER[game, card] * LEAD_HEIGHT + suit
         if key < best_key:
             best, best_key = card, key
     return best
@@ -499,7 +526,7 @@ def riskiest_null_card(hand, cards, out):
         c = lowest_card(m)
         m &= m - 1
         danger = popcount(out & BELOW[NULL, c]) - popcount(hand & BELOW[NULL, c])
-        key = danger * 1024 + ORDER[NULL, c] * 32 + c
+        key = danger * DANGER_PLACE + ORDER[NULL, c] * ID_PLACE + c
         if key > best_key:
             best, best_key = c, key
     return best
@@ -538,9 +565,10 @@ def null_declarer_lead(view, legal):
         card = lowest_in_order(game, mine)
         under = popcount(defenders & BELOW[NULL, card])
         over = popcount(defenders & ABOVE[NULL, card])
+        # fewest defenders' cards under it first (8 places of 256), then most over it (16 each)
         key = under * 256 - over * 16 + ORDER[NULL, card]
         if over == 0:
-            key += 1 << 20  # no defender can go over it: the declarer takes the trick
+            key += LAST_RESORT  # no defender can go over it: the declarer takes the trick
         if key < best_key:
             best, best_key = card, key
     return best
@@ -559,9 +587,10 @@ def null_defender_lead(view, legal):
             continue
         card = lowest_in_order(game, mine)
         theirs = declarer_cards & SUIT_CARDS[NULL, suit]
+        # fewest declarer's cards under it (64 each), then the lowest card (4 each), then the suit
         key = popcount(theirs & BELOW[NULL, card]) * 64 + ORDER[NULL, card] * 4 + suit
         if theirs == 0:
-            key += 1 << 20  # the declarer is void there and simply discards
+            key += LAST_RESORT  # the declarer is void there and simply discards
         if key < best_key:
             best, best_key = card, key
     return best
@@ -576,9 +605,9 @@ def null_discard(view, legal, out):
     while m:
         c = lowest_card(m)
         m &= m - 1
-        key = ORDER[NULL, c] * 32 + c
+        key = ORDER[NULL, c] * ID_PLACE + c
         if (declarer_cards & SUIT_CARDS[NULL, EFFECTIVE_SUIT[NULL, c]]) == 0:
-            key += 1024
+            key += VOID_SUIT_PLACE
         if key > best_key:
             best, best_key = c, key
     return best

@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from sim.rules.cards import ACE, CARD_POINTS, SUIT_MASKS, TEN, nth_card, popcount
+from sim.rules.cards import ACE, CARD_POINTS, SUIT_MASKS, TEN, lowest_card, popcount
 from sim.rules.games import NULL
 from sim.rules.tricks import NULL_ORDER, TRUMP_MASKS
 
@@ -46,28 +46,33 @@ class Discarder:
     def discard(self, twelves: np.ndarray, game: int) -> np.ndarray:
         """The discard (uint32 mask of two cards) for each set of twelve cards, for one game type."""
         out = np.empty(np.shape(twelves)[0], dtype=np.uint32)
-        _discard_each(self.function, np.ascontiguousarray(twelves, dtype=np.uint32), game, self.params, out)
+        twelves = np.ascontiguousarray(twelves, dtype=np.uint32)
+        if self.function is discard_by_rules:
+            _discard_each_by_rules(twelves, game, self.params, out)
+        else:
+            _discard_each(self.function, twelves, game, self.params, out)
         return out
 
 
-@njit(cache=True)
-def _side_suits_left(cards, game):
-    """Number of plain suits (jacks and trumps excluded; in null every card) that still hold a card."""
+@njit(cache=True, inline="always")
+def _suits_held(cards):
+    """Number of suits (suit bytes of the mask) that hold a card."""
     n = 0
     for s in range(4):
-        if cards & SUIT_MASKS[s] & ~TRUMP_MASKS[game]:
+        if cards & SUIT_MASKS[s]:
             n += 1
     return n
 
 
 @njit(cache=True)
-def _pair_value(twelve, game, a, b, params):
+def _pair_value(twelve, side, suits_left, game, a, b, params):
+    """The value of discarding ``a`` and ``b``; ``side`` holds the twelve's plain-suit cards (jacks
+    and trumps excluded; in null every card) and ``suits_left`` the number of suits it covers."""
     pair = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
-    rest = twelve & ~pair
+    voids = suits_left - _suits_held(side & ~pair)
     if game == NULL:
-        voids = _side_suits_left(twelve, game) - _side_suits_left(rest, game)
         return params[NULL_HEIGHT] * (NULL_ORDER[a & 7] + NULL_ORDER[b & 7]) + params[VOID] * voids
-    voids = _side_suits_left(twelve, game) - _side_suits_left(rest, game)
+    rest = twelve & ~pair
     aces = int((a & 7) == ACE) + int((b & 7) == ACE)
     guarded_tens = _guarded_ten(rest, a) + _guarded_ten(rest, b)
     return (params[POINTS] * (CARD_POINTS[a] + CARD_POINTS[b]) + params[VOID] * voids
@@ -83,22 +88,33 @@ def _guarded_ten(rest, card):
 
 @njit(cache=True)
 def discard_by_rules(twelve, game, params):
-    """The pair of cards with the best value; trumps only when fewer than two side cards remain."""
+    """The pair of cards with the best value (the first such pair in card order); trumps only when
+    fewer than two side cards remain."""
     twelve = np.uint32(twelve)
-    pool = twelve & ~TRUMP_MASKS[game] if game != NULL else twelve
-    if popcount(pool) < 2:
-        pool = twelve
-    n = popcount(pool)
+    side = twelve & ~TRUMP_MASKS[game]  # null has no trumps: every card
+    pool = side if popcount(side) >= 2 else twelve
+    suits_left = _suits_held(side)
     best, best_pair = -1e18, np.uint32(0)
-    for i in range(n):
-        a = nth_card(pool, i)
-        for j in range(i + 1, n):
-            b = nth_card(pool, j)
-            value = _pair_value(twelve, game, a, b, params)
+    firsts = pool
+    while firsts:
+        a = lowest_card(firsts)
+        firsts &= firsts - np.uint32(1)
+        seconds = firsts  # the cards above a: every pair once, in card order
+        while seconds:
+            b = lowest_card(seconds)
+            seconds &= seconds - np.uint32(1)
+            value = _pair_value(twelve, side, suits_left, game, a, b, params)
             if value > best:
                 best = value
                 best_pair = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
     return best_pair
+
+
+@njit(cache=True)
+def _discard_each_by_rules(twelves, game, params, out):
+    """:func:`_discard_each` for the built-in rules, which numba can cache between processes."""
+    for k in range(twelves.shape[0]):
+        out[k] = discard_by_rules(twelves[k], game, params)
 
 
 @register("discarder", "rules")

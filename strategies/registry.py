@@ -21,6 +21,8 @@ from typing import Any, Callable
 import numpy as np
 
 ROLES = ("evaluator", "bidder", "discarder", "declarer", "card_play")
+#: Hands an evaluator scores in one numpy call (see BoundEvaluator).
+EVALUATOR_BLOCK = 8192
 ENTRY_POINT_GROUP = "skatsim.strategies"
 
 
@@ -123,7 +125,17 @@ class BoundEvaluator:
     params: dict = field(default_factory=dict)
 
     def __call__(self, hands, seats) -> np.ndarray:
-        return self.function(hands, seats, **self.params)
+        hands = np.asarray(hands)
+        if len(hands) <= EVALUATOR_BLOCK:
+            return self.function(hands, seats, **self.params)
+        # A row's scores depend on its hand and seat alone, so a large batch is scored in blocks
+        # whose numpy temporaries stay in the processor's cache: about twice as fast.
+        seats = np.broadcast_to(np.asarray(seats), hands.shape)
+        out = np.empty((len(hands), 6))
+        for start in range(0, len(hands), EVALUATOR_BLOCK):
+            block = slice(start, start + EVALUATOR_BLOCK)
+            out[block] = self.function(hands[block], seats[block], **self.params)
+        return out
 
     @property
     def thresholds(self) -> np.ndarray:

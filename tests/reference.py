@@ -1,4 +1,4 @@
-"""Slow reference rules, written straight from the rule text (RULES.md).
+"""Slow reference rules, written straight from the rule text of the International Skat Order.
 
 Nothing here uses the engine's tables or bit tricks: cards are texts like ``"HJ"``
 and ``"D10"``, orders are the lists of the rules written out, and every function

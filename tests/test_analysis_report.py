@@ -8,6 +8,8 @@ import pytest
 from analysis import AnalysisError, analyze
 from sim.simulation import simulate
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):

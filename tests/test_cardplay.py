@@ -236,6 +236,7 @@ def seat_params(deviations):
     return params
 
 
+@pytest.mark.slow
 def test_heuristic_plays_thousands_of_games_of_every_type_to_the_end():
     assert play_deals(np.uint64(11), 6000, heuristic_card, seat_params([0, 0, 0]), False)[0] == 6000
 

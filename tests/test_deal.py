@@ -84,6 +84,7 @@ def test_uniform_placement_of_each_card():
     assert chi2_per_card.max() < chi2_threshold(3, z=5.5)
 
 
+@pytest.mark.slow
 def test_pairs_of_cards_are_independent():
     """Two given cards share a place as often as the deal's counts say, for every pair."""
     n = 200_000

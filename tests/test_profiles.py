@@ -76,14 +76,18 @@ def test_unknown_role_in_registry_lookup():
     assert "rules" in names("discarder")
 
 
+@pytest.mark.slow
 def test_the_examples_in_docs_strategies_run(capsys, monkeypatch, tmp_path):
-    """The profile and card-play examples of docs/strategies.md work as printed."""
+    """The profile example and the card player, bidder and declarer of docs/strategies.md work as
+    printed: each is one block of code and a registration, and plays whole deals."""
     import re
     from pathlib import Path
 
+    from analysis import load_run
     from strategies import registry
 
     monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    monkeypatch.chdir(tmp_path)
     text = (Path(__file__).resolve().parents[1] / "docs" / "strategies.md").read_text()
     toml = re.findall(r"```toml\n(.*?)```", text, re.S)[0]
     (tmp_path / "my.toml").write_text(toml)
@@ -94,8 +98,11 @@ def test_the_examples_in_docs_strategies_run(capsys, monkeypatch, tmp_path):
     for block in re.findall(r"```python\n(.*?)```", text, re.S):
         exec(compile(block, "docs/strategies.md", "exec"), {})
     out = capsys.readouterr().out
-    rate = float(re.search(r"declarer win rate: ([0-9.]+)", out).group(1))
-    assert 0.3 < rate < 1.0
+    rates = [float(rate) for rate in re.findall(r"declarer win rate: ([0-9.]+)", out)]
+    assert len(rates) == 3 and all(0.3 < rate < 1.0 for rate in rates)
+    assert int(re.search(r"trump_count bidder: games played (\d+)", out).group(1)) > 100
+    run = load_run(tmp_path / "results" / "plain-declarer")
+    assert run.complete and run.config["profile_spec"]["middlehand"]["declarer"]["name"] == "plain"
 
 
 def test_strategies_of_other_packages_load_through_the_entry_point_group(monkeypatch, tmp_path):

@@ -7,6 +7,7 @@ random-play kernel is checked over a larger seeded batch and replayed card by ca
 """
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -115,6 +116,7 @@ game_setups = st.fixed_dictionaries({
 })
 
 
+@pytest.mark.slow
 @settings(max_examples=1500)
 @given(game_setups)
 def test_random_games_follow_the_rules(setup):
@@ -180,6 +182,7 @@ outcome_inputs = st.fixed_dictionaries({
 })
 
 
+@pytest.mark.slow
 @settings(max_examples=1000)
 @given(outcome_inputs)
 def test_game_value_agrees_with_the_reference(x):

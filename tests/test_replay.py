@@ -1,4 +1,4 @@
-"""Game-record replay: the worked examples of RULES.md as known answers, every kind of
+"""Game-record replay: the worked examples of the Skat Order's scoring rules as known answers, every kind of
 bad record, and the ``skatsim replay`` command end to end."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def twelve(record: dict) -> int:
     return parse_hand(record["hands"][seat]) | parse_hand(record["skat"])
 
 
-# --- the worked examples of RULES.md ----------------------------------------------------
+# --- the worked examples of the rules (International Skat Order) -------------------------
 
 # id: (declaration, bid, declarer points, matadors, won, overbid, schneider, schwarz,
 #      game value, classic score, Seeger-Fabian of the declarer, of each defender)
@@ -480,6 +480,7 @@ def test_cli_missing_input_file(tmp_path):
     assert "cannot read" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_console_script_exit_codes(tmp_path):
     """The real process: exit status, stdout and stderr kept apart, no traceback."""
     command = [sys.executable, "-c", "from sim.cli import main; main()", "replay", str(_mixed_input(tmp_path))]

@@ -39,6 +39,7 @@ def test_a_run_has_a_manifest_and_one_row_per_deal(reference):
     assert {"hand_f", "skat", "won", "sf_r", "eval_classic_f_clubs", "tricks"} <= set(data.columns)
 
 
+@pytest.mark.slow
 def test_jobs_and_chunk_size_do_not_change_the_data(reference, tmp_path):
     other = simulate(3000, seed=7, profile=PROFILE, out=tmp_path / "other", jobs=2, chunk_size=700,
                      log_tricks=True)
@@ -60,6 +61,7 @@ def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
     assert table(folder).equals(table(reference))
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_same_data(reference, tmp_path):
     folder = tmp_path / "killed"
     command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", "3000", "--seed", "7",
@@ -154,8 +156,40 @@ def test_show_prints_the_deal_as_logged(reference):
         assert f"score {row['score']:+d}" in text
 
 
+@pytest.mark.slow
 def test_dask_backend_gives_the_same_data(reference, tmp_path):
     pytest.importorskip("dask.distributed")
     folder = simulate(3000, seed=7, profile=PROFILE, out=tmp_path / "dask", jobs=2, chunk_size=1000,
                       log_tricks=True, backend="dask")
     assert table(folder).equals(table(reference))
+
+
+def test_an_evaluator_registered_for_logging_is_logged_and_analysed(tmp_path, monkeypatch):
+    """A new evaluator needs no list edited: registered with logged=True, every run logs its scores,
+    the manifest records its thresholds, and analysis compares it with the others."""
+    import numpy as np
+
+    from analysis import compare_heuristics, load_run, thresholds
+    from strategies import registry
+    from strategies.evaluators import JACK_BIT, suit_rows, suit_total
+
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+
+    @registry.register("evaluator", "jacks_only", logged=True)
+    def jacks_only(hands, seats):
+        """Jacks, for every suit game."""
+        scores = np.full((len(hands), 6), -np.inf)
+        scores[:, :4] = suit_total(JACK_BIT, suit_rows(hands))[:, None]
+        return scores
+
+    jacks_only.thresholds = np.array([2.0, 2.0, 2.0, 2.0, np.inf, np.inf])
+    folder = simulate(400, seed=3, profile=PROFILE, out=tmp_path / "run", jobs=1)
+    assert read_manifest(folder).config["evaluators"]["jacks_only"] == {
+        "thresholds": {"diamonds": 2.0, "hearts": 2.0, "spades": 2.0, "clubs": 2.0}}
+    data = table(folder)
+    assert {"eval_jacks_only", "eval_jacks_only_r_clubs"} <= set(data.columns)
+    assert "eval_jacks_only_r_grand" not in data.columns
+    run = load_run(folder)
+    assert "jacks_only" in compare_heuristics(run)["heuristics"]["evaluator"].to_list()
+    even = thresholds(run, ["jacks_only"])["break_even"]
+    assert set(even["evaluator_threshold"].drop_nulls().to_list()) == {2.0}

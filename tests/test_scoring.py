@@ -30,7 +30,7 @@ def scored(declaration, cards, points, tricks, bid=18, declarer=F):
     return result
 
 
-# --- the worked examples of RULES.md -----------------------------------------------------
+# --- the worked examples of the rules (International Skat Order) --------------------------
 
 def test_example_1_clubs_with_2():
     r = scored(Declaration(CLUBS_GAME), "CJ SJ CA C10 HA H10 SA S10 DA D10 D7 D8", 75, 7)

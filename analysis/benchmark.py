@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.runfolder import MANIFEST, part_name, write_json_atomic
+from sim.runfolder import MANIFEST, part_facts, part_name, write_json_atomic
 
 from .report import analyze
 from .runs import load_run
@@ -47,6 +47,7 @@ def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int 
     deals_per_part = max(1, rows_per_part // per_deal)
     parts = -(-rows // (deals_per_part * per_deal))
     rng = np.random.default_rng(seed)
+    facts = {}
     for index in range(parts):
         picked = rng.integers(0, table.num_rows // per_deal, deals_per_part)
         rows_taken = (picked[:, None] * per_deal + np.arange(per_deal)).ravel()
@@ -56,8 +57,9 @@ def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int 
         column = part.schema.get_field_index("deal_id")
         part = part.set_column(column, part.schema.field(column), pa.array(ids))
         pq.write_table(part, out / part_name(index), compression="zstd")
+        facts[str(index)] = part_facts(out / part_name(index))
     manifest = json.loads((run.folder / MANIFEST).read_text(encoding="utf-8"))
     manifest["config"].update(deals=parts * deals_per_part, chunk_size=deals_per_part)
-    manifest.update(parts_done=list(range(parts)))
+    manifest.update(parts=facts)
     write_json_atomic(out / MANIFEST, manifest)
     return out

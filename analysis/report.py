@@ -16,11 +16,14 @@ import time
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
+
+from sim.runfolder import RunError, folder_in_place
 
 from . import plots
 from .formats import MISSING, contract_columns, mean_column, number, percent, rate_column, rows_of, short
 from .games import SEATS
-from .runs import Run, load_runs
+from .runs import AnalysisError, Run, find_damage, load_runs
 from .summary import POOLED_GROUPS, summary_markdown
 from .tables import all_tables
 from .thresholds import MIN_ROWS
@@ -30,17 +33,37 @@ def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_
     """Analyse the run folders ``runs`` into the folder ``out``; returns the path of report.html.
 
     Raises :class:`analysis.AnalysisError` (one line) for a folder that is not a
-    run, an empty run, or a run of another schema version.
+    run, an empty run, a run of another schema version, a damaged part (named), or an
+    ``out`` that exists and is not a report. The report is written to a temporary
+    folder and moved into place when complete, replacing an older report: an
+    interrupted analysis never leaves a half report that looks whole.
     """
     checked = load_runs(runs)
-    out = Path(out)
-    tables, notes = all_tables(checked, evaluators, min_rows)
-    write_tables(tables, out / "tables")
-    figures = make_plots(tables, out / "plots", min_rows)
-    (out / "summary.md").write_text(summary_markdown(checked, tables, notes, min_rows), encoding="utf-8")
-    report = out / "report.html"
-    report.write_text(report_html(checked, tables, figures, notes, min_rows), encoding="utf-8")
-    return report
+    try:
+        tables, notes = all_tables(checked, evaluators, min_rows)
+    except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
+        found = [message for message in map(find_damage, checked) if message]
+        if not found:
+            raise
+        raise AnalysisError(found[0]) from None
+    try:
+        with folder_in_place(Path(out), is_report) as folder:
+            write_report(folder, checked, tables, notes, min_rows)
+    except RunError as error:
+        raise AnalysisError(str(error)) from None
+    return Path(out) / "report.html"
+
+
+def write_report(folder: Path, runs: list[Run], tables: dict, notes: list[str], min_rows: int) -> None:
+    write_tables(tables, folder / "tables")
+    figures = make_plots(tables, folder / "plots", min_rows)
+    (folder / "summary.md").write_text(summary_markdown(runs, tables, notes, min_rows), encoding="utf-8")
+    (folder / "report.html").write_text(report_html(runs, tables, figures, notes, min_rows), encoding="utf-8")
+
+
+def is_report(folder: Path) -> bool:
+    """A report folder (which a new report may replace): it holds report.html, or nothing."""
+    return (folder / "report.html").is_file() or not any(folder.iterdir())
 
 
 def write_tables(tables: dict[str, pl.DataFrame], folder: Path) -> None:

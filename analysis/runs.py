@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runfolder import PART_GLOB, SCHEMA_VERSION, RunError, read_manifest
+from sim.runfolder import SCHEMA_VERSION, RunError, part_name, read_manifest
 
 
 class AnalysisError(ValueError):
@@ -67,14 +67,30 @@ def load_run(folder, label: str | None = None) -> Run:
     if version != SCHEMA_VERSION:
         raise AnalysisError(f"{folder} holds a run of schema version {version}; this skatsim reads"
                             f" version {SCHEMA_VERSION} (run the simulation again)")
-    parts = tuple(sorted(folder.glob(PART_GLOB)))
-    if not parts:
-        raise AnalysisError(f"{folder} is an empty run: no {PART_GLOB} files yet")
-    deals, chunk = int(config.get("deals", 0)), max(1, int(config.get("chunk_size", 1)))
+    if not manifest.parts:
+        raise AnalysisError(f"{folder} is an empty run: no part is finished yet")
+    damaged = manifest.damaged_parts(folder)
+    if damaged:
+        raise AnalysisError(damaged_message(folder, damaged))
+    parts = tuple(folder / part_name(index) for index in manifest.parts_done)
+    deals, chunk = config["deals"], config["chunk_size"]
     return Run(folder=folder, label=label or folder.name, mode=config.get("mode", "game"),
                seed=int(config.get("seed", -1)), profile=str(config.get("profile", "?")),
                deals=deals, parts=parts, parts_planned=-(-deals // chunk),
                finished=bool(manifest.finished), config=config)
+
+
+def damaged_message(folder: Path, damaged: dict[int, str]) -> str:
+    """One line naming the damaged parts of a run and what to do."""
+    more = f" (and {len(damaged) - 1} more)" if len(damaged) > 1 else ""
+    return (f"{folder}: {next(iter(damaged.values()))}{more}; run `skatsim verify {folder} --repair`"
+            " to make the damaged parts again")
+
+
+def find_damage(run: Run) -> str | None:
+    """After a part failed to read: the one line that names the damaged part, found byte by byte."""
+    damaged = read_manifest(run.folder).damaged_parts(run.folder, deep=True)
+    return damaged_message(run.folder, damaged) if damaged else None
 
 
 def load_runs(folders) -> list[Run]:

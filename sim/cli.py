@@ -16,7 +16,7 @@ from typing import IO, Iterator
 
 import click
 
-from .rules.records import RecordError, parse_record
+from .rules.records import RecordError, parse_record, record_id
 from .rules.records import replay as replay_record
 from .runfolder import RunError, temporary_beside
 
@@ -27,7 +27,31 @@ from .runfolder import RunError, temporary_beside
 EXIT_BAD_INPUT = 1
 
 
-@click.group()
+#: Exit code of a wrong command line (an unknown option, a value out of range), as click has it.
+EXIT_USAGE = 2
+
+
+class OneLineErrors(click.Group):
+    """A click group whose command-line mistakes print one line, ``skatsim COMMAND: problem``,
+    instead of click's usage block."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as error:
+            ctx = getattr(error, "ctx", None)  # usage errors know their command; the group has no parent
+            where = "skatsim" if ctx is None or ctx.parent is None else f"skatsim {ctx.info_name}"
+            click.echo(f"{where}: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("skatsim: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code or 0)
+
+
+@click.group(cls=OneLineErrors)
 @click.version_option(package_name="skatsim")
 def main() -> None:
     """skatsim: Skat by the International Skat Order."""
@@ -61,7 +85,7 @@ def _replay_line(line: bytes) -> tuple[dict, str | None]:
         record = parse_record(line)
         return replay_record(record), None
     except RecordError as e:
-        return {"id": record.get("id"), "error": str(e)}, str(e)
+        return {"id": record_id(record), "error": str(e)}, str(e)
 
 
 def _where(name: str, number: int, result: dict) -> str:
@@ -160,7 +184,7 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     update, close = _progress_reporter(deals)
     try:
         folder = run_profile(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
-                     backend, scheduler, progress=update)
+                             backend, scheduler, progress=update, notice=lambda line: click.echo(line, err=True))
     except KeyboardInterrupt:
         close()
         _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
@@ -186,6 +210,37 @@ def show(run, deal_id):
         click.echo(show_deal(run, deal_id))
     except RunError as error:
         _fail(str(error))
+
+
+@main.command(short_help="Check every part of a run byte by byte; --repair makes damaged parts again.")
+@click.argument("run", type=click.Path(file_okay=False))
+@click.option("--repair", is_flag=True,
+              help="Play the damaged or missing parts again (the same seed gives the same data).")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes for --repair [default: all cores].")
+def verify(run, repair, jobs):
+    """Compare every finished part of the run in RUN with the manifest (size, rows, CRC-32 of its
+    bytes). Prints one line per damaged part and exits 1, unless --repair made them again."""
+    from .runfolder import read_manifest
+
+    try:
+        manifest = read_manifest(Path(run))
+        damaged = manifest.damaged_parts(Path(run), deep=True)
+        for problem in damaged.values():
+            click.echo(f"{run}: {problem}", err=True)
+        if damaged and not repair:
+            _fail(f"{run}: {len(damaged)} damaged part(s); run `skatsim verify {run} --repair` to make them again")
+        if damaged:
+            from .simulation import repair as repair_run
+
+            repair_run(Path(run), jobs)
+            manifest = read_manifest(Path(run))
+    except RunError as error:
+        _fail(str(error))
+    planned = -(-manifest.config["deals"] // manifest.config["chunk_size"])
+    done = len(manifest.parts)
+    state = "" if done == planned else f" ({done} of {planned} parts finished: run it again to finish it)"
+    made = f"made {len(damaged)} damaged part(s) again; " if damaged else ""
+    click.echo(f"{run}: {made}every finished part is whole{state}")
 
 
 @main.command(short_help="List the strategies and named profiles.")

@@ -2,9 +2,13 @@
 
 A run folder holds ``manifest.json`` (what the run is and which parts are done)
 and one ``part-NNNNN.parquet`` per chunk of deals. Each file is written under a
-temporary name and renamed when complete, so a part that exists is whole. The
-columns and their types (documented in docs/schema.md) are versioned by
-SCHEMA_VERSION; every part of a run has exactly the same columns and types.
+temporary name and renamed when complete, so a part that exists was whole when
+written; the manifest records each finished part's rows, size and CRC-32, so damage
+done later (a copy cut short, a full disk, a flipped bit) is found: cheaply (size
+and Parquet footer) whenever a run is resumed or read, and byte by byte by
+:func:`check_part` with ``deep=True`` (``skatsim verify``). The columns and their
+types (documented in docs/schema.md) are versioned by SCHEMA_VERSION; every part of
+a run has exactly the same columns and types.
 
 The manifest's ``config`` says what the run is: deals, seed, mode, chunk size,
 schema version, and the description of what played the deals (a profile's name
@@ -19,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import tempfile
+import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -28,13 +34,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .rules.cards import SEAT_SUFFIXES
+from .rules.cards import SEAT_SUFFIXES, shown
 from .rules.games import GAME_NAMES
 from .rules.play import TRICK_LOG_SIZE
 
 SCHEMA_VERSION = 2
 MANIFEST = "manifest.json"
 MODES = ("game", "declare")
+#: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
+MAX_DEALS = 10**12
+MAX_PARTS = 10**6
 #: Settings every manifest's config holds, whatever played the deals.
 RUN_SETTINGS = ("deals", "seed", "mode", "chunk_size", "schema_version")
 
@@ -126,13 +135,47 @@ def part_name(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
 
-def write_part(folder: Path, index: int, columns: dict, mode: str) -> Path:
-    """Write part ``index`` of the run in ``folder`` atomically."""
+def write_part(folder: Path, index: int, columns: dict, mode: str) -> dict:
+    """Write part ``index`` of the run in ``folder`` atomically; returns its facts for the manifest."""
     table = to_table(columns, mode)
     target = Path(folder) / part_name(index)
     with temporary_beside(target) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-    return target
+        facts = part_facts(tmp)
+    return facts
+
+
+def part_facts(path) -> dict:
+    """What the manifest records of a part file: its rows, its size in bytes and the CRC-32 of its bytes."""
+    data = Path(path).read_bytes()
+    return {"rows": pq.read_metadata(path).num_rows, "bytes": len(data), "crc32": f"{zlib.crc32(data):08x}"}
+
+
+def check_part(folder: Path, index: int, facts: dict, deep: bool = False) -> str | None:
+    """What is wrong with part ``index`` against the manifest's ``facts``, or None when it is whole.
+
+    The cheap check reads the size and the Parquet footer; ``deep`` also compares the
+    CRC-32 of every byte.
+    """
+    path = Path(folder) / part_name(index)
+    try:
+        size = path.stat().st_size
+        if size != facts.get("bytes"):
+            return f"{path.name} has {size:,} bytes, the manifest says {facts.get('bytes')!r}"
+        rows = pq.read_metadata(path).num_rows
+        if rows != facts.get("rows"):
+            return f"{path.name} has {rows:,} rows, the manifest says {facts.get('rows')!r}"
+        if deep and f"{zlib.crc32(path.read_bytes()):08x}" != facts.get("crc32"):
+            return f"{path.name} is damaged: its bytes do not match the manifest's CRC-32"
+    except FileNotFoundError:
+        return f"{path.name} is missing"
+    except (OSError, pa.ArrowException) as error:
+        return f"{path.name} is damaged: {_first_line(error)}"
+    return None
+
+
+def _first_line(error: Exception) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def remove_stale_temporaries(folder: Path) -> None:
@@ -148,12 +191,27 @@ def remove_stale_temporaries(folder: Path) -> None:
 class Manifest:
     config: dict
     versions: dict
-    parts_done: list[int] = field(default_factory=list)
+    parts: dict[str, dict] = field(default_factory=dict)   # finished part index -> part_facts
     created: str = ""
     finished: str | None = None
 
     def save(self, folder: Path) -> None:
         write_json_atomic(Path(folder) / MANIFEST, asdict(self))
+
+    @property
+    def parts_done(self) -> list[int]:
+        return sorted(int(i) for i in self.parts)
+
+    def add_part(self, index: int, facts: dict) -> None:
+        self.parts[str(index)] = facts
+
+    def drop_part(self, index: int) -> None:
+        self.parts.pop(str(index), None)
+
+    def damaged_parts(self, folder: Path, deep: bool = False) -> dict[int, str]:
+        """Finished parts that are missing or damaged, with what is wrong with each."""
+        found = {index: check_part(folder, index, self.parts[str(index)], deep) for index in self.parts_done}
+        return {index: problem for index, problem in found.items() if problem}
 
     @property
     def mode(self) -> str:
@@ -170,17 +228,51 @@ def read_manifest(folder: Path) -> Manifest:
     path = Path(folder) / MANIFEST
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        manifest = Manifest(**data)
+        manifest = Manifest(**data) if isinstance(data, dict) else None
     except FileNotFoundError:
         raise RunError(f"{folder} is not a run folder (no {MANIFEST})") from None
-    except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as error:
-        raise RunError(f"{path} is damaged: {error}") from None
-    if not isinstance(manifest.config, dict):
-        raise RunError(f"{path} is damaged: its config is not a table")
-    missing = set(RUN_SETTINGS) - set(manifest.config)
-    if missing:
-        raise RunError(f"{path} is damaged: its config lacks {', '.join(sorted(missing))}")
+    except (ValueError, TypeError, RecursionError) as error:  # bad JSON or UTF-8, unknown keys
+        raise RunError(f"{path} is damaged: {_first_line(error)}") from None
+    except OSError as error:
+        raise RunError(f"cannot read {path}: {error.strerror or error}") from None
+    if manifest is None:
+        raise RunError(f"{path} is damaged: it is not a JSON object")
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise RunError(f"{path} is damaged: {problem}")
     return manifest
+
+
+def _manifest_problem(manifest: Manifest) -> str | None:
+    """What makes a manifest unusable, or None: every value the runner and analysis rely on is checked."""
+    config = manifest.config
+    if not isinstance(config, dict):
+        return "its config is not a table"
+    missing = set(RUN_SETTINGS) - set(config)
+    if missing:
+        return f"its config lacks {', '.join(sorted(missing))}"
+    for key in ("deals", "seed", "chunk_size", "schema_version"):
+        if not _whole(config[key]) or config[key] < (1 if key in ("deals", "chunk_size") else 0):
+            return f"its config's {key} is not a whole number: {shown(config[key])}"
+    if config["mode"] not in MODES:
+        return f"its config's mode is not one of {', '.join(MODES)}: {shown(config['mode'])}"
+    if not isinstance(config.get("evaluators", {}), dict):
+        return "its config's evaluators are not a table"
+    if not isinstance(manifest.parts, dict):
+        return "its parts are not a table"
+    planned = -(-config["deals"] // config["chunk_size"])
+    if config["deals"] > MAX_DEALS or planned > MAX_PARTS:
+        return f"its config asks for {config['deals']:,} deals in {planned:,} parts, more than a run holds"
+    for key, facts in manifest.parts.items():
+        if not (key.isdigit() and int(key) < planned and isinstance(facts, dict)):
+            return f"its parts list an entry {shown(key)} that is not one of the run's {planned} parts"
+    if manifest.finished is not None and not isinstance(manifest.finished, str):
+        return "its finished time is not a text"
+    return None
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # --- atomic files ---------------------------------------------------------------------------
@@ -214,4 +306,31 @@ def temporary_beside(target: Path) -> Iterator[str]:
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def folder_in_place(target: Path, belongs) -> Iterator[Path]:
+    """A temporary folder beside ``target`` that replaces it when the block succeeds.
+
+    An interrupted block leaves ``target`` as it was and no half-filled folder. An
+    existing ``target`` is replaced only if ``belongs(target)`` says it is one of ours
+    (a former report, say); otherwise RunError, and nothing is touched.
+    """
+    target = Path(target)
+    if target.exists() and not (target.is_dir() and belongs(target)):
+        raise RunError(f"{target} exists and is not a folder this command wrote; choose another --out")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        yield temporary
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+            os.replace(target, old / target.name)
+            os.replace(temporary, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(temporary, target)
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
         raise

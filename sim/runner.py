@@ -20,11 +20,12 @@ from typing import Callable, Iterator
 
 from .runfolder import (
     MANIFEST,
+    MAX_DEALS,
+    MAX_PARTS,
     MODES,
     SCHEMA_VERSION,
     Manifest,
     RunError,
-    part_name,
     read_manifest,
     remove_stale_temporaries,
     write_part,
@@ -59,14 +60,17 @@ class RunConfig:
 
 
 def check_config(deals: int, seed: int, mode: str, chunk_size: int) -> None:
-    if not _whole(deals) or deals <= 0:
-        raise RunError(f"the number of deals must be a positive whole number, not {deals!r}")
+    if not _whole(deals) or not 0 < deals <= MAX_DEALS:
+        raise RunError(f"the number of deals must be a whole number from 1 to {MAX_DEALS:,}, not {deals!r}")
     if not _whole(seed) or not 0 <= seed < 2**64:
         raise RunError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
     if mode not in MODES:
         raise RunError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
     if not _whole(chunk_size) or chunk_size <= 0:
         raise RunError(f"the chunk size must be a positive whole number, not {chunk_size!r}")
+    if -(-deals // chunk_size) > MAX_PARTS:
+        raise RunError(f"{deals:,} deals in parts of {chunk_size:,} make more than {MAX_PARTS:,} parts;"
+                       " choose a larger --chunk-size")
 
 
 def _whole(x) -> bool:
@@ -85,8 +89,13 @@ def versions() -> dict:
             "numba": numba.__version__, "pyarrow": pyarrow.__version__, "polars": polars.__version__}
 
 
-def open_run(folder: Path, config: RunConfig) -> Manifest:
-    """The manifest of ``folder``: a new one for an empty folder, the old one to resume the same run."""
+def open_run(folder: Path, config: RunConfig, notice=None) -> Manifest:
+    """The manifest of ``folder``: a new one for an empty folder, the old one to resume the same run.
+
+    Resuming checks each finished part cheaply (present, size, Parquet footer); a part that
+    fails is dropped from the manifest, so that it is played again (the same deals give the
+    same data), and ``notice`` is told in one line.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     if not os.access(folder, os.W_OK):
         raise RunError(f"cannot write to {folder}")
@@ -95,17 +104,18 @@ def open_run(folder: Path, config: RunConfig) -> Manifest:
         if manifest.config != config.identity():
             raise RunError(f"{folder} holds a different run ({_difference(manifest.config, config.identity())});"
                            " choose another --out folder")
-        manifest.parts_done = sorted(i for i in manifest.parts_done if _part_exists(folder, i))
+        for index, problem in manifest.damaged_parts(folder).items():
+            manifest.drop_part(index)
+            manifest.finished = None
+            if notice is not None:
+                notice(f"{folder}: {problem}; playing it again")
+        manifest.save(folder)
         return manifest
     if any(p.name != ".gitkeep" for p in folder.iterdir()):
         raise RunError(f"{folder} is not empty and holds no run; choose an empty or new --out folder")
     manifest = Manifest(config.identity(), versions(), created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     manifest.save(folder)
     return manifest
-
-
-def _part_exists(folder: Path, index: int) -> bool:
-    return (folder / part_name(index)).exists()
 
 
 def _difference(old: dict, new: dict, prefix: str = "") -> str:
@@ -127,16 +137,16 @@ def pending_parts(config: RunConfig, manifest: Manifest) -> list[tuple[int, int,
 
 
 def play_part(play: PlayDeals, config: RunConfig, folder: str,
-              part: tuple[int, int, int]) -> tuple[int, int, float]:
-    """Play and write one part; returns (index, deals, seconds). Runs in a worker."""
+              part: tuple[int, int, int]) -> tuple[int, int, float, dict]:
+    """Play and write one part; returns (index, deals, seconds, the part's facts). Runs in a worker."""
     index, start, count = part
     began = time.perf_counter()
-    write_part(Path(folder), index, play(config.seed, start, count), config.mode)
-    return index, count, time.perf_counter() - began
+    facts = write_part(Path(folder), index, play(config.seed, start, count), config.mode)
+    return index, count, time.perf_counter() - began, facts
 
 
 def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts,
-                  jobs: int) -> Iterator[tuple[int, int, float]]:
+                  jobs: int) -> Iterator[tuple[int, int, float, dict]]:
     """Results of the parts as they finish, on ``jobs`` local processes."""
     if jobs == 1:
         for part in parts:
@@ -149,7 +159,7 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts,
 
 
 def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int,
-                       scheduler: str | None) -> Iterator[tuple[int, int, float]]:
+                       scheduler: str | None) -> Iterator[tuple[int, int, float, dict]]:
     """Results of the parts as they finish on a Dask cluster (a new local one without ``scheduler``).
 
     The workers write the parts themselves, so ``folder`` must be a path they share.
@@ -175,16 +185,17 @@ BACKENDS = ("local", "dask")
 
 
 def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
-        scheduler: str | None = None, progress=None) -> Path:
+        scheduler: str | None = None, progress=None, notice=None) -> Path:
     """Play the run ``config`` with ``play`` into the folder ``out``; returns the folder.
 
-    A folder holding the same run is resumed. ``progress`` is called with (deals
-    done, deals in all, deals per second) after each part.
+    A folder holding the same run is resumed (missing or damaged parts are played
+    again). ``progress`` is called with (deals done, deals in all, deals per second)
+    after each part; ``notice`` with a line about each damaged part found.
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
     folder = Path(out)
-    manifest = open_run(folder, config)
+    manifest = open_run(folder, config, notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -196,8 +207,8 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
     done = sum(count for index, _, count in config.parts() if index in finished)
     began = time.perf_counter()
     played = 0
-    for index, count, _ in results:
-        manifest.parts_done = sorted(set(manifest.parts_done) | {index})
+    for index, count, _, facts in results:
+        manifest.add_part(index, facts)
         manifest.save(folder)
         played += count
         if progress is not None:

@@ -21,7 +21,7 @@ from .rules.cards import SEAT_NAMES, format_card, format_hand
 from .rules.deal import deal
 from .rules.games import GAME_NAMES, Declaration
 from .rules.tricks import CardPlay
-from .runfolder import RunError, part_name, read_manifest
+from .runfolder import RunError, check_part, part_name, read_manifest
 
 SEAT_LETTERS = "FMR"
 #: Logged columns a regenerated deal must match.
@@ -39,7 +39,7 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     if config["mode"] == "declare":
         return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id)])
     row = {k: v[0] for k, v in play_deals(profile, config["seed"], deal_id, 1, log_tricks=True).items()}
-    _check_against_log(Path(folder), config, deal_id, row)
+    _check_against_log(Path(folder), manifest, deal_id, row)
     return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
 
 
@@ -60,11 +60,19 @@ def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
     return lines
 
 
-def _check_against_log(folder: Path, config: dict, deal_id: int, row: dict) -> None:
-    part = folder / part_name(deal_id // config["chunk_size"])
-    if not part.exists():
+def _check_against_log(folder: Path, manifest, deal_id: int, row: dict) -> None:
+    index = deal_id // manifest.config["chunk_size"]
+    facts = manifest.parts.get(str(index))
+    if facts is None:
         return  # not played yet: the regenerated deal is all there is
-    logged = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).select(CHECKED).collect()
+    problem = check_part(folder, index, facts)
+    try:
+        logged = None if problem else (pl.scan_parquet(folder / part_name(index))
+                                       .filter(pl.col("deal_id") == deal_id).select(CHECKED).collect())
+    except (pl.exceptions.PolarsError, OSError):
+        problem = check_part(folder, index, facts, deep=True) or f"{part_name(index)} cannot be read"
+    if problem:
+        raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair` to make it again")
     for name in CHECKED:
         if logged.height and int(logged[name][0]) != int(row[name]):
             raise RunError(f"deal {deal_id}: the log says {name} {logged[name][0]}, the replay"

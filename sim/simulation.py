@@ -24,7 +24,7 @@ from strategies.table import declare_every_game, play_deals
 from .rules.cards import SEAT_SUFFIXES
 from .rules.deal import deal_batch
 from .rules.games import GAME_NAMES
-from .runfolder import evaluator_column
+from .runfolder import RUN_SETTINGS, RunError, evaluator_column, read_manifest
 from .runner import RunConfig, check_config, run
 
 _profiles: dict[str, Profile] = {}
@@ -44,7 +44,8 @@ class ProfileDeals:
 
     Plain data, so that it pickles to worker processes; the profile is built in each
     process from its spec. Every row also gets each logged evaluator's scores
-    (see :func:`evaluator_columns`).
+    (see :func:`evaluator_columns`), in the order of their names, so that every part
+    of a run has its columns in the same order however the play was set up.
     """
 
     profile: str
@@ -55,13 +56,14 @@ class ProfileDeals:
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
         profile = cached_profile(self.profile, self.spec)
+        evaluators = sorted(self.evaluators)
         if self.mode == "declare":
             columns = declare_every_game(profile, seed, start, count, self.log_tricks)
             hands = deal_batch(seed, start, count)[columns["deal_id"] - start, columns["seat"]]
-            columns.update(declared_scores(self.evaluators, hands, columns["seat"], columns["game"]))
+            columns.update(declared_scores(evaluators, hands, columns["seat"], columns["game"]))
             return columns
         columns = play_deals(profile, seed, start, count, self.log_tricks)
-        columns.update(evaluator_columns(self.evaluators, columns))
+        columns.update(evaluator_columns(evaluators, columns))
         return columns
 
     def description(self) -> dict:
@@ -113,16 +115,50 @@ def default_folder(profile: str, mode: str, seed: int, deals: int) -> Path:
 def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
-             progress=None) -> Path:
+             progress=None, notice=None) -> Path:
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
     ``settings`` change the profile (``card_play=random``, ...). A folder holding
-    the same run resumes it. ``progress`` is called with (deals done, deals in all,
-    deals per second) after each part.
+    the same run resumes it (playing again any part found missing or damaged, of which
+    ``notice`` is told in one line). ``progress`` is called with (deals done, deals in
+    all, deals per second) after each part.
     """
     check_config(deals, seed, mode, chunk_size)
     loaded = load_profile(profile, list(settings))
     play = ProfileDeals(loaded.name, loaded.spec, mode, log_tricks, tuple(logged_evaluators()))
     config = RunConfig(deals, seed, play.description(), mode, chunk_size)
     folder = Path(out) if out is not None else default_folder(loaded.name, mode, seed, deals)
-    return run(play, config, folder, jobs, backend, scheduler, progress)
+    return run(play, config, folder, jobs, backend, scheduler, progress, notice)
+
+
+def replay_of(folder) -> tuple[ProfileDeals, RunConfig]:
+    """The play function and settings that made the profile run in ``folder``, from its manifest."""
+    config = read_manifest(folder).config
+    if "profile_spec" not in config:
+        raise RunError(f"{folder} was not made by `skatsim simulate`; run the command that made it again")
+    described = {k: v for k, v in config.items() if k not in RUN_SETTINGS}
+    play = ProfileDeals(described["profile"], described["profile_spec"], config["mode"],
+                        described.get("log_tricks", False), tuple(described.get("evaluators", {})))
+    return play, RunConfig(config["deals"], config["seed"], play.description(), config["mode"],
+                           config["chunk_size"])
+
+
+def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
+    """Check every part of the run in ``folder`` byte by byte and play the damaged ones again.
+
+    Returns the parts that were damaged, with what was wrong. The parts are made again
+    from the seed and the manifest's profile, which gives the identical data; a run
+    whose strategies or evaluators changed since is refused rather than mixed.
+    """
+    manifest = read_manifest(folder)
+    damaged = manifest.damaged_parts(folder, deep=True)
+    play, config = replay_of(folder)
+    if config.identity() != manifest.config:
+        raise RunError(f"{folder} was made with strategies or evaluators that have changed since;"
+                       " its parts cannot be made again identically")
+    for index in damaged:
+        manifest.drop_part(index)
+        manifest.finished = None
+    manifest.save(folder)
+    run(play, config, folder, jobs, progress=progress)
+    return damaged

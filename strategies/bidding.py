@@ -19,7 +19,7 @@ from sim.rules.auction import max_bid_answers
 from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
 from sim.rules.scoring import matadors_of
 
-from .registry import BoundEvaluator, build, register
+from .registry import BoundEvaluator, Range, build, register
 from .roles import Assessment, BidPlan
 
 
@@ -82,7 +82,9 @@ def choose_game(values: np.ndarray, margins: np.ndarray, allowed: np.ndarray) ->
     return np.where(keep.any(axis=1), np.argmax(key, axis=1), -1)
 
 
-@register("bidder", "threshold")
+@register("bidder", "threshold", ranges={
+    "aggressiveness": (-20, 20), "hand_margin": (-50, 50), "ouvert_margin": (-50, 50),
+    "thresholds": Range(-100, 100, count=6, allow_inf=True)})
 def threshold_bidder(evaluator: str = "default", aggressiveness: float = 0.0,
                      hand_margin: float = 3.0, ouvert_margin: float = 6.0,
                      thresholds: list | None = None,

@@ -38,7 +38,7 @@ from sim.rules.view import (
     VIEW_VOIDS,
 )
 
-from .registry import StrategyError, register
+from .registry import register
 
 #: Length of the parameter row every policy receives (unused entries are 0).
 PARAMS_SIZE = 8
@@ -665,15 +665,13 @@ def heuristic_card(view, legal, params, rng):
     return rng, rule_based_card(view, legal)
 
 
-@register("card_play", "heuristic")
+@register("card_play", "heuristic", ranges={"deviation": (0, 1)})
 def heuristic_policy(deviation: float = 0.0) -> CardPolicy:
     """Club-player rules of thumb: draw trumps, cash masters, smear, stay under in null.
 
     ``deviation`` is the probability (0 to 1) of playing a uniformly random legal card
     instead of the rule's card; the default 0 plays the rules deterministically.
     """
-    if not 0.0 <= deviation <= 1.0:
-        raise StrategyError(f"deviation is a probability from 0 to 1, not {deviation}")
     return CardPolicy("heuristic", heuristic_card, (float(deviation),), builtin=HEURISTIC_KIND)
 
 

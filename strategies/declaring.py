@@ -129,7 +129,8 @@ def _picked_up(game: np.ndarray, ouvert: np.ndarray, discards: np.ndarray) -> De
     return out
 
 
-@register("declarer", "best_margin")
+@register("declarer", "best_margin", ranges={
+    "schneider_margin": (-50, 50), "ouvert_margin": (-50, 50), "switch_margin": (-50, 50)})
 def best_margin(schneider_margin: float = 8.0, ouvert_margin: float = 12.0,
                 switch_margin: float = 2.0) -> MarginDeclarer:
     """Play the game bid for, or a more valuable one the skat made clearly playable."""

@@ -117,7 +117,9 @@ def _discard_each_by_rules(twelves, game, params, out):
         out[k] = discard_by_rules(twelves[k], game, params)
 
 
-@register("discarder", "rules")
+@register("discarder", "rules", ranges={
+    "points": (-1000, 1000), "void": (-1000, 1000), "ace": (-1000, 1000), "null_height": (-1000, 1000),
+    "guarded_ten": (-1000, 1000)})
 def rules_discarder(points: float = 1.0, void: float = 12.0, ace: float = 25.0,
                     null_height: float = 3.0, guarded_ten: float = 12.0) -> Discarder:
     """Bury points, create voids, keep aces; in null throw the cards most likely to win a trick."""

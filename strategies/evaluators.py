@@ -213,7 +213,7 @@ def classic(hands, seats):
     return out
 
 
-@register("evaluator", "trump_length", logged=True)
+@register("evaluator", "trump_length", logged=True, ranges={"top_trump": (-10, 10), "short_trumps": (-10, 10)})
 @_thresholds(5, 5, 5, 5, _NO, _NO)
 def trump_length(hands, seats, top_trump=0.5, short_trumps=3.0):
     """Trump length and top trumps plus side-suit winners minus losers, for the suit games.
@@ -256,7 +256,7 @@ def trump_length(hands, seats, top_trump=0.5, short_trumps=3.0):
     return out
 
 
-@register("evaluator", "grand_rule", logged=True)
+@register("evaluator", "grand_rule", logged=True, ranges={"forehand_bonus": (-10, 10), "missing_jack": (-10, 10)})
 @_thresholds(_NO, _NO, _NO, _NO, 6, _NO)
 def grand_rule(hands, seats, forehand_bonus=1.0, missing_jack=1.5):
     """Jacks, aces, tens with their ace and the forehand lead, for grand.
@@ -323,7 +323,9 @@ def null_rule(hands, seats):
     return out
 
 
-@register("evaluator", "weighted", logged=True)
+@register("evaluator", "weighted", logged=True, ranges={
+    name: (-10, 10) for name in ("jack", "trump", "ace", "ten", "void", "forehand", "null_seven", "null_void",
+                                 "null_gap")})
 @_thresholds(9, 9, 9, 9, 7, 0)
 def weighted(hands, seats, jack=1.0, trump=1.0, ace=1.0, ten=0.5, void=0.5, forehand=1.0,
              null_seven=1.0, null_void=0.5, null_gap=2.0):

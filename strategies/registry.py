@@ -14,6 +14,7 @@ A third-party package adds its own by naming a module in the entry-point group
 from __future__ import annotations
 
 import inspect
+import math
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Callable
@@ -31,31 +32,74 @@ class StrategyError(ValueError):
 
 
 @dataclass(frozen=True)
+class Range:
+    """The values a numeric parameter may take: a finite number from ``low`` to ``high``; for a
+    list parameter, ``count`` such numbers, or ``inf`` where ``allow_inf`` (a threshold no score
+    reaches)."""
+
+    low: float
+    high: float
+    count: int | None = None
+    allow_inf: bool = False
+
+    def describe(self) -> str:
+        span = f"from {self.low:g} to {self.high:g}" + (" or inf" if self.allow_inf else "")
+        return f"a number {span}" if self.count is None else f"a list of {self.count} numbers, each {span}"
+
+    def admits(self, value) -> bool:
+        if self.count is None:
+            return self._admits_number(value)
+        return (isinstance(value, (list, tuple)) and len(value) == self.count
+                and all(self._admits_number(v) for v in value))
+
+    def _admits_number(self, value) -> bool:
+        if not is_number(value):
+            return False
+        if self.allow_inf and value == math.inf:
+            return True
+        return is_finite(value) and self.low <= value <= self.high
+
+
+def is_number(value) -> bool:
+    """An int or float (a bool is not a number here)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_finite(value) -> bool:
+    """A number that is neither NaN nor infinite (an int of any size is finite)."""
+    return is_number(value) and (isinstance(value, int) or math.isfinite(value))
+
+
+@dataclass(frozen=True)
 class Strategy:
     role: str
     name: str
     factory: Callable[..., Any]
     summary: str
     logged: bool = False      # evaluators: every run logs its scores
+    ranges: dict = field(default_factory=dict)   # parameter -> Range
 
 
 _registry: dict[str, dict[str, Strategy]] = {role: {} for role in ROLES}
 _entry_points_loaded = False
 
 
-def register(role: str, name: str, *, logged: bool = False):
+def register(role: str, name: str, *, logged: bool = False, ranges: dict | None = None):
     """Decorator: register ``factory`` as strategy ``name`` of ``role``.
 
     ``factory(**params)`` returns the strategy; an evaluator is registered as the
     function ``f(hands, seats, **params)`` itself. ``logged=True`` (evaluators) makes
     every run log its scores, so that analysis can compare it with the others.
+    ``ranges`` maps each numeric parameter to its :class:`Range` (or a ``(low, high)``
+    pair); :func:`build` refuses values outside it, NaN and infinities.
     """
     if role not in ROLES:
         raise StrategyError(f"unknown role {role!r} (one of {', '.join(ROLES)})")
+    bounds = {k: v if isinstance(v, Range) else Range(*v) for k, v in (ranges or {}).items()}
 
     def add(factory):
         doc = inspect.getdoc(factory) or ""
-        _registry[role][name] = Strategy(role, name, factory, doc.split("\n")[0], logged)
+        _registry[role][name] = Strategy(role, name, factory, doc.split("\n")[0], logged, bounds)
         return factory
 
     return add
@@ -105,7 +149,8 @@ def settable_parameters(strategy: Strategy) -> dict[str, inspect.Parameter]:
 
 
 def check_params(strategy: Strategy, params: dict[str, Any]) -> None:
-    """Raise StrategyError when ``params`` are not parameters of the strategy."""
+    """Raise StrategyError when ``params`` are not parameters of the strategy, or a value is not of
+    the parameter's kind or outside its range (the message gives the range)."""
     known = settable_parameters(strategy)
     unknown = sorted(set(params) - set(known))
     if unknown:
@@ -113,6 +158,36 @@ def check_params(strategy: Strategy, params: dict[str, Any]) -> None:
             f"{strategy.role} {strategy.name!r} has no parameter {', '.join(map(repr, unknown))}"
             f" (its parameters: {', '.join(sorted(known)) or 'none'})"
         )
+    for name, value in params.items():
+        expected = _expected(strategy, known[name], value)
+        if expected:
+            raise StrategyError(f"{strategy.role} {strategy.name!r}: {name} must be {expected}, not {value!r}")
+
+
+def _expected(strategy: Strategy, parameter: inspect.Parameter, value) -> str | None:
+    """What ``value`` should have been, or None when it is fine."""
+    if value is None and parameter.default is None:
+        return None  # left at its default
+    bounds = strategy.ranges.get(parameter.name)
+    if bounds is not None:
+        return None if bounds.admits(value) else bounds.describe()
+    kind = _KINDS.get(str(parameter.annotation))
+    if kind is None and is_number(parameter.default):
+        kind = _KINDS["float"]
+    if kind is not None and not kind[0](value):
+        return kind[1]
+    return None
+
+
+#: Parameter annotations whose values are checked (numeric parameters have ranges instead).
+_KINDS = {
+    "str": (lambda v: isinstance(v, str), "a text"),
+    "bool": (lambda v: isinstance(v, bool), "true or false"),
+    "dict | None": (lambda v: v is None or isinstance(v, dict), "a table of parameters"),
+    "list | None": (lambda v: v is None or isinstance(v, list), "a list"),
+    "float": (is_finite, "a finite number"),
+    "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
+}
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,15 @@ import numpy as np
 import pytest
 
 from analysis import AnalysisError, bench_analyze, compare_runs, contract_success, load_run, thresholds
-from sim.runfolder import DECLARE_MODE_TYPES, GAME_MODE_TYPES, SCHEMA_VERSION, Manifest, part_name, write_part
+from sim.runfolder import (
+    DECLARE_MODE_TYPES,
+    GAME_MODE_TYPES,
+    SCHEMA_VERSION,
+    Manifest,
+    part_name,
+    read_manifest,
+    write_part,
+)
 
 CLUBS, DIAMONDS = 3, 0
 
@@ -25,11 +33,11 @@ def write_run(folder, columns: dict, mode: str = "game", seed: int = 7, schema_v
     full.update({name: np.full(n, CLUBS) for name in types if "game" in name})
     full["deal_id"] = np.arange(n)
     full.update(columns)
-    write_part(folder, 0, full, mode)
+    facts = write_part(folder, 0, full, mode)
     config = {"deals": n, "seed": seed, "profile": "handmade", "profile_spec": {}, "mode": mode,
               "chunk_size": n, "log_tricks": False, "schema_version": schema_version,
               "evaluators": CLASSIC if "eval_classic" in columns else {}}
-    Manifest(config, {}, [0], created="2024-01-01T00:00:00", finished="2024-01-01T00:00:01").save(folder)
+    Manifest(config, {}, {"0": facts}, created="2024-01-01T00:00:00", finished="2024-01-01T00:00:01").save(folder)
     return folder
 
 
@@ -64,10 +72,26 @@ def test_a_missing_folder_is_named(tmp_path):
         load_run(tmp_path / "nowhere")
 
 
-def test_a_run_without_parts_is_empty(tmp_path):
+def test_a_run_without_finished_parts_is_empty(tmp_path):
     folder = write_run(tmp_path / "run", clubs_games([True]))
-    (folder / part_name(0)).unlink()
+    manifest = read_manifest(folder)
+    manifest.drop_part(0)
+    manifest.save(folder)
     with pytest.raises(AnalysisError, match="is an empty run") as error:
+        load_run(folder)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("damage", ["delete", "truncate", "append"])
+def test_a_missing_or_damaged_part_is_named_with_what_to_do(tmp_path, damage):
+    folder = write_run(tmp_path / "run", clubs_games([True, False]))
+    part = folder / part_name(0)
+    if damage == "delete":
+        part.unlink()
+    else:
+        data = part.read_bytes()
+        part.write_bytes(data[: len(data) // 2] if damage == "truncate" else data + b"more")
+    with pytest.raises(AnalysisError, match=r"part-00000\.parquet .*run `skatsim verify .* --repair`") as error:
         load_run(folder)
     assert "\n" not in str(error.value)
 

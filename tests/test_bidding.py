@@ -59,7 +59,7 @@ def test_aggressiveness_lowers_every_threshold():
 def test_thresholds_can_be_set_and_must_be_six():
     b, _ = plan("C7", thresholds=[1, 2, 3, 4, 5, 6])
     assert list(b.thresholds) == [1, 2, 3, 4, 5, 6]
-    with pytest.raises(ValueError, match="six numbers"):
+    with pytest.raises(ValueError, match="thresholds must be a list of 6 numbers"):
         bidder("threshold", thresholds=[1, 2])
 
 

@@ -1,5 +1,8 @@
 """Choosing strategies by name, per seat, from TOML profiles and command-line settings."""
 
+import re
+
+import numpy as np
 import pytest
 
 from strategies import load_profile, profile_names
@@ -129,3 +132,44 @@ def test_strategies_of_other_packages_load_through_the_entry_point_group(monkeyp
     profile = load_profile("default", ["card_play=club_random"])
     assert profile.seats[1].card_play.name == "club_random"
     sys.modules.pop("club_players", None)
+
+
+def test_every_numeric_parameter_of_a_built_in_strategy_declares_its_range():
+    from strategies.registry import ROLES, is_number, settable_parameters
+
+    for role in ROLES:
+        for name in names(role):
+            strategy = lookup(role, name)
+            for parameter in settable_parameters(strategy).values():
+                numeric = is_number(parameter.default) or str(parameter.annotation) in ("float", "int")
+                if numeric or parameter.name == "thresholds":
+                    assert parameter.name in strategy.ranges, f"{role} {name}: {parameter.name} has no range"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "21", "-1e300", "true", '"high"', "[1, 2]"])
+def test_a_parameter_outside_its_range_is_refused_with_the_range(tmp_path, value):
+    path = tmp_path / "bad.toml"
+    path.write_text(f'[bidder]\nname = "threshold"\naggressiveness = {value}\n[discarder]\nname = "rules"\n'
+                    '[declarer]\nname = "best_margin"\n[card_play]\nname = "heuristic"\n')
+    with pytest.raises(ProfileError, match=r"aggressiveness must be a number from -20 to 20, not"):
+        load_profile(path)
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("card_play.deviation=nan", "deviation must be a number from 0 to 1"),
+    ("bidder.thresholds=[1, 2, 3, 4, 5, nan]", "thresholds must be a list of 6 numbers, each from -100 to 100"),
+    ("bidder.evaluator_params={ top_trump = inf }", "top_trump must be a number from -10 to 10"),
+    ("bidder.evaluator_params=3", "evaluator_params must be a table of parameters"),
+    ("bidder.evaluator=7", "evaluator must be a text, not 7"),
+    ("bidder.evaluator=best", "unknown evaluator 'best'"),
+    ("discarder.void=1e9", "void must be a number from -1000 to 1000"),
+])
+def test_every_kind_of_bad_parameter_value_is_named(setting, message):
+    settings = [setting] if "evaluator_params=" not in setting else ["bidder.evaluator=trump_length", setting]
+    with pytest.raises(ProfileError, match=re.escape(message)):
+        load_profile("default", settings)
+
+
+def test_an_infinite_threshold_means_never_play_that_game():
+    profile = load_profile("default", ["bidder.thresholds=[5, 5, 5, 5, 6, inf]"])
+    assert profile.seats[0].bidder.thresholds[5] == np.inf

@@ -463,6 +463,30 @@ def test_cli_keep_going_on_bad_examples_fails_every_line(tmp_path):
     assert out[-1]["id"] is None and out[-1]["error"].startswith("bad JSON")
 
 
+@pytest.mark.parametrize("bad, problem", [
+    ('{"a":' * 3000 + "1" + "}" * 3000, "bad JSON: values nested too deeply for a game record"),
+    ("[" * 50_000, "bad JSON: values nested too deeply for a game record"),
+    ('{"bid": ' + "9" * 5000 + "}", "bad JSON: a number of more than 4,300 digits"),
+    ('{"id": "x", "id": "y"}', "bad JSON: field 'id' is given twice"),
+    ('{"id": NaN}', "bad JSON: NaN is not a JSON value"),
+    ('{"id": ' + "[" * 500 + "]" * 500 + "}", "field 'id' must be a text or a number, not [[[[...]]]]"),
+    ('{"hands": "' + "x" * 200_000 + '"}',
+     "a line of 200,013 characters is too long for a game record (at most 100,000)"),
+], ids=["nested objects", "nested arrays", "huge number", "field twice", "NaN", "nested id", "long line"])
+def test_keep_going_survives_any_bad_line_and_scores_the_rest(tmp_path, bad, problem):
+    """A record nested thousands deep, a huge number, a duplicated field... each becomes one error
+    object; every record after it is still scored."""
+    good = GAMES.read_text().splitlines()
+    source = tmp_path / "mixed.jsonl"
+    source.write_text("\n".join([good[0], bad, *good[1:3]]) + "\n")
+    result = _runner().invoke(main, ["replay", str(source), "--keep-going"])
+    assert result.exit_code == 1 and "Traceback" not in result.output + result.stderr
+    out = _lines(result.stdout)
+    assert [r.get("error") for r in out] == [None, problem, None, None]
+    assert out[1]["line"] == 2 and out[1]["id"] is None
+    assert result.stderr.splitlines()[0] == f"{source}, line 2, record without id: {problem}"
+
+
 def test_cli_reads_stdin():
     text = "\n" + GAMES.read_text()
     for args in (["replay"], ["replay", "-"]):

@@ -193,3 +193,80 @@ def test_an_evaluator_registered_for_logging_is_logged_and_analysed(tmp_path, mo
     assert "jacks_only" in compare_heuristics(run)["heuristics"]["evaluator"].to_list()
     even = thresholds(run, ["jacks_only"])["break_even"]
     assert set(even["evaluator_threshold"].drop_nulls().to_list()) == {2.0}
+
+
+def cut_short(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_a_part_cut_short_after_it_was_written_is_played_again_on_resume(reference, tmp_path):
+    folder = simulate(3000, seed=7, profile=PROFILE, out=tmp_path / "run", jobs=1, chunk_size=1000,
+                      log_tricks=True)
+    cut_short(folder / "part-00001.parquet")
+    notices = []
+    simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True,
+             notice=notices.append)
+    assert len(notices) == 1 and "part-00001.parquet has" in notices[0] and "playing it again" in notices[0]
+    assert table(folder).equals(table(reference))
+    assert read_manifest(folder).finished
+
+
+def test_analyze_and_show_name_a_damaged_part_and_say_what_to_do(reference, tmp_path):
+    folder = simulate(3000, seed=7, profile=PROFILE, out=tmp_path / "run", jobs=1, chunk_size=1000,
+                      log_tricks=True)
+    cut_short(folder / "part-00002.parquet")
+    runner = CliRunner()
+    for command in (["analyze", str(folder), "--out", str(tmp_path / "report")], ["show", str(folder), "2500"]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 1, result.output
+        assert result.output.strip().count("\n") == 0 and "Traceback" not in result.output
+        assert "part-00002.parquet" in result.output and f"skatsim verify {folder} --repair" in result.output
+    assert not (tmp_path / "report").exists()
+
+
+def test_verify_finds_a_flipped_byte_and_repair_makes_the_part_again(reference, tmp_path):
+    folder = simulate(3000, seed=7, profile=PROFILE, out=tmp_path / "run", jobs=1, chunk_size=1000,
+                      log_tricks=True)
+    runner = CliRunner()
+    assert runner.invoke(main, ["verify", str(folder)]).exit_code == 0
+    flip_a_byte(folder / "part-00000.parquet")
+    found = runner.invoke(main, ["verify", str(folder)])
+    assert found.exit_code == 1 and "part-00000.parquet is damaged" in found.output
+    assert "Traceback" not in found.output
+    repaired = runner.invoke(main, ["verify", str(folder), "--repair", "--jobs", "1"])
+    assert repaired.exit_code == 0, repaired.output
+    assert "made 1 damaged part(s) again" in repaired.output
+    assert table(folder).equals(table(reference))
+    assert runner.invoke(main, ["verify", str(folder)]).exit_code == 0
+
+
+def test_an_interrupted_report_leaves_the_old_report_whole(reference, tmp_path, monkeypatch):
+    from analysis import analyze, report
+
+    out = tmp_path / "report"
+    analyze([reference], out)
+    before = (out / "report.html").read_text()
+
+    def broken(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "make_plots", broken)
+    with pytest.raises(KeyboardInterrupt):
+        analyze([reference], out)
+    assert (out / "report.html").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_a_report_never_replaces_a_folder_that_is_not_a_report(reference, tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    result = CliRunner().invoke(main, ["analyze", str(reference), "--out", str(tmp_path / "mine")])
+    assert result.exit_code == 1 and "is not a folder this command wrote" in result.output
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"

@@ -17,6 +17,8 @@ accepted for 10, and the symbols ``♣ ♠ ♥ ♦`` are accepted for the suit l
 
 from __future__ import annotations
 
+import reprlib
+
 import numpy as np
 from numba import njit
 
@@ -52,6 +54,16 @@ _QUEENS = np.uint32(sum(1 << (8 * s + 3) for s in range(4)))
 
 class CardError(ValueError):
     """A card, a hand or a set of cards written or built wrongly."""
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother, _SHOWN.maxlong = 3, 60, 60, 40
+_SHOWN.maxlist, _SHOWN.maxdict = 8, 6
+
+
+def shown(value) -> str:
+    """A value as an error message quotes it: its repr, cut short (a bad input may be huge or deeply nested)."""
+    return _SHOWN.repr(value)
 
 
 def card(suit: int, rank: int) -> int:
@@ -117,7 +129,7 @@ def parse_card(text: str) -> int:
     t = text.strip().upper()
     if len(t) >= 2 and t[0] in _SUIT_BY_CHAR and t[1:] in _RANK_BY_TEXT:
         return card(_SUIT_BY_CHAR[t[0]], _RANK_BY_TEXT[t[1:]])
-    raise CardError(f"unknown card {text!r} (write a suit C S H D and a rank A 10 K Q J 9 8 7, e.g. CJ or H10)")
+    raise CardError(f"unknown card {shown(text)} (write a suit C S H D and a rank A 10 K Q J 9 8 7, e.g. CJ or H10)")
 
 
 def parse_cards(text: str | list[str]) -> list[int]:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .cards import shown
+
 DIAMONDS_GAME, HEARTS_GAME, SPADES_GAME, CLUBS_GAME, GRAND, NULL = 0, 1, 2, 3, 4, 5
 GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 
@@ -30,7 +32,7 @@ def game_id(name: str | int) -> int:
         return name
     if isinstance(name, str) and name.strip().lower() in GAME_NAMES:
         return GAME_NAMES.index(name.strip().lower())
-    raise IllegalDeclaration(f"unknown game {name!r} (one of {', '.join(GAME_NAMES)})")
+    raise IllegalDeclaration(f"unknown game {shown(name)} (one of {', '.join(GAME_NAMES)})")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 
 from .auction import AuctionError, AuctionResult, is_legal_bid, run_auction
-from .cards import SEAT_NAMES, CardError, cards_of, format_card, parse_card, parse_hand
+from .cards import SEAT_NAMES, CardError, cards_of, format_card, parse_card, parse_hand, shown
 from .games import GAME_NAMES, Declaration, IllegalDeclaration, game_id
 from .scoring import score_game
 from .tricks import CardPlay, IllegalPlay
@@ -37,6 +37,8 @@ from .tricks import CardPlay, IllegalPlay
 FIELDS = ("id", "hands", "skat", "auction", "declarer", "bid", "game", "hand", "schneider",
           "schwarz", "ouvert", "discard", "play")
 ANNOUNCEMENTS = ("hand", "schneider", "schwarz", "ouvert")
+#: A record of the longest legal form is under 2,000 characters; far longer lines are not records.
+MAX_LINE = 100_000
 #: Fields that only a played game has; a passed-in deal must not give them.
 GAME_FIELDS = ("declarer", "bid", "game", "discard", "play")
 
@@ -52,12 +54,39 @@ def parse_record(line: str | bytes) -> dict:
             line = line.decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise RecordError(f"not UTF-8 text (byte {e.start + 1})") from None
+    line = line.strip()
+    if len(line) > MAX_LINE:
+        raise RecordError(f"a line of {len(line):,} characters is too long for a game record"
+                          f" (at most {MAX_LINE:,})")
     try:
-        record = json.loads(line.strip())
+        record = json.loads(line, object_pairs_hook=_object_once, parse_constant=_not_json)
     except json.JSONDecodeError as e:
         raise RecordError(f"bad JSON at character {e.pos + 1}: {e.msg}") from None
+    except RecursionError:
+        raise RecordError("bad JSON: values nested too deeply for a game record") from None
+    except ValueError as e:  # a number of thousands of digits, NaN, a key given twice
+        raise RecordError(f"bad JSON: {_digits(e)}") from None
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, not {_json_type(record)}")
+    return record
+
+
+def _digits(error: ValueError) -> str:
+    text = str(error)
+    return "a number of more than 4,300 digits" if "digits" in text and "limit" in text.lower() else text
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _object_once(pairs: list) -> dict:
+    """A JSON object whose keys are all different: a field given twice would make a record ambiguous."""
+    record = dict(pairs)
+    if len(record) < len(pairs):
+        seen = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise ValueError(f"field {shown(twice)} is given twice")
     return record
 
 
@@ -98,7 +127,15 @@ def _check_field_names(record: dict) -> None:
         raise RecordError(f"a record is a JSON object, not {_json_type(record)}")
     unknown = [k for k in record if k not in FIELDS]
     if unknown:
-        raise RecordError(f"unknown field {unknown[0]!r} (known fields: {', '.join(FIELDS)})")
+        raise RecordError(f"unknown field {shown(unknown[0])} (known fields: {', '.join(FIELDS)})")
+    if record_id(record) is None and record.get("id") is not None:
+        raise RecordError(f"field 'id' must be a text or a number, not {shown(record['id'])}")
+
+
+def record_id(record) -> str | int | float | None:
+    """The record's id when it is one a result may carry (a text or a number), else None."""
+    value = record.get("id") if isinstance(record, dict) else None
+    return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None
 
 
 def _required(record: dict, name: str):
@@ -113,7 +150,7 @@ def _flag(record: dict, name: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise RecordError(f"field {name!r} must be true or false, not {value!r}")
+        raise RecordError(f"field {shown(name)} must be true or false, not {shown(value)}")
     return value
 
 
@@ -126,7 +163,7 @@ def _card_list(value, where: str) -> list[str]:
         return value.replace(",", " ").split()
     if isinstance(value, list) and all(isinstance(t, str) for t in value):
         return value
-    raise RecordError(f"{where}: cards are a list of card texts or one string like 'CJ SA H10', not {value!r}")
+    raise RecordError(f"{where}: cards are a list of card texts or one string like 'CJ SA H10', not {shown(value)}")
 
 
 def _card(text: str, where: str) -> int:
@@ -206,7 +243,7 @@ def _read_calls(raw) -> list:
         elif isinstance(call, int) and not isinstance(call, bool):
             calls.append(call)
         else:
-            raise RecordError(f"auction call {i}: {call!r} is not a call (a bid value, \"yes\" or \"pass\")")
+            raise RecordError(f"auction call {i}: {shown(call)} is not a call (a bid value, \"yes\" or \"pass\")")
     return calls
 
 
@@ -249,13 +286,13 @@ def read_declarer(record: dict) -> int:
         return SEAT_NAMES.index(value.strip().lower())
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 3:
         return value
-    raise RecordError(f"field 'declarer' must be forehand, middlehand, rearhand or 0, 1, 2, not {value!r}")
+    raise RecordError(f"field 'declarer' must be forehand, middlehand, rearhand or 0, 1, 2, not {shown(value)}")
 
 
 def read_bid(record: dict) -> int:
     value = _required(record, "bid")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"field 'bid' must be a whole number, not {value!r}")
+        raise RecordError(f"field 'bid' must be a whole number, not {shown(value)}")
     if not is_legal_bid(value):
         raise RecordError(f"bid {value} is not a legal bid value (18, 20, 22, 23, 24, 27, ... 264)")
     return value
@@ -334,7 +371,7 @@ def game_result(record: dict, declarer: int, declaration: Declaration, bid: int,
     points, tricks = play.declarer_result(put_away)
     r = score_game(declarer, declaration, bid, twelve, points, tricks)
     return {
-        "id": _field(record, "id"), "passed_in": False, "declarer": declarer,
+        "id": record_id(record), "passed_in": False, "declarer": declarer,
         "game": GAME_NAMES[declaration.game], "declaration": r.declaration.name, "bid": bid,
         "declarer_points": points, "declarer_tricks": tricks, "trick_winners": play.trick_winners,
         "matadors": r.matadors, "schneider": r.schneider, "schwarz": r.schwarz,
@@ -353,7 +390,7 @@ def passed_in_result(record: dict) -> dict:
         if _flag(record, name):
             raise RecordError(f"{name}: all three passed, so nothing was declared")
     return {
-        "id": _field(record, "id"), "passed_in": True, "declarer": None, "game": None,
+        "id": record_id(record), "passed_in": True, "declarer": None, "game": None,
         "declaration": None, "bid": 0, "declarer_points": None, "declarer_tricks": None,
         "trick_winners": [], "matadors": None, "schneider": False, "schwarz": False,
         "overbid": False, "won": None, "game_value": 0, "score": 0, "seeger_fabian": [0, 0, 0],

@@ -13,6 +13,7 @@ polars DataFrames (see docs/analysis.md):
 - :func:`thresholds` score curves, break-even scores and "bid up to" tables;
 - :func:`compare_heuristics` ROC AUC, Brier score, log loss and calibration per evaluator;
 - :func:`compare_runs` paired differences between two runs of the same deals;
+- :func:`match_result`, :func:`match_splits` the result of a duplicate match (``skatsim match``);
 - :func:`wilson`, :func:`auc`, :func:`break_even`, :func:`sf_at_bid` the statistics themselves.
 """
 
@@ -21,6 +22,7 @@ from .compare import compare_runs
 from .contracts import contract_success
 from .heuristics import auc, compare_heuristics
 from .intervals import wilson
+from .match import match_result, match_splits
 from .report import analyze
 from .runs import AnalysisError, Run, load_run, load_runs
 from .tables import all_tables, run_tables
@@ -29,5 +31,5 @@ from .thresholds import break_even, sf_at_bid, thresholds
 __all__ = [
     "analyze", "AnalysisError", "Run", "load_run", "load_runs", "contract_success", "thresholds",
     "compare_heuristics", "compare_runs", "run_tables", "all_tables", "wilson", "auc", "break_even",
-    "sf_at_bid", "bench_analyze", "enlarge_run",
+    "sf_at_bid", "bench_analyze", "enlarge_run", "match_result", "match_splits",
 ]

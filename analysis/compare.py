@@ -37,6 +37,9 @@ def check_comparable(a: Run, b: Run) -> None:
                             f" ({a.seed} and {b.seed}), so their deals are different")
     if a.mode != b.mode:
         raise AnalysisError(f"cannot compare {a.label} ({a.mode} mode) with {b.label} ({b.mode} mode)")
+    if a.mode == "match":
+        raise AnalysisError(f"{a.label} and {b.label} are duplicate matches: each is compared within itself"
+                            " (see its match section)")
 
 
 def game_metrics() -> dict[str, tuple[pl.Expr, pl.Expr, pl.Expr]]:

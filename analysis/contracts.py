@@ -29,7 +29,8 @@ def contract_cube(frame: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def passed_in_query(run: Run) -> pl.LazyFrame:
-    """Game mode: deals and passed-in deals of the run (lazy)."""
+    """Game and match mode: deals and passed-in deals of the run (lazy; in a match every play of a
+    deal counts)."""
     return deals(run).select(deals=pl.len(), passed=pl.col("passed").sum())
 
 
@@ -133,13 +134,13 @@ TABLES = {"contracts_by_game": by_game, "contracts_by_variant": by_variant,
 
 
 def contract_tables(cube: pl.DataFrame, mode: str = "game") -> dict[str, pl.DataFrame]:
-    """Every contract table of a collected cube (bid success only in game mode: declare mode bids 18)."""
-    return {name: make(cube) for name, make in TABLES.items() if mode == "game" or name != "bid_success"}
+    """Every contract table of a collected cube (no bid success in declare mode, which bids 18)."""
+    return {name: make(cube) for name, make in TABLES.items() if mode != "declare" or name != "bid_success"}
 
 
 def contract_success(run: Run) -> dict[str, pl.DataFrame]:
     """All contract tables of a run, and its passed-in rate in game mode (one scan each)."""
     tables = contract_tables(contract_cube(games(run, [])).collect(), run.mode)
-    if run.mode == "game":
+    if run.mode != "declare":
         tables["passed_in"] = passed_in(passed_in_query(run).collect())
     return tables

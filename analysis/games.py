@@ -80,5 +80,5 @@ def seat_sf(seat: str, suffix: str = "") -> pl.Expr:
 
 
 def deals(run: Run) -> pl.LazyFrame:
-    """Game mode: one row per deal with whether it was passed in."""
+    """Game mode: one row per deal with whether it was passed in (match mode: one per play)."""
     return run.scan().select("deal_id", "passed")

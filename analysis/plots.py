@@ -245,3 +245,29 @@ def comparison(table: pl.DataFrame, path: Path) -> Path | None:
         _legend(ax, fontsize="small", title="B - A")
     fig.suptitle("Paired differences between runs on the same deals (95% intervals)")
     return save(fig, path)
+
+
+@drawn
+def match_differences(splits: pl.DataFrame, path: Path) -> Path | None:
+    """A duplicate match: the difference A - B of Seeger-Fabian points per game, overall, by role
+    and by game type, with 95% intervals over deals; one marker per match run."""
+    rows = splits.filter(_finite("difference"))
+    if not rows.height:
+        return None
+    fig, (ax,) = _figure()
+    labels = list(dict.fromkeys(rows["split"].to_list()))
+    runs = list(dict.fromkeys(rows["run"].to_list()))
+    for i, run in enumerate(runs):
+        part = rows.filter(pl.col("run") == run)
+        y = np.array([labels.index(s) for s in part["split"]]) + (i - (len(runs) - 1) / 2) * 0.2
+        low = part["difference"] - part["difference_low"]
+        high = part["difference_high"] - part["difference"]
+        ax.errorbar(part["difference"].to_numpy(), y, xerr=np.vstack([low.to_numpy(), high.to_numpy()]),
+                    fmt="o", capsize=3, label=run)
+    ax.set_yticks(range(len(labels)), labels, fontsize="small")
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set(xlabel="A - B, Seeger-Fabian points per game (95% interval over deals)")
+    _legend(ax, fontsize="small", title="match")
+    fig.suptitle("Duplicate match: where A gains on B (right of 0) or loses")
+    return save(fig, path)

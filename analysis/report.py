@@ -84,12 +84,18 @@ def make_plots(tables: dict[str, pl.DataFrame], folder: Path, min_rows: int) -> 
     """(section, caption, file) of every plot the tables allow; a plot without data is left out, and its
     section of the page says so."""
     figures = []
-    drawn = (*_contract_plots(tables, folder), *_threshold_plots(tables, folder, min_rows),
-             *_heuristic_plots(tables, folder, min_rows))
+    drawn = (*_match_plots(tables, folder), *_contract_plots(tables, folder),
+             *_threshold_plots(tables, folder, min_rows), *_heuristic_plots(tables, folder, min_rows))
     for section, caption, path in drawn:
         if path is not None:  # a plot without data is not drawn
             figures.append((section, caption, path))
     return figures
+
+
+def _match_plots(tables, folder):
+    if "match_splits" in tables:
+        yield ("match", "Duplicate match",
+               plots.match_differences(tables["match_splits"], folder / "match.png"))
 
 
 def _contract_plots(tables, folder):
@@ -191,7 +197,7 @@ def report_html(runs: list[Run], tables: dict, figures: list, notes: list[str], 
     parts = [f"<h1>skatsim analysis</h1>\n<p>Made {time.strftime('%Y-%m-%d %H:%M')} from {len(runs)} run(s). "
              "Every figure carries a 95% interval; the methods are at the end. The tables are in "
              "<code>tables/</code> as CSV and Parquet, the plots in <code>plots/</code>.</p>\n",
-             "<h2>Runs</h2>\n", runs_html(runs), *contracts_html(runs, tables, images),
+             "<h2>Runs</h2>\n", runs_html(runs), *match_html(tables, images), *contracts_html(runs, tables, images),
              *bids_html(tables, images), *thresholds_html(runs, tables, images, min_rows),
              *heuristics_html(tables, images, min_rows),
              *comparison_html(tables, images, notes), METHODS_HTML.format(min_rows=min_rows)]
@@ -253,6 +259,32 @@ COMPARISON_INTRO = """<h2>Strategy comparison</h2>
 <p>Runs with the same seed hold the same deals; each later run is compared with the first deal for deal
 (B minus A), so the interval is that of the mean per-deal difference.</p>
 """
+
+
+MATCH_INTRO = """<h2>Duplicate match</h2>
+<p>Every deal was played six times: for each seat, A alone against two B players and B alone against two A
+players, so the luck of the cards cancels. Seeger-Fabian points per game of the seats each side held (a
+passed-in deal counts as a game scoring 0), and the difference A - B with its 95% interval, a bootstrap
+over deals. Declarer and defender play divide by every game, so they add up to the whole; a game type
+divides by its own games.</p>
+"""
+
+
+def match_html(tables: dict, images: dict) -> list[str]:
+    if "match" not in tables:
+        return []
+    sides = {"run": "run", "A": "a", "B": "b", "card play only": lambda r: "yes" if r["card_play_only"] else "no",
+             "deals": "deals", "games": "games",
+             "A - B per game": lambda r: f"{number(r['difference'], 2)} ({number(r['difference_low'], 2)} to "
+                                         f"{number(r['difference_high'], 2)})",
+             "A declarer win rate": rate_column("declarer_win_rate_a"),
+             "B declarer win rate": rate_column("declarer_win_rate_b")}
+    splits = {"run": "run", "play": "split", "games": "games", "A": lambda r: number(r["sf_per_game_a"], 2),
+              "B": lambda r: number(r["sf_per_game_b"], 2),
+              "A - B (95% interval)": lambda r: f"{number(r['difference'], 2)} ({number(r['difference_low'], 2)}"
+                                               f" to {number(r['difference_high'], 2)})"}
+    return [MATCH_INTRO, frame_html(tables["match"], sides), frame_html(tables["match_splits"], splits),
+            images.get("match", "")]
 
 
 def contracts_html(runs: list[Run], tables: dict, images: dict) -> list[str]:

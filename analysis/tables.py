@@ -15,6 +15,7 @@ from .compare import COMPARISON_SCHEMA, check_comparable, compare_runs
 from .contracts import contract_cube, contract_tables, passed_in, passed_in_query
 from .games import games
 from .heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
+from .match import match_result, match_splits
 from .runs import AnalysisError, Run
 from .thresholds import MIN_ROWS, THRESHOLD_SCHEMAS, shipped_thresholds, threshold_tables
 
@@ -26,12 +27,15 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)
     queries = [contract_cube(frame), *(evaluator_cube(frame, e, found[e]) for e in names)]
-    if run.mode == "game":
+    auction = run.mode != "declare"  # game and match runs bid; declare mode has no auction
+    if auction:
         queries.append(passed_in_query(run))
     results = pl.collect_all(queries)
     tables = contract_tables(results[0], run.mode)
-    if run.mode == "game":
+    if auction:
         tables["passed_in"] = passed_in(results[-1])
+    if run.mode == "match":
+        tables.update(match=match_result(run), match_splits=match_splits(run))
 
     def evaluator_tables(name: str, cube: pl.DataFrame) -> dict[str, pl.DataFrame]:
         return {**threshold_tables(cube, found[name], min_rows, shipped_thresholds(run, name)),

@@ -198,6 +198,76 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     click.echo(str(folder))
 
 
+@main.command(short_help="A duplicate match between two profiles: which is stronger, with its interval.")
+@click.argument("a")
+@click.argument("b")
+@click.option("--deals", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Deals; each is played six times (every seat, A alone against two B and B alone against two A).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Seed of the deals.")
+@click.option("--card-play-only", is_flag=True,
+              help="Bid, discard and declare as A at every seat: only the card play is compared.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change both profiles.")
+@click.option("--set-a", "settings_a", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change profile A.")
+@click.option("--set-b", "settings_b", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change profile B.")
+@click.option("--out", type=click.Path(file_okay=False), help="Run folder [default: results/match-A-B-seedS-N].")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per part file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, out, jobs, chunk_size, as_json):
+    """Play a duplicate match between profiles A and B (names or TOML files) and print Seeger-Fabian
+    points per game for each, their difference A - B with a 95% interval over deals, the same by
+    declarer and defender play and by game type, and each side's declarer win rate.
+
+    The run is written like any run (resumable; `skatsim analyze` reports it).
+    """
+    from analysis import AnalysisError, load_run, match_result, match_splits
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    from .simulation import match as play_match
+
+    update, close = _progress_reporter(deals)
+    try:
+        folder = play_match(a, b, deals, seed, settings, settings_a, settings_b, card_play_only, out, jobs,
+                            chunk_size, progress=update, notice=lambda line: click.echo(line, err=True))
+        run = load_run(folder)
+        result, splits = match_result(run), match_splits(run)
+    except KeyboardInterrupt:
+        close()
+        _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
+    except (RunError, ProfileError, StrategyError, AnalysisError) as error:
+        close()
+        _fail(str(error))
+    close()
+    if as_json:
+        row = result.row(0, named=True)
+        row.update(folder=str(folder), splits=splits.to_dicts())
+        click.echo(json.dumps(row))
+    else:
+        click.echo(match_text(result.row(0, named=True), splits, folder))
+
+
+def match_text(row: dict, splits, folder) -> str:
+    """The result of a match as a table for people."""
+    def number(value, digits=1):
+        return "-" if value is None else f"{value:+.{digits}f}" if digits == 1 else f"{value:.{digits}f}"
+
+    kind = ", card play only" if row["card_play_only"] else ""
+    lines = [f"Duplicate match: A = {row['a']}, B = {row['b']}{kind}; {row['deals']:,} deals, "
+             f"{row['games']:,} games ({folder})",
+             f"{'Seeger-Fabian points per game':<32}{'A':>9}{'B':>9}   A - B (95% interval over deals)"]
+    for split in splits.iter_rows(named=True):
+        low, high = number(split["difference_low"]), number(split["difference_high"])
+        interval = f"{number(split['difference'])} ({low} to {high})"
+        lines.append(f"  {split['split']:<30}{number(split['sf_per_game_a']):>9}{number(split['sf_per_game_b']):>9}"
+                     f"   {interval}")
+    rates = [f"{100 * row[f'declarer_win_rate_{s}']:.1f}% ({100 * row[f'declarer_win_rate_{s}_lo']:.1f}"
+             f" to {100 * row[f'declarer_win_rate_{s}_hi']:.1f})" if row[f"declarer_win_rate_{s}"] is not None
+             else "-" for s in "ab"]
+    lines.append(f"Declarer win rate: A {rates[0]}, B {rates[1]}")
+    return "\n".join(lines)
+
+
 @main.command(short_help="Print one deal of a run as a person reads it.")
 @click.argument("run", type=click.Path(file_okay=False))
 @click.argument("deal_id", type=click.IntRange(min=0))

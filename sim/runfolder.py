@@ -40,7 +40,7 @@ from .rules.play import TRICK_LOG_SIZE
 
 SCHEMA_VERSION = 2
 MANIFEST = "manifest.json"
-MODES = ("game", "declare")
+MODES = ("game", "declare", "match")
 #: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
 MAX_DEALS = 10**12
 MAX_PARTS = 10**6
@@ -78,7 +78,20 @@ DECLARE_MODE_TYPES = {
     "deal_id": pa.int64(), "seat": pa.int8(), "game": GAME_TYPE, "bid": pa.int16(), **_DECLARATION_TYPES,
     "evaluator_score": pa.float32(), **_RESULT_TYPES,
 }
-MODE_TYPES = {"game": GAME_MODE_TYPES, "declare": DECLARE_MODE_TYPES}
+#: A duplicate match: every deal played six times, one row per deal and seating (see SEATINGS).
+MATCH_MODE_TYPES = {**GAME_MODE_TYPES, "seating": pa.int8()}
+MODE_TYPES = {"game": GAME_MODE_TYPES, "declare": DECLARE_MODE_TYPES, "match": MATCH_MODE_TYPES}
+
+#: The seatings of a duplicate match between A and B: seating k puts one player alone at seat
+#: ``k // 2`` (forehand, middlehand, rearhand) against two of the other: A alone for even k, B
+#: alone for odd k. Over the six seatings each side holds every seat alone and in the pair.
+SEATINGS = tuple((seat, alone) for seat in range(3) for alone in ("a", "b"))
+
+
+def seats_of(side: str, seating: int) -> tuple[int, ...]:
+    """The seats ``side`` ("a" or "b") holds in ``seating``."""
+    seat, alone = SEATINGS[seating]
+    return (seat,) if side == alone else tuple(s for s in range(3) if s != seat)
 TRICKS_TYPE = pa.list_(pa.int8(), TRICK_LOG_SIZE)
 EVALUATOR_PREFIX = "eval_"
 

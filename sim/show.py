@@ -21,7 +21,8 @@ from .rules.cards import SEAT_NAMES, format_card, format_hand
 from .rules.deal import deal
 from .rules.games import GAME_NAMES, Declaration
 from .rules.tricks import CardPlay
-from .runfolder import RunError, check_part, part_name, read_manifest
+from .runfolder import SEATINGS, RunError, check_part, part_name, read_manifest
+from .simulation import replay_of
 
 SEAT_LETTERS = "FMR"
 #: Logged columns a regenerated deal must match.
@@ -34,13 +35,38 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     config = manifest.config
     if not 0 <= deal_id < config["deals"]:
         raise RunError(f"deal {deal_id} is not in this run (deals 0 to {config['deals'] - 1})")
+    head = f"Deal {deal_id} of {folder} (seed {config['seed']}, profile {config.get('profile')})"
+    if config["mode"] == "match":
+        return "\n".join([head, *_match_mode(Path(folder), manifest, deal_id)])
     profile = build_profile(config["profile"], config["profile_spec"])
-    head = f"Deal {deal_id} of {folder} (seed {config['seed']}, profile {config['profile']})"
     if config["mode"] == "declare":
         return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id)])
-    row = {k: v[0] for k, v in play_deals(profile, config["seed"], deal_id, 1, log_tricks=True).items()}
-    _check_against_log(Path(folder), manifest, deal_id, row)
+    columns = play_deals(profile, config["seed"], deal_id, 1, log_tricks=True)
+    _check_against_log(Path(folder), manifest, deal_id, columns)
+    row = {k: v[0] for k, v in columns.items()}
     return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
+
+
+def _match_mode(folder: Path, manifest, deal_id: int) -> list[str]:
+    """The deal's hands and its six plays in a duplicate match, one line each."""
+    play, _ = replay_of(folder)
+    plays = play(manifest.config["seed"], deal_id, 1)
+    _check_against_log(folder, manifest, deal_id, plays)
+    lines = [*_hands({k: v[0] for k, v in plays.items()}), "Six plays (A and B as the seats are taken):"]
+    for k in range(len(plays["seating"])):
+        row = {name: column[k] for name, column in plays.items()}
+        seat, alone = SEATINGS[int(row["seating"])]
+        sides = "".join(alone.upper() if s == seat else ("b" if alone == "a" else "a").upper() for s in range(3))
+        if row["passed"]:
+            lines.append(f"  {sides}  passed in")
+            continue
+        decl = Declaration(int(row["game"]), bool(row["hand"]), bool(row["schneider_announced"]),
+                           bool(row["schwarz_announced"]), bool(row["ouvert"]))
+        outcome = "won" if row["won"] else "lost"
+        sf = " / ".join(f"{int(row[k]):+d}" for k in ("sf_f", "sf_m", "sf_r"))
+        lines.append(f"  {sides}  {SEAT_NAMES[int(row['declarer'])]:<11} {decl.name:<24} at {int(row['bid']):>3}:"
+                     f" {int(row['declarer_points']):>3} points, {outcome}; Seeger-Fabian F/M/R {sf}")
+    return lines
 
 
 def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
@@ -60,7 +86,8 @@ def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
     return lines
 
 
-def _check_against_log(folder: Path, manifest, deal_id: int, row: dict) -> None:
+def _check_against_log(folder: Path, manifest, deal_id: int, columns: dict) -> None:
+    """The regenerated rows of the deal (one, or six in a match) must be the logged ones."""
     index = deal_id // manifest.config["chunk_size"]
     facts = manifest.parts.get(str(index))
     if facts is None:
@@ -74,9 +101,10 @@ def _check_against_log(folder: Path, manifest, deal_id: int, row: dict) -> None:
     if problem:
         raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair` to make it again")
     for name in CHECKED:
-        if logged.height and int(logged[name][0]) != int(row[name]):
-            raise RunError(f"deal {deal_id}: the log says {name} {logged[name][0]}, the replay"
-                           f" {row[name]}; the run was made by a different version of skatsim")
+        replayed = [int(v) for v in columns[name]]
+        if logged.height and logged[name].to_list() != replayed:
+            raise RunError(f"deal {deal_id}: the log says {name} {logged[name].to_list()}, the replay"
+                           f" {replayed}; the run was made by a different version of skatsim")
 
 
 def _hands(row) -> list[str]:

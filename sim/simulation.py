@@ -1,12 +1,15 @@
-"""A profile's run: the strategies of a profile play a run of deals, logged with every evaluator's scores.
+"""Runs of profiles: one profile plays a run of deals (``simulate``), or two profiles play a
+duplicate match (``match``); every row is logged with every evaluator's scores.
 
-This module composes the layers: it builds the profile (:mod:`strategies`), wraps
-it in the picklable function the runner calls for each part (:class:`ProfileDeals`),
-names the evaluator columns as the run format says (:mod:`sim.runfolder`), and
-hands both to the strategy-agnostic runner (:mod:`sim.runner`)::
+This module composes the layers: it builds the profiles (:mod:`strategies`), wraps
+them in the picklable function the runner calls for each part (:class:`ProfileDeals`,
+:class:`MatchDeals`), names the evaluator columns as the run format says
+(:mod:`sim.runfolder`), and hands both to the strategy-agnostic runner
+(:mod:`sim.runner`)::
 
-    from sim.simulation import simulate
+    from sim.simulation import match, simulate
     folder = simulate(100_000, seed=1, profile="default", out="results/try")
+    folder = match("default", "random", deals=2000, seed=1, out="results/match")
 """
 
 from __future__ import annotations
@@ -17,14 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.profiles import Profile, build_profile, load_profile
+from strategies.profiles import Profile, build_profile, load_profile, mixed_table
 from strategies.registry import build, logged_evaluators
 from strategies.table import declare_every_game, play_deals
 
 from .rules.cards import SEAT_SUFFIXES
 from .rules.deal import deal_batch
 from .rules.games import GAME_NAMES
-from .runfolder import RUN_SETTINGS, RunError, evaluator_column, read_manifest
+from .runfolder import RUN_SETTINGS, SEATINGS, RunError, evaluator_column, read_manifest, seats_of
 from .runner import RunConfig, check_config, run
 
 _profiles: dict[str, Profile] = {}
@@ -69,6 +72,43 @@ class ProfileDeals:
     def description(self) -> dict:
         """What the manifest records of the players: the profile spelled out and the evaluators logged."""
         return {"profile": self.profile, "profile_spec": self.spec, "log_tricks": self.log_tricks,
+                "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+
+
+@dataclass(frozen=True)
+class MatchDeals:
+    """Plays each deal six times, once per seating of a duplicate match between profiles A and B
+    (see :data:`sim.runfolder.SEATINGS`): one row per deal and seating, deal by deal.
+
+    With ``card_play_only`` every seat bids, discards and declares as A does; only the card
+    play follows the seating. Every seating of a deal draws from that deal's own random
+    streams, so the six games differ only by who sits where.
+    """
+
+    a: str
+    a_spec: dict
+    b: str
+    b_spec: dict
+    card_play_only: bool = False
+    log_tricks: bool = False
+    evaluators: tuple[str, ...] = ()
+
+    def __call__(self, seed: int, start: int, count: int) -> dict:
+        a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
+        plays = []
+        for seating in range(len(SEATINGS)):
+            table = mixed_table(a, b, seats_of("a", seating), self.card_play_only)
+            columns = play_deals(table, seed, start, count, self.log_tricks)
+            columns.update(evaluator_columns(sorted(self.evaluators), columns))
+            columns["seating"] = np.full(count, seating, dtype=np.int8)
+            plays.append(columns)
+        order = np.argsort(np.concatenate([p["deal_id"] for p in plays]), kind="stable")  # deal by deal
+        return {name: np.concatenate([p[name] for p in plays])[order] for name in plays[0]}
+
+    def description(self) -> dict:
+        return {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,
+                "match": {"a": self.a, "a_spec": self.a_spec, "b": self.b, "b_spec": self.b_spec,
+                          "card_play_only": self.card_play_only},
                 "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
 
 
@@ -131,14 +171,22 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
     return run(play, config, folder, jobs, backend, scheduler, progress, notice)
 
 
-def replay_of(folder) -> tuple[ProfileDeals, RunConfig]:
-    """The play function and settings that made the profile run in ``folder``, from its manifest."""
+def replay_of(folder) -> tuple[ProfileDeals | MatchDeals, RunConfig]:
+    """The play function and settings that made the run in ``folder`` (a simulation or a
+    match), from its manifest."""
     config = read_manifest(folder).config
-    if "profile_spec" not in config:
-        raise RunError(f"{folder} was not made by `skatsim simulate`; run the command that made it again")
     described = {k: v for k, v in config.items() if k not in RUN_SETTINGS}
-    play = ProfileDeals(described["profile"], described["profile_spec"], config["mode"],
-                        described.get("log_tricks", False), tuple(described.get("evaluators", {})))
+    evaluators = tuple(described.get("evaluators", {}))
+    if "profile_spec" in config:
+        play = ProfileDeals(described["profile"], described["profile_spec"], config["mode"],
+                            described.get("log_tricks", False), evaluators)
+    elif isinstance(described.get("match"), dict):
+        sides = described["match"]
+        play = MatchDeals(sides["a"], sides["a_spec"], sides["b"], sides["b_spec"],
+                          sides.get("card_play_only", False), described.get("log_tricks", False), evaluators)
+    else:
+        raise RunError(f"{folder} was not made by `skatsim simulate` or `skatsim match`;"
+                       " run the command that made it again")
     return play, RunConfig(config["deals"], config["seed"], play.description(), config["mode"],
                            config["chunk_size"])
 
@@ -162,3 +210,26 @@ def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
     manifest.save(folder)
     run(play, config, folder, jobs, progress=progress)
     return damaged
+
+
+def match(a: str, b: str, deals: int = 2000, seed: int = 0, settings=(), settings_a=(), settings_b=(),
+          card_play_only: bool = False, out=None, jobs: int | None = None, chunk_size: int = 500,
+          log_tricks: bool = False, progress=None, notice=None) -> Path:
+    """Play a duplicate match between profiles ``a`` and ``b`` (names or TOML files) into a run
+    folder; returns the folder.
+
+    Every deal is played six times: for each seat, A alone against two B players and B
+    alone against two A players. ``settings`` change both profiles, ``settings_a`` and
+    ``settings_b`` one of them. ``analysis.match_result`` (or ``skatsim match``) reads the
+    result from the folder.
+    """
+    check_config(deals, seed, "match", chunk_size)
+    side_a = load_profile(a, [*settings, *settings_a])
+    side_b = load_profile(b, [*settings, *settings_b])
+    play = MatchDeals(side_a.name, side_a.spec, side_b.name, side_b.spec, card_play_only, log_tricks,
+                      tuple(logged_evaluators()))
+    config = RunConfig(deals, seed, play.description(), "match", chunk_size)
+    kind = "match-card-play" if card_play_only else "match"
+    default = Path("results") / f"{kind}-{side_a.name}-{side_b.name}-seed{seed}-{deals}"
+    folder = Path(out) if out is not None else default
+    return run(play, config, folder, jobs, progress=progress, notice=notice)

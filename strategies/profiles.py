@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,20 @@ class Profile:
     description: str
     spec: dict            # the full settings, each seat's roles spelled out (for run manifests)
     seats: tuple[SeatStrategies, SeatStrategies, SeatStrategies]
+
+
+def mixed_table(a: Profile, b: Profile, a_seats, card_play_only: bool = False) -> Profile:
+    """A table where the seats in ``a_seats`` play A's strategies and the other seats B's.
+
+    With ``card_play_only`` every seat bids, discards and declares as A does, and only the
+    card play follows the seating: the classic comparison of card players.
+    """
+    seats = []
+    for seat in range(3):
+        player = a if seat in a_seats else b
+        seats.append(replace(a.seats[seat], card_play=player.seats[seat].card_play) if card_play_only
+                     else player.seats[seat])
+    return Profile(f"{a.name} / {b.name}", "", {}, tuple(seats))
 
 
 def profile_names() -> list[str]:

@@ -1,0 +1,98 @@
+"""Duplicate matches: six seatings per deal, the result and its interval, the command."""
+
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from analysis import load_run, match_result, match_splits
+from sim.cli import main
+from sim.runfolder import SEATINGS, read_manifest, seats_of
+from sim.simulation import match
+
+
+def table(folder) -> pl.DataFrame:
+    return pl.read_parquet(folder / "part-*.parquet").sort("deal_id", "seating")
+
+
+def test_the_six_seatings_give_each_side_every_seat_alone_and_in_the_pair():
+    for side in ("a", "b"):
+        held = [seats_of(side, k) for k in range(len(SEATINGS))]
+        assert sorted(seat for seats in held if len(seats) == 1 for seat in seats) == [0, 1, 2]
+        assert sorted(seat for seats in held if len(seats) == 2 for seat in seats) == [0, 0, 1, 1, 2, 2]
+    for k in range(len(SEATINGS)):
+        assert sorted(seats_of("a", k) + seats_of("b", k)) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("profile", ["default", "random"])
+def test_a_profile_against_itself_scores_exactly_even(tmp_path, profile):
+    """Same strategies on both sides: every seating plays the deal alike, so the difference is 0 in
+    every deal and the interval covers 0."""
+    folder = match(profile, profile, deals=150, seed=3, out=tmp_path / "self", jobs=1, chunk_size=50)
+    row = match_result(load_run(folder)).row(0, named=True)
+    assert row["deals"] == 150 and row["games"] == 900
+    assert row["difference"] == 0 and row["difference_low"] <= 0 <= row["difference_high"]
+    assert row["sf_per_game_a"] == row["sf_per_game_b"]
+
+
+@pytest.fixture(scope="module")
+def random_against_heuristic(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("match") / "random-heuristic"
+    return match("random", "default", deals=300, seed=11, card_play_only=True, out=folder, jobs=1, chunk_size=100)
+
+
+def test_random_card_play_loses_clearly_to_the_heuristic(random_against_heuristic):
+    row = match_result(load_run(random_against_heuristic)).row(0, named=True)
+    assert row["a"] == "random" and row["b"] == "default" and row["card_play_only"]
+    assert row["difference_high"] < -10, row  # the whole interval on the heuristic's side
+    assert row["difference"] == pytest.approx(row["sf_per_game_a"] - row["sf_per_game_b"])
+    assert row["declarer_win_rate_a"] < row["declarer_win_rate_b"]
+
+
+def test_card_play_only_keeps_the_auction_and_declarations_of_a_at_every_seating(random_against_heuristic):
+    data = table(random_against_heuristic)
+    per_deal = data.group_by("deal_id").agg(pl.col("declarer", "bid", "game", "hand", "discard").n_unique())
+    assert (per_deal.select(pl.exclude("deal_id")) == 1).to_numpy().all()
+    assert data.group_by("deal_id").len()["len"].to_list() == [6] * 300
+
+
+def test_the_splits_add_up(random_against_heuristic):
+    splits = {r["split"]: r for r in match_splits(load_run(random_against_heuristic)).iter_rows(named=True)}
+    whole = splits["all play"]
+    assert whole["difference"] == pytest.approx(splits["declarer play"]["difference"]
+                                                + splits["defender play"]["difference"])
+    games = sum(r["games"] for name, r in splits.items() if name not in ("all play", "declarer play", "defender play"))
+    passed = table(random_against_heuristic)["passed"].sum()
+    assert games + passed == whole["games"]
+
+
+def test_a_match_is_the_same_for_any_jobs_and_chunks_and_resumes(random_against_heuristic, tmp_path):
+    other = match("random", "default", deals=300, seed=11, card_play_only=True, out=tmp_path / "other", jobs=2,
+                  chunk_size=70)
+    assert table(other).equals(table(random_against_heuristic))
+    (other / "part-00002.parquet").unlink()
+    match("random", "default", deals=300, seed=11, card_play_only=True, out=tmp_path / "other", jobs=1,
+          chunk_size=70)
+    assert table(other).equals(table(random_against_heuristic))
+    assert read_manifest(other).finished
+
+
+def test_the_match_command_prints_json_with_the_promised_keys(tmp_path):
+    result = CliRunner().invoke(main, ["match", "default", "random", "--deals", "60", "--seed", "2", "--jobs", "1",
+                                       "--out", str(tmp_path / "m"), "--json"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output.strip().splitlines()[-1])
+    assert {"a", "b", "deals", "games", "sf_per_game_a", "sf_per_game_b", "difference", "difference_low",
+            "difference_high"} <= set(row)
+    assert row["deals"] == 60 and row["games"] == 360 and row["difference_low"] <= row["difference"]
+    text = CliRunner().invoke(main, ["match", "default", "random", "--deals", "60", "--seed", "2", "--jobs", "1",
+                                     "--out", str(tmp_path / "m")])
+    assert text.exit_code == 0 and "A - B (95% interval over deals)" in text.output
+    shown = CliRunner().invoke(main, ["show", str(tmp_path / "m"), "7"])
+    assert shown.exit_code == 0 and shown.output.count("Seeger-Fabian F/M/R") + shown.output.count("passed in") == 6
+
+
+def test_a_match_with_a_bad_profile_is_one_line(tmp_path):
+    result = CliRunner().invoke(main, ["match", "default", "nope", "--deals", "10", "--out", str(tmp_path / "m")])
+    assert result.exit_code == 1 and result.output.count("\n") == 1 and "unknown profile 'nope'" in result.output

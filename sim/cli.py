@@ -167,10 +167,14 @@ def _progress_reporter(total: int):
 @click.option("--log-tricks", is_flag=True, help="Also log the cards in the order played.")
 @click.option("--mode", type=click.Choice(["game", "declare"]), default="game", show_default=True,
               help="game: whole deals; declare: every seat declares every game type (counterfactual).")
+@click.option("--variants", type=click.Choice(["profile", "all"]), default="profile", show_default=True,
+              help="declare mode: each game as the profile declares it, or every variant (pick-up and hand;"
+                   " null plain, hand, ouvert, ouvert hand).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local processes, or a Dask cluster (a new local one unless --scheduler).")
 @click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")
-def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, backend, scheduler):
+def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, backend,
+             scheduler):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
     Running the same command again resumes an interrupted run; the output is the
@@ -184,7 +188,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     update, close = _progress_reporter(deals)
     try:
         folder = run_profile(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
-                             backend, scheduler, progress=update, notice=lambda line: click.echo(line, err=True))
+                             backend, scheduler, progress=update, notice=lambda line: click.echo(line, err=True),
+                             variants=variants)
     except KeyboardInterrupt:
         close()
         _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
@@ -268,6 +273,43 @@ def match_text(row: dict, splits, folder) -> str:
     return "\n".join(lines)
 
 
+@main.command(short_help="What one hand is worth: every game played out over many deals of the unseen cards.")
+@click.argument("cards", metavar='"CJ SJ HA H10 ..."')
+@click.option("--seat", type=click.Choice(["forehand", "middlehand", "rearhand"]), default="forehand",
+              show_default=True, help="The seat that holds the hand.")
+@click.option("--skat", help="The skat, if known (two cards).")
+@click.option("--deals", type=click.IntRange(1, 1_000_000), default=2000, show_default=True,
+              help="Deals of the unseen cards.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Seed of those deals.")
+@click.option("--profile", default="default", show_default=True,
+              help="Whose discards and card play (at every seat) decide the games.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change the profile.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON, one object per game variant.")
+def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
+    """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
+    variant with the profile's players, and print each one's win rate (95% interval), expected
+    Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    from .hand import HandError, advice, judge_hand, read_hand
+
+    try:
+        held, where, known = read_hand(cards, seat, skat)
+        table = judge_hand(held, where, known, deals, seed, profile, settings)
+    except (HandError, ProfileError, StrategyError) as error:
+        _fail(str(error))
+    if as_json:
+        click.echo(json.dumps({"advice": advice(table), "games": table.to_dicts()}))
+        return
+    click.echo(f"{'game':<26}{'wins (95% interval)':>24}{'expected SF':>13}{'schneider':>11}{'bid up to':>11}")
+    for row in table.iter_rows(named=True):
+        rate = f"{100 * row['win_rate']:.1f}% ({100 * row['win_rate_lo']:.1f}-{100 * row['win_rate_hi']:.1f})"
+        click.echo(f"{row['game']:<26}{rate:>24}{row['expected_sf']:>+13.1f}{100 * row['schneider_rate']:>10.1f}%"
+                   f"{row['bid_up_to'] or '-':>11}")
+    click.echo(advice(table))
+
+
 @main.command(short_help="Print one deal of a run as a person reads it.")
 @click.argument("run", type=click.Path(file_okay=False))
 @click.argument("deal_id", type=click.IntRange(min=0))
@@ -311,6 +353,36 @@ def verify(run, repair, jobs):
     state = "" if done == planned else f" ({done} of {planned} parts finished: run it again to finish it)"
     made = f"made {len(damaged)} damaged part(s) again; " if damaged else ""
     click.echo(f"{run}: {made}every finished part is whole{state}")
+
+
+@main.command(short_help="Fit win probabilities on declare-mode runs; write a profile that bids by expected score.")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="The profile to write (.toml).")
+@click.option("--rounds", type=click.IntRange(0, 20), default=0, show_default=True,
+              help="Refit on fresh declare-mode runs of the new profile this many times.")
+@click.option("--deals", type=click.IntRange(min=100), default=100_000, show_default=True,
+              help="Deals of each refit round's run.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 21), default=1, show_default=True,
+              help="Round k's run uses seed + k.")
+@click.option("--margin", type=click.FloatRange(-200, 200), default=0.0, show_default=True,
+              help="Bid while the best expected result beats passing by this many points.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes for the rounds' runs [default: all cores].")
+def calibrate(runs, out, rounds, deals, seed, margin, jobs):
+    """Fit the win, schneider and schwarz probabilities of every game on RUNS (declare-mode runs of every
+    variant: skatsim simulate --mode declare --variants all) and write a profile whose bidder and
+    declarer choose by expected Seeger-Fabian score. Prints each fit's Brier scores on held-out deals."""
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    from .calibrate import calibrate as fit_profile
+
+    try:
+        summaries = fit_profile(runs, out, rounds, deals, seed, margin, jobs)
+    except (RunError, ProfileError, StrategyError) as error:
+        _fail(str(error))
+    for summary in summaries:
+        click.echo(json.dumps(summary))
+    click.echo(out)
 
 
 @main.command(short_help="List the strategies and named profiles.")

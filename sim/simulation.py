@@ -22,7 +22,7 @@ import numpy as np
 
 from strategies.profiles import Profile, build_profile, load_profile, mixed_table
 from strategies.registry import build, logged_evaluators
-from strategies.table import declare_every_game, play_deals
+from strategies.table import DECLARE_VARIANTS, declare_every_game, play_deals
 
 from .rules.cards import SEAT_SUFFIXES
 from .rules.deal import deal_batch
@@ -56,12 +56,13 @@ class ProfileDeals:
     mode: str = "game"
     log_tricks: bool = False
     evaluators: tuple[str, ...] = ()
+    variants: str = "profile"   # declare mode: each game as the profile declares it, or "all" variants
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
         profile = cached_profile(self.profile, self.spec)
         evaluators = sorted(self.evaluators)
         if self.mode == "declare":
-            columns = declare_every_game(profile, seed, start, count, self.log_tricks)
+            columns = declare_every_game(profile, seed, start, count, self.log_tricks, self.variants)
             hands = deal_batch(seed, start, count)[columns["deal_id"] - start, columns["seat"]]
             columns.update(declared_scores(evaluators, hands, columns["seat"], columns["game"]))
             return columns
@@ -71,8 +72,11 @@ class ProfileDeals:
 
     def description(self) -> dict:
         """What the manifest records of the players: the profile spelled out and the evaluators logged."""
-        return {"profile": self.profile, "profile_spec": self.spec, "log_tricks": self.log_tricks,
-                "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+        described = {"profile": self.profile, "profile_spec": self.spec, "log_tricks": self.log_tricks,
+                     "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+        if self.variants != "profile":
+            described["variants"] = self.variants
+        return described
 
 
 @dataclass(frozen=True)
@@ -155,17 +159,21 @@ def default_folder(profile: str, mode: str, seed: int, deals: int) -> Path:
 def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
-             progress=None, notice=None) -> Path:
+             progress=None, notice=None, variants: str = "profile") -> Path:
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
-    ``settings`` change the profile (``card_play=random``, ...). A folder holding
+    ``settings`` change the profile (``card_play=random``, ...). ``variants="all"`` makes
+    declare mode try every variant of every game (``strategies.table.VARIANTS``). A folder holding
     the same run resumes it (playing again any part found missing or damaged, of which
     ``notice`` is told in one line). ``progress`` is called with (deals done, deals in
     all, deals per second) after each part.
     """
     check_config(deals, seed, mode, chunk_size)
+    if variants not in DECLARE_VARIANTS or (variants != "profile" and mode != "declare"):
+        raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
+                       f" not {variants!r}")
     loaded = load_profile(profile, list(settings))
-    play = ProfileDeals(loaded.name, loaded.spec, mode, log_tricks, tuple(logged_evaluators()))
+    play = ProfileDeals(loaded.name, loaded.spec, mode, log_tricks, tuple(logged_evaluators()), variants)
     config = RunConfig(deals, seed, play.description(), mode, chunk_size)
     folder = Path(out) if out is not None else default_folder(loaded.name, mode, seed, deals)
     return run(play, config, folder, jobs, backend, scheduler, progress, notice)
@@ -179,7 +187,7 @@ def replay_of(folder) -> tuple[ProfileDeals | MatchDeals, RunConfig]:
     evaluators = tuple(described.get("evaluators", {}))
     if "profile_spec" in config:
         play = ProfileDeals(described["profile"], described["profile_spec"], config["mode"],
-                            described.get("log_tricks", False), evaluators)
+                            described.get("log_tricks", False), evaluators, described.get("variants", "profile"))
     elif isinstance(described.get("match"), dict):
         sides = described["match"]
         play = MatchDeals(sides["a"], sides["a_spec"], sides["b"], sides["b_spec"],

@@ -6,7 +6,7 @@ them by name and adding your own, and :mod:`strategies.profiles` for choosing
 them per seat. This package imports only the rules engine (:mod:`sim.rules`).
 """
 
-from . import bidding, cardplay, declaring, discarding, evaluators  # noqa: F401  (registers built-ins)
+from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (registers built-ins)
 from .profiles import Profile, load_profile, profile_names
 from .registry import StrategyError, build, logged_evaluators, names, register
 from .table import play_deals

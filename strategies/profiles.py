@@ -39,7 +39,7 @@ from typing import Any
 
 from sim.rules.cards import SEAT_NAMES
 
-from . import bidding, cardplay, declaring, discarding, evaluators  # noqa: F401  (register the built-ins)
+from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (register the built-ins)
 from .registry import StrategyError, build
 
 #: The roles a profile sets at every seat (evaluators are chosen by the bidder).

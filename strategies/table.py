@@ -15,6 +15,7 @@ from numba import njit
 from sim.rules.auction import auction_by_max_bids
 from sim.rules.cards import SEAT_SUFFIXES
 from sim.rules.deal import SKAT, deal_batch
+from sim.rules.games import GRAND, NULL
 from sim.rules.play import TRICK_LOG_SIZE, play_out
 from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.scoring import (
@@ -188,19 +189,36 @@ def _deal_columns(deal_ids, deals, declarer, bid, decl: Declarations, plans) -> 
     return columns
 
 
-def declare_every_game(profile: Profile, seed: int, start: int, count: int,
-                       log_tricks: bool = False) -> dict:
+#: The ways a game is declared when every variant is tried: suit and grand games after picking up
+#: the skat and hand (without announcements); null plain, hand, ouvert and ouvert hand.
+VARIANTS = (*((game, hand, False) for game in range(GRAND + 1) for hand in (False, True)),
+            *((NULL, hand, ouvert) for ouvert in (False, True) for hand in (False, True)))
+#: What declare mode may try: each game type as the profile would declare it, or every variant.
+DECLARE_VARIANTS = ("profile", "all")
+
+
+def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False,
+                       variants: str = "profile") -> dict:
     """Counterfactual games: every seat of every deal declares every game type, at bid 18.
 
-    One row per (deal, seat, game). The seat picks up or plays hand, discards and
-    announces as its profile would for that game (the same declarer method as in a
-    whole deal, told which game to declare); the other seats defend as their
-    profiles play. Since no auction selects the rows, the outcomes are unbiased
-    data for "how often does a hand like this win this game".
+    With ``variants="profile"``, one row per (deal, seat, game): the seat picks up or
+    plays hand, discards and announces as its profile would for that game (the same
+    declarer method as in a whole deal, told which game to declare). With
+    ``variants="all"``, one row per (deal, seat, variant of :data:`VARIANTS`): every game
+    both after picking up (discarding as the profile would) and hand, and null in its
+    four variants. The other seats defend as their profiles play. Since no auction
+    selects the rows, the outcomes are unbiased data for "how often does a hand like
+    this win this game".
     """
     deals = deal_batch(seed, start, count)
-    rows = np.arange(count * 18)
-    deal_index, seat, game = rows // 18, (rows // 6) % 3, rows % 6
+    if variants == "all":
+        per_deal = 3 * len(VARIANTS)
+        rows = np.arange(count * per_deal)
+        deal_index, seat, variant = rows // per_deal, (rows // len(VARIANTS)) % 3, rows % len(VARIANTS)
+        game = np.array([v[0] for v in VARIANTS])[variant]
+    else:
+        rows = np.arange(count * 18)
+        deal_index, seat, game = rows // 18, (rows // 6) % 3, rows % 6
     decl = Declarations.empty(len(rows))
     scores = np.empty(len(rows))
     bid = np.full(len(rows), 18, dtype=np.int64)
@@ -209,7 +227,12 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int,
         k = deal_index[mine]
         plan = strategies.bidder.plan(deals[:, s], s).take(k)
         scores[mine] = plan.assessment.scores[np.arange(len(mine)), game[mine]]
-        decl.put(mine, declare_for(strategies, s, deals[k], plan, bid[mine], game[mine]))
+        if variants == "all":
+            for v, (g, hand, ouvert) in enumerate(VARIANTS):
+                these = mine[variant[mine] == v]
+                decl.put(these, declare_variant(strategies.discarder, deals[deal_index[these]], s, g, hand, ouvert))
+        else:
+            decl.put(mine, declare_for(strategies, s, deals[k], plan, bid[mine], game[mine]))
     repeated = deals[deal_index]
     deal_ids = start + deal_index.astype(np.int64)
     results, logs = play_and_score(profile, seed, deal_ids, repeated, seat.astype(np.int64), bid, decl)
@@ -223,3 +246,16 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int,
     if log_tricks:
         columns["tricks"] = logs
     return columns
+
+
+def declare_variant(discarder, deals: np.ndarray, seat: int, game: int, hand: bool, ouvert: bool) -> Declarations:
+    """``seat`` declares ``game`` in one variant for every deal of ``deals`` (no announcements): after
+    a pick-up it discards with ``discarder`` for that game; a hand game keeps the skat as dealt."""
+    out = Declarations.empty(len(deals))
+    out.game[:], out.hand[:], out.ouvert[:] = game, hand, ouvert
+    if hand:
+        out.skat[:] = deals[:, SKAT]
+    else:
+        out.skat[:] = discarder.discard(deals[:, seat] | deals[:, SKAT], game)
+        out.discarded[:] = True
+    return out

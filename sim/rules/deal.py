@@ -64,3 +64,50 @@ def _is_integer(x) -> bool:
 def _check_seed(seed: int) -> None:
     if not _is_integer(seed) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer from 0 to 2**64-1, not {seed!r}")
+
+
+@njit(cache=True)
+def deal_around_one(seed, index, seat, hand, skat, out):
+    """Deal ``index`` around one known hand: ``seat`` holds ``hand``, the skat is ``skat`` when it is
+    given (non-zero), and every other card goes at random (the deal's own stream) to the other
+    seats and, when it is not given, to the skat. Writes F, M, R, skat masks into ``out``."""
+    unseen = np.uint32(~(hand | skat) & 0xFFFFFFFF)
+    deck = np.empty(22, dtype=np.int64)
+    n = 0
+    for card in range(32):
+        if (unseen >> np.uint32(card)) & np.uint32(1):
+            deck[n] = card
+            n += 1
+    state = stream_key(seed, index, STREAM_DEAL)
+    for i in range(n - 1, 0, -1):
+        state, j = below(state, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    for part in range(4):
+        out[part] = 0
+    out[seat], out[SKAT] = hand, skat
+    pos = 0
+    for other in range(3):
+        if other != seat:
+            for _ in range(10):
+                out[other] |= np.uint32(1) << np.uint32(deck[pos])
+                pos += 1
+    while pos < n:
+        out[SKAT] |= np.uint32(1) << np.uint32(deck[pos])
+        pos += 1
+
+
+@njit(cache=True)
+def _deal_around_into(seed, start, seat, hand, skat, out):
+    for k in range(out.shape[0]):
+        deal_around_one(seed, start + k, seat, hand, skat, out[k])
+
+
+def deal_around(seed: int, start: int, count: int, seat: int, hand: int, skat: int = 0) -> np.ndarray:
+    """Deals ``start .. start+count-1`` of ``seed`` in which ``seat`` holds the ten cards ``hand`` (and
+    the skat is ``skat`` if given, else dealt): a (count, 4) uint32 array F, M, R, skat."""
+    _check_seed(seed)
+    if bin(hand).count("1") != 10 or (skat and (bin(skat).count("1") != 2 or hand & skat)):
+        raise ValueError("a hand of ten cards, and a skat of two other cards or none")
+    out = np.empty((count, 4), dtype=np.uint32)
+    _deal_around_into(np.uint64(seed), start, seat, np.uint32(hand), np.uint32(skat), out)
+    return out

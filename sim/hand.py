@@ -1,0 +1,86 @@
+"""``skatsim hand``: what one hand is worth, by simulation.
+
+For ten cards at a seat (and the skat, if it is known), the unseen cards are dealt N
+times (seeded; deal ``i`` is a pure function of the seed and ``i``), and every game is
+declared in every variant (picked up with the profile's discard, or hand; null plain,
+hand, ouvert and ouvert hand) and played out by the profile's card players at all three
+seats. Each variant's win rate (Wilson interval), expected Seeger-Fabian score at 18,
+schneider rate, and the highest bid at which its expected score stays positive are the
+answer; the best variant is the advice, or passing when none scores above 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis.intervals import wilson
+from strategies.profiles import load_profile
+from strategies.table import RESULT_COLUMNS, VARIANTS, declare_variant, play_and_score
+
+from .rules.auction import BID_VALUES
+from .rules.cards import SEAT_NAMES, CardError, parse_hand
+from .rules.deal import deal_around
+from .rules.games import GAME_NAMES, Declaration
+from .rules.scoring import seeger_fabian_at_bid
+
+
+class HandError(ValueError):
+    """A hand, seat or skat written wrongly."""
+
+
+def read_hand(text: str, seat: str | int, skat: str | None) -> tuple[int, int, int]:
+    """(cards, seat, skat or 0) from what a person writes; HandError names the problem."""
+    try:
+        hand = parse_hand(text)
+        known = parse_hand(skat) if skat else 0
+    except CardError as error:
+        raise HandError(str(error)) from None
+    if bin(hand).count("1") != 10:
+        raise HandError(f"a hand has ten cards, not {bin(hand).count('1')}")
+    if known and bin(known).count("1") != 2:
+        raise HandError(f"the skat has two cards, not {bin(known).count('1')}")
+    if hand & known:
+        raise HandError("a card of the skat is also in the hand")
+    if isinstance(seat, str) and seat.strip().lower() in SEAT_NAMES:
+        seat = SEAT_NAMES.index(seat.strip().lower())
+    if seat not in (0, 1, 2):
+        raise HandError(f"unknown seat {seat!r} (forehand, middlehand or rearhand)")
+    return hand, seat, known
+
+
+def judge_hand(hand: int, seat: int, skat: int = 0, deals: int = 2000, seed: int = 0,
+               profile: str = "default", settings=()) -> pl.DataFrame:
+    """One row per game variant: win rate and interval, expected Seeger-Fabian score at 18,
+    schneider rate and the highest bid worth making (0: none), best first."""
+    table = load_profile(profile, list(settings))
+    dealt = deal_around(seed, 0, deals, seat, hand, skat)
+    ids = np.arange(deals, dtype=np.int64)
+    rows = []
+    for game, play_hand, ouvert in VARIANTS:
+        decl = declare_variant(table.seats[seat].discarder, dealt, seat, game, play_hand, ouvert)
+        results, _ = play_and_score(table, seed, ids, dealt, np.full(deals, seat), np.full(deals, 18), decl)
+        rows.append(_judged(game, play_hand, ouvert, {n: results[:, i] for i, n in enumerate(RESULT_COLUMNS)}))
+    return pl.DataFrame(rows).sort("expected_sf", descending=True)
+
+
+def _judged(game: int, play_hand: bool, ouvert: bool, result: dict) -> dict:
+    won = result["won"].astype(bool)
+    low, high = wilson(won.sum(), len(won))
+    bids = BID_VALUES[BID_VALUES <= result["value_reached"].max()]
+    expected = [seeger_fabian_at_bid(game, result["value_reached"], result["won_in_play"], bid).mean()
+                for bid in bids]
+    worth = [int(bid) for bid, e in zip(bids, expected) if e > 0]
+    return {"game": Declaration(game, play_hand, ouvert=ouvert).name, "game_type": GAME_NAMES[game],
+            "hand": play_hand, "ouvert": ouvert, "deals": len(won), "win_rate": won.mean(), "win_rate_lo": low,
+            "win_rate_hi": high, "expected_sf": float(expected[0]) if expected else float("nan"),
+            "schneider_rate": float((result["declarer_points"] >= 90).mean()) if game < 5 else 0.0,
+            "bid_up_to": max(worth) if worth else 0}
+
+
+def advice(table: pl.DataFrame) -> str:
+    best = table.row(0, named=True)
+    if best["expected_sf"] <= 0 or best["bid_up_to"] == 0:
+        return "pass: no game is worth playing from this seat (expected score at most 0)"
+    return (f"play {best['game']}: wins {100 * best['win_rate']:.0f}%, expected {best['expected_sf']:+.1f}"
+            f" Seeger-Fabian points at 18; bid up to {best['bid_up_to']}")

@@ -1,0 +1,246 @@
+"""What a hand is worth: win probabilities fitted on the toolkit's own declare-mode runs.
+
+A :class:`Model` holds one logistic regression per outcome, game group and situation,
+fitted on the rows of declare-mode runs made with ``--variants all`` (every seat
+declares every game in every variant, so no auction selects the data):
+
+- game groups: ``suit`` (the four suit games pooled: the cards of the trump suit take
+  the place of clubs in a clubs game), ``grand``, ``null`` and ``null_ouvert``;
+- situations: ``pickup`` and ``hand`` judge the ten cards as dealt, before the skat is
+  seen (what a bidder knows); ``kept`` judges the ten cards kept after picking up the
+  skat and discarding (what a declarer knows);
+- outcomes: ``win`` (won by the cards), ``schneider`` (the declarer took 90 points or
+  more) and ``schwarz`` (every trick), the last two for suit and grand games.
+
+The inputs are simple hand features (:func:`features`: trumps, jacks, aces, tens
+beside their ace, voids, the seat) and the scores of the built-in evaluators.
+Probabilities are monotone where they should be: every strength feature has the sign
+it must have (more trumps or jacks never hurt a suit game, more jacks or aces a grand, a
+safer null hand a null), and a coefficient the unconstrained fit puts on the wrong side
+is held at 0 (:data:`MONOTONE`).
+
+A model is plain data (:meth:`Model.to_dict`), stored in a TOML profile; nothing is
+pickled. :mod:`strategies.expected` turns its probabilities into expected scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.rules.cards import JACK
+from sim.rules.games import GRAND, NULL
+from sim.rules.scoring import matadors_of
+
+from .evaluators import (
+    ACE_BIT,
+    JACK_BIT,
+    LENGTH,
+    NULL_DANGER,
+    NULL_VOID,
+    SEVEN_BIT,
+    TEN_WITH_ACE,
+    VOID,
+    evaluator,
+    suit_rows,
+    suit_total,
+)
+
+GROUPS = ("suit", "grand", "null", "null_ouvert")
+SITUATIONS = ("pickup", "hand", "kept")
+OUTCOMES = ("win", "schneider", "schwarz")
+MODEL_VERSION = 1
+
+#: Features of each game group, and those whose coefficient must not be negative.
+FEATURES = {
+    "suit": ("trumps", "jacks", "club_jack", "matadors_with", "trump_ace_ten", "side_aces", "side_tens",
+             "side_voids", "trump_length", "classic", "weighted", "forehand", "middlehand"),
+    "grand": ("jacks", "club_jack", "aces", "tens", "voids", "long_suit", "grand_rule", "classic", "weighted",
+              "forehand", "middlehand"),
+    "null": ("null_rule", "weighted", "sevens", "voids", "worst_suit", "forehand", "middlehand"),
+}
+FEATURES["null_ouvert"] = FEATURES["null"]
+#: The direction each strength feature must move a probability: +1 never lowers it, -1 never raises
+#: it. Every feature but the seat has one, so a stronger hand is never judged weaker: more trumps
+#: or jacks never hurt a suit game, a safer null hand never hurts a null.
+MONOTONE = {
+    "suit": {name: 1 for name in FEATURES["suit"] if name not in ("forehand", "middlehand")},
+    "grand": {name: 1 for name in FEATURES["grand"] if name not in ("forehand", "middlehand")},
+    "null": {"null_rule": 1, "weighted": 1, "sevens": 1, "voids": 1, "worst_suit": -1},
+}
+MONOTONE["null_ouvert"] = MONOTONE["null"]
+
+
+def _seat_columns(seats, n: int) -> dict[str, np.ndarray]:
+    seats = np.broadcast_to(np.asarray(seats), (n,))
+    return {"forehand": (seats == 0).astype(float), "middlehand": (seats == 1).astype(float)}
+
+
+def features(hands, seats, group: str, trump: int | np.ndarray = 3) -> np.ndarray:
+    """The (n, k) features of ten-card ``hands`` for a game ``group`` (columns as :data:`FEATURES`);
+    for ``suit``, ``trump`` is the trump suit of each row (0 diamonds .. 3 clubs)."""
+    hands = np.ascontiguousarray(hands, dtype=np.uint32)
+    n = len(hands)
+    rows = suit_rows(hands)                                    # (4, n)
+    jacks = suit_total(JACK_BIT, rows)
+    seat = _seat_columns(seats, n)
+    if group == "suit":
+        trump = np.broadcast_to(np.asarray(trump), (n,))
+        pick = np.arange(n)
+        length, aces, tens, voids = LENGTH.take(rows), ACE_BIT.take(rows), TEN_WITH_ACE.take(rows), VOID.take(rows)
+        mine = {name: evaluator(name)(hands, seats) for name in ("trump_length", "classic", "weighted")}
+        matadors = np.stack([matadors_of(g, hands) for g in range(GRAND)], axis=1)[pick, trump]
+        column = {
+            "trumps": jacks + length[trump, pick], "jacks": jacks,
+            "club_jack": ((hands >> np.uint32(3 * 8 + JACK)) & 1).astype(float),
+            "matadors_with": np.maximum(matadors, 0).astype(float),
+            "trump_ace_ten": aces[trump, pick] + tens[trump, pick],
+            "side_aces": aces.sum(0) - aces[trump, pick], "side_tens": tens.sum(0) - tens[trump, pick],
+            "side_voids": voids.sum(0) - voids[trump, pick],
+            **{name: scores[pick, trump] for name, scores in mine.items()}, **seat}
+    elif group == "grand":
+        length, aces = LENGTH.take(rows), ACE_BIT.take(rows)
+        column = {
+            "jacks": jacks, "club_jack": ((hands >> np.uint32(3 * 8 + JACK)) & 1).astype(float),
+            "aces": aces.sum(0), "tens": suit_total(TEN_WITH_ACE, rows), "voids": suit_total(VOID, rows),
+            "long_suit": (length * aces).max(0),
+            **{name: evaluator(name)(hands, seats)[:, GRAND] for name in ("grand_rule", "classic", "weighted")},
+            **seat}
+    else:
+        column = {
+            **{name: evaluator(name)(hands, seats)[:, NULL] for name in ("null_rule", "weighted")},
+            "sevens": suit_total(SEVEN_BIT, rows), "voids": suit_total(NULL_VOID, rows),
+            "worst_suit": NULL_DANGER.take(rows).max(0), **seat}
+    return np.column_stack([column[name] for name in FEATURES[group]]).astype(float)
+
+
+# --- fitting --------------------------------------------------------------------------------
+
+NEWTON_STEPS = 25
+RIDGE = 1e-4
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, signs=None, ridge: float = RIDGE) -> tuple[np.ndarray, float]:
+    """Coefficients and intercept of P(y) = 1 / (1 + exp(-(x @ coef + intercept))) by Newton's method,
+    with a small ridge penalty. ``signs`` (+1, -1 or 0 per column) constrain the coefficients'
+    signs: the column whose free fit is furthest on the wrong side is held at 0 and the rest
+    fitted again, until every constraint holds."""
+    signs = np.zeros(x.shape[1]) if signs is None else np.asarray(signs, dtype=float)
+    free = np.ones(x.shape[1], dtype=bool)
+    while True:
+        coef, intercept = _newton(x[:, free], y.astype(float), ridge)
+        full = np.zeros(x.shape[1])
+        full[free] = coef
+        wrong = free & (signs * full < 0)
+        if not wrong.any():
+            return full, intercept
+        free[np.argmin(np.where(wrong, signs * full, np.inf))] = False
+
+
+def _newton(x: np.ndarray, y: np.ndarray, ridge: float) -> tuple[np.ndarray, float]:
+    design = np.column_stack([np.ones(len(x)), x])
+    rate = np.clip(y.mean(), 1e-4, 1 - 1e-4)
+    beta = np.zeros(design.shape[1])
+    beta[0] = np.log(rate / (1 - rate))
+    penalty = ridge * len(x) * np.diag([0.0] + [1.0] * x.shape[1])
+    for _ in range(NEWTON_STEPS):
+        p = 1 / (1 + np.exp(-np.clip(design @ beta, -30, 30)))
+        gradient = design.T @ (y - p) - penalty @ beta
+        hessian = (design * (p * (1 - p))[:, None]).T @ design + penalty + 1e-9 * np.eye(len(beta))
+        step = np.linalg.solve(hessian, gradient)
+        beta += step
+        if np.abs(step).max() < 1e-8:
+            break
+    return beta[1:], float(beta[0])
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """One fitted probability: the group's features standardized, then a logistic regression."""
+
+    group: str
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+
+    @classmethod
+    def fit(cls, group: str, x: np.ndarray, y: np.ndarray) -> "Logistic":
+        mean, scale = x.mean(0), x.std(0)
+        scale = np.where(scale > 0, scale, 1.0)
+        signs = [MONOTONE[group].get(name, 0) for name in FEATURES[group]]
+        coef, intercept = fit_logistic((x - mean) / scale, y, signs)
+        return cls(group, mean, scale, coef, intercept)
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        return 1 / (1 + np.exp(-np.clip(((x - self.mean) / self.scale) @ self.coef + self.intercept, -30, 30)))
+
+    def to_dict(self) -> dict:
+        return {"group": self.group, "features": list(FEATURES[self.group]), "mean": self.mean.tolist(),
+                "scale": self.scale.tolist(), "coef": self.coef.tolist(), "intercept": self.intercept}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Logistic":
+        group = data.get("group")
+        if group not in FEATURES or list(data.get("features", ())) != list(FEATURES[group]):
+            raise ValueError(f"model part for {group!r} does not have this skatsim's features")
+        parts = [np.asarray(data[key], dtype=float) for key in ("mean", "scale", "coef")]
+        if any(p.shape != (len(FEATURES[group]),) or not np.isfinite(p).all() for p in parts):
+            raise ValueError(f"model part for {group!r}: mean, scale and coef must be "
+                             f"{len(FEATURES[group])} finite numbers each")
+        return cls(group, *parts, float(data["intercept"]))
+
+
+def key(outcome: str, group: str, situation: str) -> str:
+    """The name of one fitted probability in a model: ``win_suit_pickup``, ``schneider_grand_kept`` ..."""
+    return f"{outcome}_{group}_{situation}"
+
+
+@dataclass(frozen=True)
+class Model:
+    """Every fitted probability of a calibration, by :func:`key`."""
+
+    parts: dict[str, Logistic]
+
+    def probability(self, outcome: str, group: str, situation: str, hands, seats, trump=3) -> np.ndarray:
+        """P(outcome) of each hand in a game of ``group`` and ``situation`` (0 if the model has no such
+        part: an outcome the data never showed)."""
+        part = self.parts.get(key(outcome, group, situation))
+        if part is None:
+            return np.zeros(len(hands))
+        return part.probability(features(hands, seats, group, trump))
+
+    def to_dict(self) -> dict:
+        return {"version": MODEL_VERSION, **{name: part.to_dict() for name, part in sorted(self.parts.items())}}
+
+    @classmethod
+    def from_dict(cls, data) -> "Model":
+        if not isinstance(data, dict) or data.get("version") != MODEL_VERSION:
+            raise ValueError(f"the model must be a table of version {MODEL_VERSION}"
+                             " (made by `skatsim calibrate`)")
+        parts = {name: Logistic.from_dict(part) for name, part in data.items() if name != "version"}
+        needed = [key("win", group, situation) for group in GROUPS for situation in SITUATIONS]
+        missing = [name for name in needed if name not in parts]
+        if missing:
+            raise ValueError(f"the model lacks {', '.join(missing[:3])}")
+        return cls(parts)
+
+
+# --- checks of a fit ------------------------------------------------------------------------
+
+
+def brier(p: np.ndarray, y: np.ndarray) -> float:
+    return float(np.mean((p - y) ** 2))
+
+
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict]:
+    """Per bin of predicted probability: rows, mean prediction and observed rate."""
+    index = np.minimum((p * bins).astype(int), bins - 1)
+    out = []
+    for b in range(bins):
+        rows = index == b
+        if rows.any():
+            out.append({"from": b / bins, "rows": int(rows.sum()), "predicted": float(p[rows].mean()),
+                        "observed": float(y[rows].mean())})
+    return out

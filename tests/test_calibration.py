@@ -1,0 +1,153 @@
+"""Expected-score bidding: the fitted model (monotone, calibrated), the profile it makes, and `skatsim hand`."""
+
+import json
+import tomllib
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sim.calibrate import calibrate, fit, load_rows
+from sim.cli import main
+from sim.hand import judge_hand, read_hand
+from sim.rules.cards import parse_hand
+from sim.rules.games import Declaration
+from sim.simulation import simulate
+from strategies import load_profile, play_deals
+from strategies.calibration import FEATURES, MONOTONE, Model, features
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory):
+    """A declare-mode run of every variant, the model fitted on it and the profile written from it."""
+    folder = tmp_path_factory.mktemp("calibration")
+    run = simulate(4000, seed=21, out=folder / "run", jobs=1, chunk_size=2000, mode="declare", variants="all")
+    summaries = calibrate([run], folder / "calibrated.toml")
+    rows, _ = load_rows([run])
+    model, checks = fit(rows)
+    return folder / "calibrated.toml", model, checks, summaries
+
+
+def suit_hands(texts):
+    return np.array([parse_hand(t) for t in texts], dtype=np.uint32)
+
+
+# Clubs, one more trump each time in place of a low side card; then one more jack in place of a low trump.
+MORE_TRUMPS = ["C7 C8 S7 S8 S9 H7 H8 H9 D7 D8", "C7 C8 C9 S8 S9 H7 H8 H9 D7 D8", "CQ C7 C8 C9 S9 H7 H8 H9 D7 D8",
+               "CK CQ C7 C8 C9 H7 H8 H9 D7 D8", "CK CQ C7 C8 C9 C10 H8 H9 D7 D8", "CA CK CQ C7 C8 C9 C10 H9 D7 D8",
+               "CA CK CQ C7 C8 C9 C10 H9 D7 DJ"]
+MORE_JACKS = ["CA CK CQ C10 C9 C8 C7 S7 H7 D7", "DJ CA CK CQ C10 C9 C8 S7 H7 D7", "DJ HJ CA CK CQ C10 C9 S7 H7 D7",
+              "DJ HJ SJ CA CK CQ C10 S7 H7 D7", "DJ HJ SJ CJ CA CK CQ S7 H7 D7"]
+
+
+@pytest.mark.parametrize("situation", ["pickup", "hand", "kept"])
+@pytest.mark.parametrize("sequence", [MORE_TRUMPS, MORE_JACKS], ids=["trumps", "jacks"])
+def test_more_trumps_or_jacks_never_lower_the_chance_of_a_suit_game(calibrated, situation, sequence):
+    _, model, _, _ = calibrated
+    for seat in (0, 1, 2):
+        p = model.probability("win", "suit", situation, suit_hands(sequence), np.full(len(sequence), seat), 3)
+        assert (np.diff(p) >= -1e-12).all(), (seat, p)
+    assert p[-1] > p[0]
+
+
+def test_every_strength_feature_has_its_sign(calibrated):
+    _, model, _, _ = calibrated
+    for name, part in model.parts.items():
+        signs = np.array([MONOTONE[part.group].get(f, 0) for f in FEATURES[part.group]])
+        assert (signs * part.coef >= 0).all(), name
+
+
+def test_the_win_probabilities_are_calibrated_on_held_out_deals(calibrated):
+    """Brier score below that of the base rate, and every well-filled reliability bin within 0.06."""
+    _, _, checks, _ = calibrated
+    for name in ("win_suit_pickup", "win_suit_kept", "win_grand_pickup", "win_null_pickup"):
+        check = checks[name]
+        assert check["brier"] < check["brier_of_the_rate"], name
+        for cell in check["reliability"]:
+            if cell["rows"] >= 300:
+                assert abs(cell["predicted"] - cell["observed"]) <= 0.06, (name, cell)
+
+
+def test_the_model_is_plain_data_and_round_trips(calibrated):
+    path, model, _, _ = calibrated
+    spec = tomllib.loads(path.read_text())
+    assert spec["bidder"]["name"] == spec["declarer"]["name"] == "expected_score"
+    again = Model.from_dict(json.loads(json.dumps(model.to_dict())))
+    hands = suit_hands(MORE_TRUMPS)
+    assert np.allclose(again.probability("win", "suit", "pickup", hands, 1), model.probability(
+        "win", "suit", "pickup", hands, 1))
+    with pytest.raises(ValueError, match="version"):
+        Model.from_dict({"version": 99})
+
+
+def test_the_calibrated_profile_bids_declares_and_plays_legally(calibrated):
+    path, _, _, _ = calibrated
+    c = play_deals(load_profile(path), 5, 0, 3000)
+    played = np.flatnonzero(~c["passed"])
+    assert 0.6 < len(played) / 3000 < 1.0
+    for k in played:
+        Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),
+                    bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(int(c["bid"][k]))
+    assert c["won"][played].mean() > 0.6
+
+
+def test_features_have_their_names(calibrated):
+    hands = suit_hands(MORE_TRUMPS)
+    for group in FEATURES:
+        assert features(hands, 0, group).shape == (len(hands), len(FEATURES[group]))
+
+
+# --- skatsim hand --------------------------------------------------------------------------
+
+
+def test_four_jacks_and_seven_clubs_win_clubs_and_grand_almost_always():
+    table = judge_hand(parse_hand("CJ SJ HJ DJ CA C10 CK CQ C9 C8"), 1, deals=400, seed=2)
+    rates = {row["game"]: row for row in table.iter_rows(named=True)}
+    for game in ("clubs", "clubs hand", "grand", "grand hand"):
+        assert rates[game]["win_rate"] >= 0.97 and rates[game]["bid_up_to"] >= 120, rates[game]
+    assert table.row(0, named=True)["game"] in ("grand hand", "clubs hand")
+
+
+def test_a_hopeless_hand_is_advised_to_pass():
+    result = CliRunner().invoke(main, ["hand", "C7 D8 S9 HQ HK CQ D10 SK H8 D9", "--deals", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["advice"].startswith("pass")
+    assert all(game["expected_sf"] < 0 for game in answer["games"])
+
+
+def test_the_hand_command_prints_a_table_and_advice():
+    result = CliRunner().invoke(main, ["hand", "CJ SJ HA H10 HK H9 H8 SA CA D7", "--seat", "rearhand",
+                                       "--skat", "D8 D9", "--deals", "200"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith("game") and len(lines) == 1 + 14 + 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["CJ SJ HJ"], "a hand has ten cards, not 3"),
+    (["CJ CJ HJ DJ CA C10 CK CQ C9 C8"], "card CJ written twice"),
+    (["CJ SJ HJ DJ CA C10 CK CQ C9 C8", "--skat", "CJ D7"], "a card of the skat is also in the hand"),
+    (["CJ SJ HJ DJ CA C10 CK CQ C9 X9"], "unknown card 'X9'"),
+    (["CJ SJ HJ DJ CA C10 CK CQ C9 C8", "--seat", "dealer"], "Invalid value for '--seat'"),
+])
+def test_every_mistake_in_a_hand_is_one_line(args, message):
+    result = CliRunner().invoke(main, ["hand", *args, "--deals", "10"])
+    assert result.exit_code in (1, 2) and result.output.count("\n") == 1 and message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_read_hand_takes_seat_names_and_numbers():
+    assert read_hand("CJ SJ HJ DJ CA C10 CK CQ C9 C8", "Rearhand", None)[1] == 2
+    assert read_hand("CJ SJ HJ DJ CA C10 CK CQ C9 C8", 1, "D7 D8")[2] == parse_hand("D7 D8")
+
+
+@pytest.mark.slow
+def test_calibrate_refits_in_rounds_and_says_how_the_fit_moved(tmp_path):
+    run = simulate(1500, seed=4, out=tmp_path / "run", jobs=1, mode="declare", variants="all")
+    result = CliRunner().invoke(main, ["calibrate", str(run), "--out", str(tmp_path / "mine.toml"), "--rounds", "1",
+                                       "--deals", "1500", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    rounds = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert [r["round"] for r in rounds] == [0, 1] and 0 <= rounds[1]["largest_change"] < 0.2
+    assert load_profile(tmp_path / "mine.toml").seats[0].bidder.margin == 0.0

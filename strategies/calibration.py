@@ -77,42 +77,74 @@ def _seat_columns(seats, n: int) -> dict[str, np.ndarray]:
     return {"forehand": (seats == 0).astype(float), "middlehand": (seats == 1).astype(float)}
 
 
-def features(hands, seats, group: str, trump: int | np.ndarray = 3) -> np.ndarray:
-    """The (n, k) features of ten-card ``hands`` for a game ``group`` (columns as :data:`FEATURES`);
-    for ``suit``, ``trump`` is the trump suit of each row (0 diamonds .. 3 clubs)."""
-    hands = np.ascontiguousarray(hands, dtype=np.uint32)
-    n = len(hands)
-    rows = suit_rows(hands)                                    # (4, n)
-    jacks = suit_total(JACK_BIT, rows)
-    seat = _seat_columns(seats, n)
-    if group == "suit":
+class HandFeatures:
+    """The features of one batch of ten-card hands for every game group, the evaluators scored once.
+
+    ``of(group, trump)`` gives the (n, k) features of a group (columns as :data:`FEATURES`); for
+    ``suit``, ``trump`` is the trump suit (0 diamonds .. 3 clubs), one for all rows or one per row.
+    """
+
+    def __init__(self, hands, seats):
+        self.hands = np.ascontiguousarray(hands, dtype=np.uint32)
+        n = len(self.hands)
+        self.rows = suit_rows(self.hands)                      # (4, n): one row per suit
+        self.jacks = suit_total(JACK_BIT, self.rows)
+        self.club_jack = ((self.hands >> np.uint32(3 * 8 + JACK)) & 1).astype(float)
+        self.seats = seats
+        self.seat = _seat_columns(seats, n)
+        self.evaluated: dict = {}
+        self.cache: dict = {}
+
+    def score(self, name: str) -> np.ndarray:
+        """The evaluator's (n, 6) scores of the hands, scored once."""
+        if name not in self.evaluated:
+            self.evaluated[name] = evaluator(name)(self.hands, self.seats)
+        return self.evaluated[name]
+
+    def of(self, group: str, trump=3) -> np.ndarray:
+        cached = np.ndim(trump) == 0
+        if cached and (group, int(trump)) in self.cache:
+            return self.cache[group, int(trump)]
+        column = {"suit": self._suit, "grand": self._grand}.get(group, self._null)(trump)
+        x = np.column_stack([column[name] for name in FEATURES[group]]).astype(float)
+        if cached:
+            self.cache[group, int(trump)] = x
+        return x
+
+    def _suit(self, trump) -> dict:
+        n = len(self.hands)
         trump = np.broadcast_to(np.asarray(trump), (n,))
         pick = np.arange(n)
-        length, aces, tens, voids = LENGTH.take(rows), ACE_BIT.take(rows), TEN_WITH_ACE.take(rows), VOID.take(rows)
-        mine = {name: evaluator(name)(hands, seats) for name in ("trump_length", "classic", "weighted")}
-        matadors = np.stack([matadors_of(g, hands) for g in range(GRAND)], axis=1)[pick, trump]
-        column = {
-            "trumps": jacks + length[trump, pick], "jacks": jacks,
-            "club_jack": ((hands >> np.uint32(3 * 8 + JACK)) & 1).astype(float),
-            "matadors_with": np.maximum(matadors, 0).astype(float),
-            "trump_ace_ten": aces[trump, pick] + tens[trump, pick],
-            "side_aces": aces.sum(0) - aces[trump, pick], "side_tens": tens.sum(0) - tens[trump, pick],
-            "side_voids": voids.sum(0) - voids[trump, pick],
-            **{name: scores[pick, trump] for name, scores in mine.items()}, **seat}
-    elif group == "grand":
-        length, aces = LENGTH.take(rows), ACE_BIT.take(rows)
-        column = {
-            "jacks": jacks, "club_jack": ((hands >> np.uint32(3 * 8 + JACK)) & 1).astype(float),
-            "aces": aces.sum(0), "tens": suit_total(TEN_WITH_ACE, rows), "voids": suit_total(VOID, rows),
-            "long_suit": (length * aces).max(0),
-            **{name: evaluator(name)(hands, seats)[:, GRAND] for name in ("grand_rule", "classic", "weighted")},
-            **seat}
-    else:
-        column = {
-            **{name: evaluator(name)(hands, seats)[:, NULL] for name in ("null_rule", "weighted")},
-            "sevens": suit_total(SEVEN_BIT, rows), "voids": suit_total(NULL_VOID, rows),
-            "worst_suit": NULL_DANGER.take(rows).max(0), **seat}
-    return np.column_stack([column[name] for name in FEATURES[group]]).astype(float)
+        if "suits" not in self.evaluated:  # the per-suit counts every trump suit reads
+            self.evaluated["suits"] = (LENGTH.take(self.rows), ACE_BIT.take(self.rows), TEN_WITH_ACE.take(self.rows),
+                                       VOID.take(self.rows),
+                                       np.stack([matadors_of(g, self.hands) for g in range(GRAND)], axis=1))
+        length, aces, tens, voids, matadors = self.evaluated["suits"]
+        return {"trumps": self.jacks + length[trump, pick], "jacks": self.jacks, "club_jack": self.club_jack,
+                "matadors_with": np.maximum(matadors[pick, trump], 0).astype(float),
+                "trump_ace_ten": aces[trump, pick] + tens[trump, pick],
+                "side_aces": aces.sum(0) - aces[trump, pick], "side_tens": tens.sum(0) - tens[trump, pick],
+                "side_voids": voids.sum(0) - voids[trump, pick],
+                **{name: self.score(name)[pick, trump] for name in ("trump_length", "classic", "weighted")},
+                **self.seat}
+
+    def _grand(self, _trump) -> dict:
+        length, aces = LENGTH.take(self.rows), ACE_BIT.take(self.rows)
+        return {"jacks": self.jacks, "club_jack": self.club_jack, "aces": aces.sum(0),
+                "tens": suit_total(TEN_WITH_ACE, self.rows), "voids": suit_total(VOID, self.rows),
+                "long_suit": (length * aces).max(0),
+                **{name: self.score(name)[:, GRAND] for name in ("grand_rule", "classic", "weighted")},
+                **self.seat}
+
+    def _null(self, _trump) -> dict:
+        return {**{name: self.score(name)[:, NULL] for name in ("null_rule", "weighted")},
+                "sevens": suit_total(SEVEN_BIT, self.rows), "voids": suit_total(NULL_VOID, self.rows),
+                "worst_suit": NULL_DANGER.take(self.rows).max(0), **self.seat}
+
+
+def features(hands, seats, group: str, trump=3) -> np.ndarray:
+    """The (n, k) features of ten-card ``hands`` for one game ``group`` (see :class:`HandFeatures`)."""
+    return HandFeatures(hands, seats).of(group, trump)
 
 
 # --- fitting --------------------------------------------------------------------------------
@@ -174,7 +206,10 @@ class Logistic:
         return cls(group, mean, scale, coef, intercept)
 
     def probability(self, x: np.ndarray) -> np.ndarray:
-        return 1 / (1 + np.exp(-np.clip(((x - self.mean) / self.scale) @ self.coef + self.intercept, -30, 30)))
+        # the standardization folded into the weights: one pass over the features
+        weights = self.coef / self.scale
+        logit = x @ weights + (self.intercept - self.mean @ weights)
+        return 1 / (1 + np.exp(-np.clip(logit, -30, 30)))
 
     def to_dict(self) -> dict:
         return {"group": self.group, "features": list(FEATURES[self.group]), "mean": self.mean.tolist(),
@@ -203,13 +238,13 @@ class Model:
 
     parts: dict[str, Logistic]
 
-    def probability(self, outcome: str, group: str, situation: str, hands, seats, trump=3) -> np.ndarray:
+    def probability(self, outcome: str, group: str, situation: str, hands: HandFeatures, trump=3) -> np.ndarray:
         """P(outcome) of each hand in a game of ``group`` and ``situation`` (0 if the model has no such
         part: an outcome the data never showed)."""
         part = self.parts.get(key(outcome, group, situation))
         if part is None:
-            return np.zeros(len(hands))
-        return part.probability(features(hands, seats, group, trump))
+            return np.zeros(len(hands.hands))
+        return part.probability(hands.of(group, trump))
 
     def to_dict(self) -> dict:
         return {"version": MODEL_VERSION, **{name: part.to_dict() for name, part in sorted(self.parts.items())}}

@@ -22,10 +22,20 @@ clubs, grand, null), bids from ``sim.rules.auction.BID_VALUES``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+
+
+def concatenate(parts: list):
+    """Dataclasses of arrays (an Assessment, a BidPlan, Declarations) of consecutive row blocks, joined."""
+    first = parts[0]
+    joined = {}
+    for f in fields(first):
+        values = [getattr(p, f.name) for p in parts]
+        joined[f.name] = concatenate(values) if is_dataclass(values[0]) else np.concatenate(values)
+    return type(first)(**joined)
 
 
 @runtime_checkable
@@ -125,6 +135,11 @@ class DeclarerTask:
     bidder: Bidder             # to judge the cards kept after a pick-up
     discarder: Discarder
     games: np.ndarray | None = None
+
+    def take(self, rows) -> "DeclarerTask":
+        """The task of ``rows`` only."""
+        return replace(self, cards=self.cards[rows], hand=self.hand[rows], bids=self.bids[rows],
+                       plan=self.plan.take(rows), games=None if self.games is None else self.games[rows])
 
 
 @dataclass

@@ -64,8 +64,8 @@ RUNS = {  # name: simulate's arguments
     "ten": dict(deals=10, seed=0),
     "ten_random": dict(deals=10, seed=0, profile="random"),
     "ten_seed1": dict(deals=10, seed=1),
-    "passed": dict(deals=3, seed=690),           # the default profile passes all three deals in
-    "no_null": dict(deals=40, seed=3),           # suit games and grands only
+    "passed": dict(deals=3, seed=690, profile="threshold"),   # all three deals passed in
+    "no_null": dict(deals=40, seed=3, profile="threshold"),   # suit games and grands only
     "declare": dict(deals=1, seed=0, mode="declare"),
 }
 CASES = {  # name: (runs, analyze's keyword arguments)

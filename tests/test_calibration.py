@@ -14,7 +14,7 @@ from sim.rules.cards import parse_hand
 from sim.rules.games import Declaration
 from sim.simulation import simulate
 from strategies import load_profile, play_deals
-from strategies.calibration import FEATURES, MONOTONE, Model, features
+from strategies.calibration import FEATURES, MONOTONE, HandFeatures, Model, features
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,8 @@ MORE_JACKS = ["CA CK CQ C10 C9 C8 C7 S7 H7 D7", "DJ CA CK CQ C10 C9 C8 S7 H7 D7"
 def test_more_trumps_or_jacks_never_lower_the_chance_of_a_suit_game(calibrated, situation, sequence):
     _, model, _, _ = calibrated
     for seat in (0, 1, 2):
-        p = model.probability("win", "suit", situation, suit_hands(sequence), np.full(len(sequence), seat), 3)
+        cards = HandFeatures(suit_hands(sequence), np.full(len(sequence), seat))
+        p = model.probability("win", "suit", situation, cards, 3)
         assert (np.diff(p) >= -1e-12).all(), (seat, p)
     assert p[-1] > p[0]
 
@@ -73,9 +74,9 @@ def test_the_model_is_plain_data_and_round_trips(calibrated):
     spec = tomllib.loads(path.read_text())
     assert spec["bidder"]["name"] == spec["declarer"]["name"] == "expected_score"
     again = Model.from_dict(json.loads(json.dumps(model.to_dict())))
-    hands = suit_hands(MORE_TRUMPS)
-    assert np.allclose(again.probability("win", "suit", "pickup", hands, 1), model.probability(
-        "win", "suit", "pickup", hands, 1))
+    cards = HandFeatures(suit_hands(MORE_TRUMPS), 1)
+    assert np.allclose(again.probability("win", "suit", "pickup", cards), model.probability(
+        "win", "suit", "pickup", cards))
     with pytest.raises(ValueError, match="version"):
         Model.from_dict({"version": 99})
 
@@ -89,6 +90,17 @@ def test_the_calibrated_profile_bids_declares_and_plays_legally(calibrated):
         Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),
                     bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(int(c["bid"][k]))
     assert c["won"][played].mean() > 0.6
+
+
+def test_the_calibrated_profile_declares_every_game_in_declare_mode(calibrated):
+    from strategies.table import declare_every_game
+
+    path, _, _, _ = calibrated
+    c = declare_every_game(load_profile(path), 5, 0, 300)
+    assert (c["game"] == np.tile(np.arange(6), 300 * 3)).all()
+    for k in range(len(c["game"])):
+        Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),
+                    bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(18)
 
 
 def test_features_have_their_names(calibrated):

@@ -190,7 +190,7 @@ def longest_suit(hand):
     return best
 
 
-@njit(cache=True)
+@njit  # takes the policy as an argument: numba cannot cache such a kernel (a stale cache entry breaks it)
 def play_deals(seed, count, policy, params, forehand_suit_games):
     """Play deals ``0 .. count-1`` of ``seed`` out with ``policy`` for all seats.
 

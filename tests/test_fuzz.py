@@ -181,7 +181,7 @@ def test_any_evaluator_parameter_value_is_taken_or_refused_in_one_line(where, va
     name, parameter = where
     table = f"{{ {parameter} = {toml_text(value)} }}"
     try:
-        load_profile("default", [f"bidder.evaluator={name}", f"bidder.evaluator_params={table}"])
+        load_profile("threshold", [f"bidder.evaluator={name}", f"bidder.evaluator_params={table}"])
     except ProfileError as error:
         assert "\n" not in str(error)
         return

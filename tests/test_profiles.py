@@ -12,7 +12,7 @@ from strategies.registry import StrategyError, lookup, names
 
 def test_named_profiles_ship_and_load():
     shipped = profile_names()
-    assert {"default", "random", "cautious", "aggressive"} <= set(shipped)
+    assert {"default", "calibrated", "threshold", "random", "cautious", "aggressive"} <= set(shipped)
     for name in shipped:
         profile = load_profile(name)
         assert profile.description
@@ -35,10 +35,10 @@ def test_a_seat_table_overrides_that_seat_only(tmp_path):
 
 
 def test_settings_apply_on_top_of_a_profile():
-    profile = load_profile("default", ["middlehand.card_play=random", "bidder.aggressiveness=2"])
+    profile = load_profile("threshold", ["middlehand.card_play=random", "bidder.aggressiveness=2"])
     assert [s.card_play.name for s in profile.seats] == ["heuristic", "random", "heuristic"]
     assert profile.spec["forehand"]["bidder"]["aggressiveness"] == 2
-    base = load_profile("default").seats[0].bidder.thresholds
+    base = load_profile("threshold").seats[0].bidder.thresholds
     assert (profile.seats[0].bidder.thresholds == base - 2).all()
 
 
@@ -58,7 +58,7 @@ def test_unknown_strategy_lists_what_exists():
 
 
 def test_unknown_parameter_lists_the_parameters():
-    with pytest.raises(ProfileError, match="has no parameter 'greed'.*aggressiveness"):
+    with pytest.raises(ProfileError, match="has no parameter 'greed'.*margin, model"):
         load_profile("default", ["bidder.greed=3"])
 
 
@@ -167,9 +167,9 @@ def test_a_parameter_outside_its_range_is_refused_with_the_range(tmp_path, value
 def test_every_kind_of_bad_parameter_value_is_named(setting, message):
     settings = [setting] if "evaluator_params=" not in setting else ["bidder.evaluator=trump_length", setting]
     with pytest.raises(ProfileError, match=re.escape(message)):
-        load_profile("default", settings)
+        load_profile("threshold", settings)
 
 
 def test_an_infinite_threshold_means_never_play_that_game():
-    profile = load_profile("default", ["bidder.thresholds=[5, 5, 5, 5, 6, inf]"])
+    profile = load_profile("threshold", ["bidder.thresholds=[5, 5, 5, 5, 6, inf]"])
     assert profile.seats[0].bidder.thresholds[5] == np.inf

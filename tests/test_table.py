@@ -14,7 +14,7 @@ from strategies import load_profile, play_deals
 SEED = 20261129
 
 
-@pytest.fixture(scope="module", params=["default", "random"])
+@pytest.fixture(scope="module", params=["default", "threshold", "random"])
 def games(request):
     profile = load_profile(request.param)
     return profile, play_deals(profile, SEED, 0, 3000, log_tricks=True)
@@ -116,7 +116,7 @@ def test_value_reached_and_won_in_play_explain_the_result(games):
                                       ["bidder.hand_margin=-2", "bidder.aggressiveness=3"]])
 def test_declarations_stay_legal_with_bold_bidders(settings):
     """Bidders that play hand often and bid high must still never declare a null below the bid."""
-    c = play_deals(load_profile("default", settings), SEED, 0, 4000)
+    c = play_deals(load_profile("threshold", settings), SEED, 0, 4000)
     for k in played_rows(c):
         Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),
                     bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(int(c["bid"][k]))

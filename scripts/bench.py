@@ -10,7 +10,9 @@ which compiles or loads the numba kernels; for ``analyze_10m`` it is the report 
 a 20,000-deal run). Kernel benchmarks run on one core; ``simulate_1m`` runs the
 whole command on every core and also reports the peak memory of its largest
 process (``peak_rss_mb``; each of the two workers and the main process stays
-under it); ``simulate_jobs_1`` and ``simulate_jobs_2`` give the scaling;
+under it), ``simulate_1m_threshold`` the same with the threshold profile (the
+rule-of-thumb bidder, the default before the calibrated one); ``simulate_jobs_1`` and
+``simulate_jobs_2`` give the scaling;
 ``analyze_10m`` is ``skatsim analyze`` of a ten-million-deal run (resampled from a
 real run, built before timing), with its peak memory.
 """
@@ -48,16 +50,21 @@ def bench_default_profile(deals: int):
     return _profile_games("default")(deals)
 
 
+def bench_threshold_profile(deals: int):
+    """Complete games with the threshold profile (rule-of-thumb bidding) on one core."""
+    return _profile_games("threshold")(deals)
+
+
 def bench_random_profile(deals: int):
     """Complete games with the random profile (default bidding, random cards) on one core."""
     return _profile_games("random")(deals)
 
 
-def _simulate(jobs: int | None):
+def _simulate(jobs: int | None, profile: str = "default"):
     def make(deals: int):
         def run():
             with tempfile.TemporaryDirectory() as folder:
-                command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", str(deals),
+                command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", str(deals), "--profile", profile,
                            "--out", str(Path(folder) / "run")]
                 if jobs:
                     command += ["--jobs", str(jobs)]
@@ -106,8 +113,10 @@ def bench_analyze(rows: int):
 BENCHMARKS = {
     "random_play": (bench_random_play, 1_000_000, 20_000, 5),
     "default_profile": (bench_default_profile, 200_000, 10_000, 5),
+    "threshold_profile": (bench_threshold_profile, 200_000, 10_000, 5),
     "random_profile": (bench_random_profile, 200_000, 10_000, 5),
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
+    "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
     "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),

@@ -210,7 +210,8 @@ class Move:
 def read_moves(text: str) -> list[Move]:
     tokens = text.split()
     if len(tokens) % 2:
-        raise IssError(f"MV: {len(tokens)} words; the moves are pairs of who and what")
+        raise IssError(f"MV: {len(tokens)} word{'' if len(tokens) == 1 else 's'}; the moves are pairs of who and"
+                       " what")
     moves = [Move(i // 2 + 1, tokens[i], tokens[i + 1]) for i in range(0, len(tokens), 2)]
     for move in moves:
         if move.who not in ("w", "0", "1", "2"):

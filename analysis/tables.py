@@ -15,6 +15,7 @@ from .compare import COMPARISON_SCHEMA, check_comparable, compare_runs
 from .contracts import contract_cube, contract_tables, passed_in, passed_in_query
 from .games import games
 from .heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
+from .mix import deal_cube, game_ends, game_mix
 from .runs import AnalysisError, Run
 from .thresholds import MIN_ROWS, THRESHOLD_SCHEMAS, shipped_thresholds, threshold_tables
 
@@ -27,11 +28,12 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
     frame = games(run, names)
     queries = [contract_cube(frame), *(evaluator_cube(frame, e, found[e]) for e in names)]
     if run.mode == "game":
-        queries.append(passed_in_query(run))
+        queries += [passed_in_query(run), deal_cube(run)]
     results = pl.collect_all(queries)
     tables = contract_tables(results[0], run.mode)
     if run.mode == "game":
-        tables["passed_in"] = passed_in(results[-1])
+        tables["passed_in"] = passed_in(results[-2])
+        tables["game_mix"], tables["game_ends"] = game_mix(results[-1]), game_ends(results[-1])
 
     def evaluator_tables(name: str, cube: pl.DataFrame) -> dict[str, pl.DataFrame]:
         return {**threshold_tables(cube, found[name], min_rows, shipped_thresholds(run, name)),

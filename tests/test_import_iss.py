@@ -246,3 +246,21 @@ def test_the_example_archive_imports(tmp_path):
     table = rows(tmp_path / "run")
     assert table["score"].to_list() == [-96, -144, -46, -120]
     assert os.path.getsize(tmp_path / "run" / "errors.jsonl") == 0
+
+
+def test_show_prints_an_imported_deal_from_its_row(tmp_path):
+    lines = [line for line in (ROOT / "examples" / "iss.txt").read_text().splitlines() if line.startswith("(;")]
+    early = next(c for c in constructed_games(seed=3, count=60) if c.record.get("ended") == "resigned")
+    archive = write(tmp_path / "a.txt", lines + [early.line, "(;broken"])
+    import_archives([archive], tmp_path / "run", jobs=1)
+    runner = CliRunner()
+    shown = runner.invoke(main, ["show", str(tmp_path / "run"), "1"])
+    assert shown.exit_code == 0, shown.output
+    assert "archive a.txt, line 2, game 901, 2024-05-01 12:00:01 UTC" in shown.stdout
+    assert "Game        grand hand" in shown.stdout and "(bravo)" in shown.stdout
+    assert "score -144" in shown.stdout
+    ended = runner.invoke(main, ["show", str(tmp_path / "run"), "4"])
+    assert ended.exit_code == 0 and "Ended       resigned by" in ended.stdout
+    bad = runner.invoke(main, ["show", str(tmp_path / "run"), "5"])
+    assert bad.exit_code == 1 and "deal 5 was not imported: its line is not a valid game" in bad.stderr
+    assert runner.invoke(main, ["show", str(tmp_path / "run"), "6"]).exit_code == 1

@@ -24,11 +24,11 @@ from __future__ import annotations
 import bz2
 import gzip
 import hashlib
-import itertools
 import json
 import os
 import time
 import zlib
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -633,16 +633,45 @@ def import_archives(paths, out, jobs: int | None = None, anonymize: bool = False
 
 
 def _run_parts(parts: Iterator[Chunk], settings: Settings, folder: Path, jobs: int) -> Iterator[PartDone]:
-    """Import the parts, on ``jobs`` processes when there are two parts or more."""
-    first = [chunk for _, chunk in zip(range(2), parts)]
-    if jobs == 1 or len(first) < 2:
-        for chunk in itertools.chain(first, parts):
+    """Import the parts: in this process, and on ``jobs - 1`` worker processes once they are ready.
+
+    A new worker needs a few seconds to import the toolkit and load its kernels, as long as this
+    process takes for several parts; so this process imports parts itself and hands a part to a
+    worker only when the worker has said it is ready (and has no more than one part waiting). A
+    small archive is then never slower on several processes than on one, and a large one keeps
+    every process busy.
+    """
+    if jobs == 1:
+        for chunk in parts:
             yield import_part(chunk, settings, str(folder))
         return
-    from joblib import Parallel, delayed
+    from joblib.externals.loky import get_reusable_executor
 
-    run = Parallel(n_jobs=jobs, return_as="generator_unordered", pre_dispatch="n_jobs + 1")
-    yield from run(delayed(import_part)(chunk, settings, str(folder)) for chunk in itertools.chain(first, parts))
+    executor = get_reusable_executor(max_workers=jobs - 1)
+    ready = [executor.submit(warm_up) for _ in range(jobs - 1)]
+    pending: set = set()
+    for chunk in parts:
+        for future in [f for f in pending if f.done()]:
+            pending.discard(future)
+            yield future.result()
+        if len(pending) < 2 * sum(f.done() for f in ready):
+            pending.add(executor.submit(import_part, chunk, settings, str(folder)))
+        else:
+            yield import_part(chunk, settings, str(folder))
+    for future in as_completed(pending):
+        yield future.result()
+    if not all(f.done() for f in ready):  # a worker still starting: do not wait for it at exit
+        executor.shutdown(wait=False, kill_workers=True)
+
+
+def warm_up() -> int:
+    """Import and load everything a part needs (in a worker process), on one example line."""
+    line = (b"(;GM[Skat]ID[1]MV[w DT.HK.HA.HJ.S8.SK.ST.SA.CQ.CJ.D7.D9.DQ.DJ.HT.S9.C7.C8.CK.CA.D8.DK.DA.H7.H8.H9.HQ.S7"
+            b".SJ.C9.SQ.CT 1 23 0 y 1 p 2 p 0 s w SQ.CT 0 N.SA.CJ 0 S8 1 S9 2 SJ 2 H7 0 HJ 1 HT ]R[d:0 loss v:-46"
+            b" m:0 bidok p:25 t:1 s:0 z:0];)\n")
+    lines = Lines(0, 0, line, np.array([0]), np.array([len(line)]), np.zeros(1, np.int16), np.ones(1, np.int64))
+    read_chunk(lines, Settings(("warm-up",), ("",), tuple(logged_evaluators())))
+    return os.getpid()
 
 
 def gather_problems(folder: Path, parts: int) -> None:

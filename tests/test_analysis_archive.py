@@ -85,6 +85,7 @@ def test_an_archive_is_not_compared_deal_for_deal(folders):
         check_comparable(load_run(folders / "humans"), load_run(folders / "bots"))
 
 
+@pytest.mark.slow
 def test_humans_beside_bots_in_one_report(folders, tmp_path):
     result = CliRunner().invoke(main, ["analyze", str(folders / "humans"), str(folders / "bots"),
                                        "--out", str(tmp_path / "report")])
@@ -102,6 +103,7 @@ def test_humans_beside_bots_in_one_report(folders, tmp_path):
     assert "humans is an imported archive" in summary
 
 
+@pytest.mark.slow
 def test_an_import_in_progress_is_analysed_as_a_partial_run(folders, tmp_path):
     import shutil
 

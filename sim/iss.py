@@ -182,7 +182,8 @@ def engine_result(row: dict) -> dict:
 #: What must agree between the engine and the server: for a game played out, every item; for a
 #: game that ended early, what the cards decide; for a passed-in deal, that nobody declared.
 COMPARED = {
-    PLAYED: ("declarer", "outcome", "score", "matadors", "overbid", "points", "tricks", "schneider", "schwarz"),
+    PLAYED: ("declarer", "outcome", "game_value", "score", "matadors", "overbid", "points", "tricks", "schneider",
+             "schwarz"),
     PASSED: ("declarer", "score"),
     **{end: ("declarer", "matadors") for end in (RESIGNED, CLAIMED, TIMEOUT, LEFT)},
 }

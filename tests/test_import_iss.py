@@ -264,3 +264,29 @@ def test_show_prints_an_imported_deal_from_its_row(tmp_path):
     bad = runner.invoke(main, ["show", str(tmp_path / "run"), "5"])
     assert bad.exit_code == 1 and "deal 5 was not imported: its line is not a valid game" in bad.stderr
     assert runner.invoke(main, ["show", str(tmp_path / "run"), "6"]).exit_code == 1
+
+
+def test_line_endings_byte_order_mark_and_names_that_are_not_utf8(tmp_path):
+    plain = write(tmp_path / "a.txt", GOOD[:6])
+    crlf = tmp_path / "b.txt"
+    crlf.write_bytes(b"\xef\xbb\xbf" + "".join(line + "\r\n" for line in GOOD[:6]).encode())
+    latin = tmp_path / "c.txt"
+    latin.write_bytes("".join(line.replace("P0[alpha]", "P0[Müller]") + "\n" for line in GOOD[:6]).encode("latin-1"))
+    for name, archive in (("plain", plain), ("crlf", crlf), ("latin", latin)):
+        import_archives([archive], tmp_path / name, jobs=1)
+    a, b, c = rows(tmp_path / "plain"), rows(tmp_path / "crlf"), rows(tmp_path / "latin")
+    same = [n for n in a.columns if n not in ("archive_file", "player_f", "player_m", "player_r")]
+    assert a.select(same).equals(b.select(same)) and a.select(same).equals(c.select(same))
+    assert "M\ufffdller" in c["player_f"].to_list()
+
+
+def test_a_line_the_kernels_leave_to_the_checked_path_is_imported_the_same(tmp_path):
+    """Unicode spaces between moves are spaces to the checked path (str.split), not to the kernels,
+    which leave such a line to it: its row must be the same as the plain line's."""
+    line = GOOD[5]
+    odd = line.replace(" 1 ", "\u2003" + "1 ", 1)
+    assert odd != line
+    import_archives([write(tmp_path / "a.txt", [line])], tmp_path / "plain", jobs=1)
+    import_archives([write(tmp_path / "b.txt", [odd])], tmp_path / "odd", jobs=1)
+    a, b = rows(tmp_path / "plain"), rows(tmp_path / "odd")
+    assert a.drop("archive_file").equals(b.drop("archive_file"))

@@ -341,7 +341,35 @@ def _scan_one(data, a, b, spans, hands, auction, date, ts, te, cards):
     auction[0] = ts[2] if i > 2 else te[1]
     auction[1] = te[i - 1] if i > 2 else te[1]
     auction[2] = i
+    auction[3] = _hash(data, auction[0], auction[1])
     return True
+
+
+@njit(cache=True)
+def _hash(data, a, b):
+    """FNV-1a hash of data[a:b] (as int64): finds the lines that share an auction text."""
+    h = np.uint64(0xCBF29CE484222325)
+    for p in range(a, b):
+        h = (h ^ np.uint64(data[p])) * np.uint64(0x100000001B3)
+    return np.int64(h)
+
+
+@njit(cache=True)
+def same_text(data, auction, first, ok):
+    """Clear ``ok`` of a line whose auction text differs from that of the line ``first[k]`` it was
+    grouped with by hash (a collision): such a line goes to the checked path."""
+    for k in range(first.shape[0]):
+        if not ok[k]:
+            continue
+        r = first[k]
+        a, b, ra, rb = auction[k, 0], auction[k, 1], auction[r, 0], auction[r, 1]
+        if b - a != rb - ra:
+            ok[k] = False
+            continue
+        for j in range(b - a):
+            if data[a + j] != data[ra + j]:
+                ok[k] = False
+                break
 
 
 @njit(cache=True)
@@ -628,6 +656,27 @@ def _auction(text: bytes) -> tuple[int, int] | None:
     return _auctions[text]
 
 
+def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, ok: np.ndarray):
+    """(declarer, bid index) of every accepted line: each distinct auction text replayed once by the
+    engine; a line whose auction is not valid is flagged (``ok`` cleared)."""
+    n = len(ok)
+    declarer, bid_index = np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    lines = np.flatnonzero(ok)
+    if not len(lines):
+        return declarer, bid_index
+    hashes, first, group = np.unique(auction[lines, 3], return_index=True, return_inverse=True)
+    representative = np.zeros(n, dtype=np.int64)
+    representative[lines] = lines[first][group]
+    same_text(buf, auction, representative, ok)
+    found = [_auction(data[auction[r, 0]:auction[r, 1]]) for r in lines[first]]
+    valid = np.array([f is not None for f in found])
+    seats = np.array([f[0] if f else -1 for f in found], dtype=np.int64)
+    bids = np.array([f[1] if f else 0 for f in found], dtype=np.int64)
+    declarer[lines], bid_index[lines] = seats[group], bids[group]
+    ok[lines] &= valid[group]
+    return declarer, bid_index
+
+
 @dataclass
 class Batch:
     """What the kernels made of a batch of lines (one entry per line)."""
@@ -647,17 +696,10 @@ def check_batch(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Batch:
     ok = np.zeros(n, dtype=np.bool_)
     spans = np.full((n, len(FIELDS), 2), -1, dtype=np.int64)
     hands = np.zeros((n, 4), dtype=np.int64)
-    auction = np.zeros((n, 3), dtype=np.int64)
+    auction = np.zeros((n, 4), dtype=np.int64)  # start, end of the auction's text, the word after it, its hash
     dates = np.full(n, NULL, dtype=np.int64)
     scan_lines(buf, starts, ends, ok, spans, hands, auction, dates)
-    declarer = np.full(n, -1, dtype=np.int64)
-    bid_index = np.zeros(n, dtype=np.int64)
-    for k in np.flatnonzero(ok):
-        found = _auction(data[auction[k, 0]:auction[k, 1]])
-        if found is None:
-            ok[k] = False
-        else:
-            declarer[k], bid_index[k] = found
+    declarer, bid_index = _auctions_of(data, buf, auction, ok)
     out = np.zeros((n, OUT_SIZE), dtype=np.int64)
     logs = np.full((n, 30), -1, dtype=np.int8)
     replay_lines(buf, spans, auction[:, 2], hands, declarer, bid_index, _declarations(), ok, out, logs)

@@ -360,3 +360,15 @@ def test_result_items():
     assert items == {"d": 0, "outcome": "loss", "v": -96, "m": 1, "bid": "overbid", "p": 44, "t": 4, "s": 0, "z": 0,
                      "p0": 0, "p1": 0, "p2": 0, "l": -1, "to": -1, "r": 0}
     assert parse_result("d:-1 passed") == {"d": -1, "outcome": "passed"}
+
+
+def test_lines_grouped_by_an_auction_hash_must_share_its_text():
+    """Lines are grouped by a hash of their auction's text; a line whose text differs from its group's
+    (a hash collision) is left to the checked path rather than given another line's auction."""
+    from sim.iss_batch import same_text
+
+    data = np.frombuffer(b"1 18 0 y 1 p 2 p|1 18 0 y 1 p 2 p|1 20 0 p 2 p", dtype=np.uint8)
+    auction = np.array([[0, 16, 0, 7], [17, 33, 0, 7], [34, 46, 0, 7]], dtype=np.int64)
+    ok = np.ones(3, dtype=np.bool_)
+    same_text(data, auction, np.zeros(3, dtype=np.int64), ok)
+    assert ok.tolist() == [True, True, False]

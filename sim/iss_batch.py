@@ -4,8 +4,9 @@ The lines of a batch lie in one byte buffer. Two kernels and one lookup do the w
 
 1. :func:`scan_lines` finds each record's fields, reads the deal and the date, and marks
    where the auction stands in the moves;
-2. each distinct auction text is replayed once by the engine's auction
-   (:func:`sim.iss.auction_of_text`, cached), giving the declarer and the bid;
+2. the lines are grouped by their auction's text (a hash, then a byte-for-byte check), and each
+   distinct auction is replayed once by the engine's auction (:func:`sim.iss.auction_of_text`,
+   cached), giving the declarer and the bid;
 3. :func:`replay_lines` reads the skat, the declaration (legal or not by a table the
    engine's :meth:`Declaration.check <sim.rules.games.Declaration.check>` filled), plays the
    cards with the engine's kernels (``legal_now``, ``play_card``), scores the game with the

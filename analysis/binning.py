@@ -85,7 +85,8 @@ def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFr
     computes it once)."""
     score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
     fine = (score / grid.fine_step).round().cast(pl.Int64)
-    return (frame.filter(score.is_not_null())
+    # an imported game that ended early has no value reached when it was overbid: it cannot be replayed
+    return (frame.filter(score.is_not_null(), pl.col("value_reached").is_not_null())
             .with_columns(fine=fine).with_columns(bin=pl.col("fine") // FINE_PER_BIN)
             .group_by(CUBE_KEYS).agg(n=pl.len(), score_sum=score.sum()))
 

@@ -32,6 +32,10 @@ COMPARISON_SCHEMA = {
 
 
 def check_comparable(a: Run, b: Run) -> None:
+    for run in (a, b):
+        if run.imported:
+            raise AnalysisError(f"cannot compare {a.label} and {b.label} deal for deal: {run.label} is an imported"
+                                " archive, whose deals are not dealt from a seed")
     if a.seed != b.seed:
         raise AnalysisError(f"cannot compare {a.label} and {b.label} deal for deal: their seeds differ"
                             f" ({a.seed} and {b.seed}), so their deals are different")

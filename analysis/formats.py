@@ -83,3 +83,13 @@ CONTRACT_COLUMNS = {
 def contract_columns(*keys: str, results=tuple(CONTRACT_COLUMNS)) -> dict:
     """``keys`` as they are, then the named contract columns."""
     return {**{key: key for key in keys}, **{name: CONTRACT_COLUMNS[name] for name in results}}
+
+
+def side_by_side(table: pl.DataFrame, key: str, rate: str, count: str) -> tuple[list[str], list[list[str]]]:
+    """One row per value of ``key``, one column per run: the rate with its interval, and the count."""
+    runs = list(dict.fromkeys(table["run"].to_list()))
+    cells: dict[str, dict[str, str]] = {}
+    for row in table.iter_rows(named=True):
+        text = MISSING if row[rate] is None else f"{rate_text(row, rate)}, {row[count]:,}"
+        cells.setdefault(row[key], {})[row["run"]] = text
+    return [key, *runs], [[value, *(cells[value].get(r, MISSING) for r in runs)] for value in cells]

@@ -65,11 +65,34 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
     if run.mode == "declare":
         frame = scan.with_columns(pl.col("seat").cast(pl.Int8), sf=seat_sf("seat"))
     else:
-        frame = scan.filter(~pl.col("passed")).rename({"declarer": "seat"}).with_columns(sf=seat_sf("seat"))
+        frame = scan.filter(~pl.col("passed"), *decided(run)).rename({"declarer": "seat"}).with_columns(
+            sf=seat_sf("seat"))
     frame = frame.with_columns(game=game_id())
     scores = [declared_score(column).alias(f"eval_{name}") for name, column in wanted.items()]
     return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf",
                         pl.col("value_reached").cast(pl.Int32), "won_in_play", *scores)
+
+
+#: How an imported game may have ended and still count as a contract played: played out (a null
+#: game ended by the declarer's trick included), resigned or claimed (the outcome conceded by one
+#: side). Games a time-out or a player leaving ended are scored by the server's penalty rules, not
+#: by the cards, and count only in the table of how the deals ended.
+COUNTED_ENDS = ("played", "resigned", "claimed")
+
+
+def decided(run: Run) -> list[pl.Expr]:
+    """Filters keeping the games whose outcome the play decided (an imported run: COUNTED_ENDS, with
+    an outcome); none for a simulation, whose games are all played out."""
+    if not run.imported:
+        return []
+    return [pl.col("ended").cast(pl.String).is_in(COUNTED_ENDS), pl.col("won").is_not_null()]
+
+
+def ended(run: Run) -> pl.Expr:
+    """How each deal ended: the ``ended`` column of an imported run; ``passed`` or ``played`` otherwise."""
+    if run.imported:
+        return pl.col("ended").cast(pl.String)
+    return pl.when(pl.col("passed")).then(pl.lit("passed")).otherwise(pl.lit("played"))
 
 
 def seat_sf(seat: str, suffix: str = "") -> pl.Expr:

@@ -116,8 +116,10 @@ def mean_table(cube: pl.DataFrame, keys: list[str], value: str, count: str = "n"
 def _bootstrap_groups(cube, groups, keys, value, count):
     """Bootstrap intervals of the mean of ``value`` for each of ``groups`` (in their order), in one draw."""
     values = cube.group_by(*keys, value).agg(pl.col(count).sum())  # equal values pool exactly
+    # cells in a fixed order (group, then value): the replicates are drawn cell by cell, and group_by
+    # gives its rows in any order
     cells = (groups.with_row_index("group").join(values, on=keys, how="inner", nulls_equal=True)
-             .sort("group"))
+             .sort("group", value))
     index = cells["group"].to_numpy()
     starts = np.flatnonzero(np.r_[True, index[1:] != index[:-1]])
     return bootstrap_means(cells[value].to_numpy(), cells[count].to_numpy(), starts)

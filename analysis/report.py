@@ -21,7 +21,17 @@ import pyarrow as pa
 from sim.runfolder import RunError, folder_in_place
 
 from . import plots
-from .formats import MISSING, contract_columns, mean_column, number, percent, rate_column, rows_of, short
+from .formats import (
+    MISSING,
+    contract_columns,
+    mean_column,
+    number,
+    percent,
+    rate_column,
+    rows_of,
+    short,
+    side_by_side,
+)
 from .games import SEATS
 from .runs import AnalysisError, Run, find_damage, load_runs
 from .summary import POOLED_GROUPS, summary_markdown
@@ -206,8 +216,8 @@ def report_html(runs: list[Run], tables: dict, figures: list, notes: list[str], 
 
 
 def runs_html(runs: list[Run]) -> str:
-    header = ["run", "mode", "seed", "profile", "deals", "parts", "complete", "folder"]
-    body = [[r.label, r.mode, str(r.seed), r.profile, f"{r.deals:,}", f"{len(r.parts)} of {r.parts_planned}",
+    header = ["run", "what", "mode", "deals", "parts", "complete", "folder"]
+    body = [[r.label, r.origin, r.mode, f"{r.deals:,}", f"{len(r.parts)} of {r.parts_planned}",
              "yes" if r.complete else "no (partial run)", str(r.folder)] for r in runs]
     return html_table(header, body)
 
@@ -225,6 +235,10 @@ TOO_FEW_BINS = "Too few games for {what}: no score bin has {min_rows} games yet.
 
 DECLARE_NOTE = """The rows of declare-mode runs ({runs}) describe every seat declaring every game at bid 18
 (no auction), not the games a table would play."""
+
+IMPORTED_NOTE = """{runs}: imported from game archives. Contract success counts only the games played out or
+conceded (resigned or claimed); games a time-out or a player leaving ended are scored by the server's penalty
+rules, not by the cards, and appear only under How the deals ended. The game mix counts every game declared."""
 
 BIDS_INTRO = """<h2>Bid success</h2>
 <p>How often the declarer wins against the final bid (all games here; by game group in
@@ -294,10 +308,14 @@ def contracts_html(runs: list[Run], tables: dict, images: dict) -> list[str]:
     declare_runs = ", ".join(r.label for r in runs if r.mode == "declare")
     if declare_runs:
         parts.append(note(DECLARE_NOTE.format(runs=html.escape(declare_runs))))
+    imported = ", ".join(r.label for r in runs if r.imported)
+    if imported:
+        parts.append(note(IMPORTED_NOTE.format(runs=html.escape(imported))))
     if "passed_in" in tables:
         columns = {"run": "run", "deals": "deals", "passed in": "passed",
                    "passed-in rate": rate_column("passed_rate")}
         parts += ["<h3>Passed-in deals</h3>\n", frame_html(tables["passed_in"], columns)]
+    parts += mix_html(tables, bool(imported))
     if not tables["contracts_by_game"].height:
         return parts + [missing(NO_GAMES)]
     brief = ("games", "win rate", "Seeger-Fabian")
@@ -315,6 +333,19 @@ def contracts_html(runs: list[Run], tables: dict, images: dict) -> list[str]:
             plots_or(images, "matadors", TOO_FEW_PLOTTED.format(what="matador count")),
             folded("Table", frame_html(matadors, contract_columns("run", "contract", "matadors",
                                                                    results=brief)))])]
+
+
+def mix_html(tables: dict, imported: bool) -> list[str]:
+    """The game mix of the runs side by side, and how the deals ended (when a run is imported)."""
+    if "game_mix" not in tables:
+        return []
+    parts = ["<h3>Game mix</h3>\n<p>Each game type's share of the games declared (95% Wilson interval), and "
+             "the number of games.</p>\n", html_table(*side_by_side(tables["game_mix"], "game", "share", "games"))]
+    if imported:
+        parts += ["<h3>How the deals ended</h3>\n<p>Share of all deals (95% Wilson interval) and the number of "
+                  "deals; contract success counts played, resigned and claimed games.</p>\n",
+                  html_table(*side_by_side(tables["game_ends"], "ended", "share", "deals"))]
+    return parts
 
 
 def bids_html(tables: dict, images: dict) -> list[str]:

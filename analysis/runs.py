@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runfolder import SCHEMA_VERSION, RunError, part_name, read_manifest
+from sim.runfolder import SCHEMA_VERSION, SIMULATION, RunError, part_name, read_manifest
 
 
 class AnalysisError(ValueError):
@@ -35,6 +35,25 @@ class Run:
     config: dict
 
     @property
+    def source(self) -> str:
+        """Where the deals come from: ``simulation``, or ``iss`` for a run imported from ISS archives."""
+        return self.config.get("source", SIMULATION)
+
+    @property
+    def imported(self) -> bool:
+        return self.source != SIMULATION
+
+    @property
+    def origin(self) -> str:
+        """What the run is, for people: ``simulation, profile default, seed 0`` or ``imported ISS archive
+        (2 files)``."""
+        if not self.imported:
+            return f"simulation, profile {self.profile}, seed {self.seed}"
+        files = self.config.get("sources", [])
+        names = ", ".join(f["name"] for f in files[:3]) + (", ..." if len(files) > 3 else "")
+        return f"imported {self.source.upper()} archive ({names})"
+
+    @property
     def evaluators(self) -> dict[str, dict]:
         """The evaluators the run logged (from its manifest): name -> {"thresholds": {game: value}}."""
         return self.config.get("evaluators", {})
@@ -50,7 +69,8 @@ class Run:
     def describe(self) -> dict:
         return {"run": self.label, "folder": str(self.folder), "mode": self.mode, "seed": self.seed,
                 "profile": self.profile, "deals": self.deals, "parts": len(self.parts),
-                "parts_planned": self.parts_planned, "complete": self.complete}
+                "parts_planned": self.parts_planned, "complete": self.complete, "source": self.source,
+                "origin": self.origin}
 
 
 def load_run(folder, label: str | None = None) -> Run:
@@ -73,10 +93,12 @@ def load_run(folder, label: str | None = None) -> Run:
     if damaged:
         raise AnalysisError(damaged_message(folder, damaged))
     parts = tuple(folder / part_name(index) for index in manifest.parts_done)
-    deals, chunk = config["deals"], config["chunk_size"]
+    # an import that is still running does not know its number of lines yet, and has no seed
+    deals, chunk = config["deals"] or 0, config["chunk_size"]
+    seed = config.get("seed")
     return Run(folder=folder, label=label or folder.name, mode=config.get("mode", "game"),
-               seed=int(config.get("seed", -1)), profile=str(config.get("profile", "?")),
-               deals=deals, parts=parts, parts_planned=-(-deals // chunk),
+               seed=-1 if seed is None else int(seed), profile=str(config.get("profile", "-")),
+               deals=deals, parts=parts, parts_planned=max(-(-deals // chunk), len(parts)),
                finished=bool(manifest.finished), config=config)
 
 

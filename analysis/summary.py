@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .formats import contract_columns, counted, mean_column, number, rate_text, rows_of
+from .formats import contract_columns, counted, mean_column, number, rate_text, rows_of, side_by_side
 from .runs import Run
 from .thresholds import MIN_ROWS
 
@@ -23,8 +23,8 @@ def markdown_table(header: list[str], body: list[list[str]], empty: str = "None.
 def summary_markdown(runs: list[Run], tables: dict, notes: list[str], min_rows: int = MIN_ROWS) -> str:
     lines = ["# skatsim analysis: summary", "",
              "Full report: `report.html`; tables in `tables/` (CSV, Parquet), plots in `plots/`.", ""]
-    for part in (runs_part(runs), passed_in_part(tables), contracts_part(tables), heuristics_part(tables),
-                 break_even_part(tables, min_rows), comparison_part(tables, notes)):
+    for part in (runs_part(runs), passed_in_part(tables), mix_part(runs, tables), contracts_part(tables),
+                 heuristics_part(tables), break_even_part(tables, min_rows), comparison_part(tables, notes)):
         lines += part
     return "\n".join(lines) + "\n"
 
@@ -32,9 +32,25 @@ def summary_markdown(runs: list[Run], tables: dict, notes: list[str], min_rows: 
 def runs_part(runs: list[Run]) -> list[str]:
     lines = ["## Runs", ""]
     for r in runs:
-        lines.append(f"- **{r.label}**: {r.mode} mode, seed {r.seed}, profile {r.profile}, "
+        lines.append(f"- **{r.label}**: {r.origin}, {r.mode} mode, "
                      f"{counted(r.deals, 'deal')}{'' if r.complete else ' (partial run)'}")
+    imported = ", ".join(r.label for r in runs if r.imported)
+    if imported:
+        lines += ["", f"{imported}: imported from game archives; contract success counts only games played out or"
+                      " conceded (resigned or claimed), not those a time-out or a player leaving ended."]
     return lines + [""]
+
+
+def mix_part(runs: list[Run], tables: dict) -> list[str]:
+    """The game mix side by side, and how the deals ended when a run is imported."""
+    if "game_mix" not in tables:
+        return []
+    lines = ["## Game mix (share of declared games, 95% intervals, games)", "",
+             *markdown_table(*side_by_side(tables["game_mix"], "game", "share", "games"))]
+    if any(r.imported for r in runs):
+        lines += ["## How the deals ended (share of deals, 95% intervals, deals)", "",
+                  *markdown_table(*side_by_side(tables["game_ends"], "ended", "share", "deals"))]
+    return lines
 
 
 def passed_in_part(tables: dict) -> list[str]:

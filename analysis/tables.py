@@ -16,6 +16,7 @@ from .contracts import contract_cube, contract_tables, passed_in, passed_in_quer
 from .games import games
 from .heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
 from .match import match_result, match_splits
+from .mix import deal_cube, game_ends, game_mix
 from .runs import AnalysisError, Run
 from .thresholds import MIN_ROWS, THRESHOLD_SCHEMAS, shipped_thresholds, threshold_tables
 
@@ -29,11 +30,12 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
     queries = [contract_cube(frame), *(evaluator_cube(frame, e, found[e]) for e in names)]
     auction = run.mode != "declare"  # game and match runs bid; declare mode has no auction
     if auction:
-        queries.append(passed_in_query(run))
+        queries += [passed_in_query(run), deal_cube(run)]
     results = pl.collect_all(queries)
     tables = contract_tables(results[0], run.mode)
     if auction:
-        tables["passed_in"] = passed_in(results[-1])
+        tables["passed_in"] = passed_in(results[-2])
+        tables["game_mix"], tables["game_ends"] = game_mix(results[-1]), game_ends(results[-1])
     if run.mode == "match":
         tables.update(match=match_result(run), match_splits=match_splits(run))
 

@@ -134,7 +134,7 @@ def break_even(score, expected, win_rate) -> tuple[float, float, str]:
 def _group_cells(group: pl.DataFrame) -> pl.DataFrame:
     """Cells of one (game, seats) group for resampling: per bin, won and score; sorted by bin."""
     return (group.group_by("bin", "won", "sf").agg(pl.col("n").sum(), pl.col("score_sum").sum())
-            .sort("bin"))
+            .sort("bin", "won", "sf"))  # a fixed order: the bootstrap draws the cells in it
 
 
 def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
@@ -195,7 +195,8 @@ def _group_order(item):
 
 def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS) -> list[dict]:
     """For each reachable bid: the lowest bin from which the expected score at that bid stays positive."""
-    cells = (group.group_by("bin", "value_reached", "won_in_play").agg(pl.col("n").sum()).sort("bin"))
+    cells = (group.group_by("bin", "value_reached", "won_in_play").agg(pl.col("n").sum())
+             .sort("bin", "value_reached", "won_in_play"))
     bins = cells["bin"].to_numpy()
     starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]])
     edges = grid.edge(bins[starts])

@@ -12,9 +12,10 @@ whole command on every core and also reports the peak memory of its largest
 process (``peak_rss_mb``; each of the two workers and the main process stays
 under it), ``simulate_1m_threshold`` the same with the threshold profile (the
 rule-of-thumb bidder, the default before the calibrated one); ``simulate_jobs_1`` and
-``simulate_jobs_2`` give the scaling;
-``analyze_10m`` is ``skatsim analyze`` of a ten-million-deal run (resampled from a
-real run, built before timing), with its peak memory.
+``simulate_jobs_2`` give the scaling; ``analyze_10m`` is ``skatsim analyze`` of a
+ten-million-deal run (resampled from a real run, built before timing), with its peak
+memory; ``import_iss`` imports a generated ISS archive on two processes
+(``import_iss_jobs_1`` on one), ``deals`` being its record lines.
 """
 
 from __future__ import annotations
@@ -110,6 +111,34 @@ def bench_analyze(rows: int):
     return run
 
 
+def _import_iss(jobs: int):
+    def make(records: int):
+        """Import a generated ISS archive of ``records`` lines: read, check every game with the engine,
+        score it, compare with the archive's result, evaluate every hand and write the run. The archive
+        is generated before timing (engine games of the default profile, 1% constructed ones with early
+        ends); the import runs in this process on ``jobs`` processes, whose workers the first, small call
+        has started."""
+        from sim.archive import import_archives
+        from sim.iss_sample import constructed_games, profile_lines
+
+        folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-iss-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        archive = folder / "archive.txt"
+        lines = profile_lines(count=records - records // 100)
+        lines += [c.line for c in constructed_games(count=records // 100)]
+        archive.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        chunk = max(1, -(-records // (2 * jobs)))  # two parts per process
+
+        def run():
+            out = folder / "run"
+            shutil.rmtree(out, ignore_errors=True)
+            imported = import_archives([archive], out, jobs=jobs, chunk_size=chunk)
+            assert imported.games >= records - records // 50, "the import lost games"
+
+        return run
+    return make
+
+
 BENCHMARKS = {
     "random_play": (bench_random_play, 1_000_000, 20_000, 5),
     "default_profile": (bench_default_profile, 200_000, 10_000, 5),
@@ -120,6 +149,8 @@ BENCHMARKS = {
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
     "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
+    "import_iss": (_import_iss(2), 200_000, 400, 5),
+    "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),
 }
 
 

@@ -131,13 +131,18 @@ def _fail(message: str, code: int = EXIT_BAD_INPUT):
 
 
 def _progress_reporter(total: int):
-    """A tqdm bar on a terminal; otherwise one JSON line per finished part on stderr."""
+    """A tqdm bar on a terminal; otherwise one JSON line per finished part on stderr.
+
+    ``total`` 0: the total is told with the first update.
+    """
     if sys.stderr.isatty():
         from tqdm import tqdm
 
-        bar = tqdm(total=total, unit="deal", unit_scale=True, dynamic_ncols=True)
+        bar = tqdm(total=total or None, unit="deal", unit_scale=True, dynamic_ncols=True)
 
-        def update(done, _total, rate):
+        def update(done, total_, rate):
+            if bar.total is None:
+                bar.total = total_
             bar.update(done - bar.n)
             bar.set_postfix_str(f"{rate:,.0f} deals/s", refresh=False)
 
@@ -308,6 +313,54 @@ def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
         click.echo(f"{row['game']:<26}{rate:>24}{row['expected_sf']:>+13.1f}{100 * row['schneider_rate']:>10.1f}%"
                    f"{row['bid_up_to'] or '-':>11}")
     click.echo(advice(table))
+
+
+# --- archives ----------------------------------------------------------------------------
+
+
+@main.group(name="import", short_help="Import game archives into a run folder.")
+def import_group() -> None:
+    """Import game archives into run folders that `skatsim analyze` reads like simulations."""
+
+
+@import_group.command(name="iss", short_help="Import International Skat Server archives.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Run folder to write.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
+@click.option("--anonymize", is_flag=True, help="Write a stable hash of each player's name instead of the name.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=50_000, show_default=True,
+              help="Record lines per part file.")
+def import_iss(files, out, jobs, anonymize, chunk_size):
+    """Check every game of ISS archive FILES (plain text, .bz2 or .gz) and write them to a run folder.
+
+    Bad lines and games whose result differs from the archive's are listed in RUN/errors.jsonl
+    (the first few on stderr) and do not make the exit status non-zero; an unreadable or damaged
+    file, a folder holding another run, or archives without a single valid game do. Running the
+    same command again finishes an interrupted import.
+    """
+    from .archive import import_archives
+
+    update, close = _progress_reporter(0)
+    try:
+        imported = import_archives(files, out, jobs, anonymize, chunk_size, progress=update)
+    except KeyboardInterrupt:
+        close()
+        _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
+    except RunError as error:
+        close()
+        _fail(str(error))
+    except OSError as error:
+        close()
+        _fail(f"cannot write the run: {error.strerror or error} ({error.filename or out})")
+    close()
+    for problem in imported.problems:
+        click.echo(problem, err=True)
+    hidden = imported.bad_lines + imported.disagreements - len(imported.problems)
+    if hidden > 0:
+        click.echo(f"... and {hidden:,} more in {imported.errors}", err=True)
+    click.echo("\n".join(imported.lines_of_text()))
+    if imported.games == 0:
+        _fail(f"no valid game in {', '.join(files)}; see {imported.errors}")
 
 
 @main.command(short_help="Print one deal of a run as a person reads it.")

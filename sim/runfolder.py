@@ -78,6 +78,8 @@ DECLARE_MODE_TYPES = {
     "deal_id": pa.int64(), "seat": pa.int8(), "game": GAME_TYPE, "bid": pa.int16(), **_DECLARATION_TYPES,
     "evaluator_score": pa.float32(), **_RESULT_TYPES,
 }
+TRICKS_TYPE = pa.list_(pa.int8(), TRICK_LOG_SIZE)
+EVALUATOR_PREFIX = "eval_"
 #: A duplicate match: every deal played six times, one row per deal and seating (see SEATINGS).
 MATCH_MODE_TYPES = {**GAME_MODE_TYPES, "seating": pa.int8()}
 MODE_TYPES = {"game": GAME_MODE_TYPES, "declare": DECLARE_MODE_TYPES, "match": MATCH_MODE_TYPES}
@@ -92,8 +94,22 @@ def seats_of(side: str, seating: int) -> tuple[int, ...]:
     """The seats ``side`` ("a" or "b") holds in ``seating``."""
     seat, alone = SEATINGS[seating]
     return (seat,) if side == alone else tuple(s for s in range(3) if s != seat)
-TRICKS_TYPE = pa.list_(pa.int8(), TRICK_LOG_SIZE)
-EVALUATOR_PREFIX = "eval_"
+
+
+#: Where a run's deals come from (the manifest's ``config.source``): played by the simulation
+#: (the default; the key is absent), or imported from an archive of the International Skat Server.
+SIMULATION, ISS_ARCHIVE = "simulation", "iss"
+#: How a game ended (the column ``ended`` of an imported run).
+ENDINGS = ("played", "passed", "resigned", "claimed", "timeout", "left")
+#: Columns an imported run has beside those of game mode. Game-mode columns the archive cannot
+#: give are null there (the bid plans ``max_bid_*``, ``intended_game_*``), and so are the outcome
+#: columns of a game a time-out or penalty ended (see docs/schema.md).
+ARCHIVE_TYPES = {
+    "archive_file": pa.dictionary(pa.int16(), pa.string()), "archive_line": pa.int64(),
+    "archive_id": pa.string(), "date": pa.timestamp("s", tz="UTC"),
+    "player_f": pa.string(), "player_m": pa.string(), "player_r": pa.string(),
+    "ended": pa.dictionary(pa.int8(), pa.string()), "ended_by": pa.int8(), "agrees": pa.bool_(),
+}
 
 
 def evaluator_column(evaluator: str, seat: int | None = None, game: int | None = None) -> str:
@@ -115,22 +131,36 @@ def game_labels(ids: np.ndarray) -> pa.Array:
                                           pa.array(GAME_NAMES))
 
 
-def to_table(columns: dict, mode: str) -> pa.Table:
-    """A pyarrow table in the documented schema; evaluator scores (``eval_*``) become float32."""
+def to_table(columns: dict, mode: str, source: str = SIMULATION) -> pa.Table:
+    """A pyarrow table in the documented schema; evaluator scores (``eval_*``) become float32.
+
+    A column may be a numpy array, a numpy masked array (masked: null) or a pyarrow array; an
+    imported run (``source`` not the simulation) also has the :data:`ARCHIVE_TYPES` columns.
+    """
     types = dict(MODE_TYPES[mode])
     types.update({k: pa.float32() for k in columns if k.startswith(EVALUATOR_PREFIX)})
     if "tricks" in columns:
         types["tricks"] = TRICKS_TYPE
+    metadata = {"skatsim_schema_version": str(SCHEMA_VERSION), "skatsim_mode": mode}
+    if source != SIMULATION:
+        types.update(ARCHIVE_TYPES)
+        metadata["skatsim_source"] = source
     missing = set(types) - set(columns)
     if missing:
         raise ValueError(f"columns missing for the {mode} schema: {', '.join(sorted(missing))}")
     arrays = {name: _arrow(columns[name], kind) for name, kind in types.items()}
-    schema = pa.schema([pa.field(n, t) for n, t in types.items()],
-                       metadata={"skatsim_schema_version": str(SCHEMA_VERSION), "skatsim_mode": mode})
+    schema = pa.schema([pa.field(n, t) for n, t in types.items()], metadata=metadata)
     return pa.Table.from_pydict(arrays, schema=schema)
 
 
 def _arrow(values, kind):
+    if isinstance(values, pa.Array):
+        return values if values.type == kind else values.cast(kind)
+    if isinstance(values, np.ma.MaskedArray):
+        if kind == GAME_TYPE:
+            return game_labels(np.ma.filled(values, -1))
+        return pa.array(np.ma.getdata(values).astype(kind.to_pandas_dtype()), mask=np.ma.getmaskarray(values),
+                        type=kind)
     if kind == GAME_TYPE:
         return game_labels(values)
     if kind == TRICKS_TYPE:
@@ -148,9 +178,9 @@ def part_name(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
 
-def write_part(folder: Path, index: int, columns: dict, mode: str) -> dict:
+def write_part(folder: Path, index: int, columns: dict, mode: str, source: str = SIMULATION) -> dict:
     """Write part ``index`` of the run in ``folder`` atomically; returns its facts for the manifest."""
-    table = to_table(columns, mode)
+    table = to_table(columns, mode, source)
     target = Path(folder) / part_name(index)
     with temporary_beside(target) as tmp:
         pq.write_table(table, tmp, compression="zstd")
@@ -264,7 +294,11 @@ def _manifest_problem(manifest: Manifest) -> str | None:
     missing = set(RUN_SETTINGS) - set(config)
     if missing:
         return f"its config lacks {', '.join(sorted(missing))}"
+    imported = config.get("source", SIMULATION) != SIMULATION
     for key in ("deals", "seed", "chunk_size", "schema_version"):
+        # an import has no seed, and knows its number of deals once every line is read
+        if imported and config[key] is None and (key == "seed" or (key == "deals" and not manifest.finished)):
+            continue
         if not _whole(config[key]) or config[key] < (1 if key in ("deals", "chunk_size") else 0):
             return f"its config's {key} is not a whole number: {shown(config[key])}"
     if config["mode"] not in MODES:
@@ -273,8 +307,8 @@ def _manifest_problem(manifest: Manifest) -> str | None:
         return "its config's evaluators are not a table"
     if not isinstance(manifest.parts, dict):
         return "its parts are not a table"
-    planned = -(-config["deals"] // config["chunk_size"])
-    if config["deals"] > MAX_DEALS or planned > MAX_PARTS:
+    planned = MAX_PARTS if config["deals"] is None else -(-config["deals"] // config["chunk_size"])
+    if (config["deals"] or 0) > MAX_DEALS or planned > MAX_PARTS:
         return f"its config asks for {config['deals']:,} deals in {planned:,} parts, more than a run holds"
     for key, facts in manifest.parts.items():
         if not (key.isdigit() and int(key) < planned and isinstance(facts, dict)):

@@ -104,12 +104,14 @@ def open_run(folder: Path, config: RunConfig, notice=None) -> Manifest:
         if manifest.config != config.identity():
             raise RunError(f"{folder} holds a different run ({_difference(manifest.config, config.identity())});"
                            " choose another --out folder")
-        for index, problem in manifest.damaged_parts(folder).items():
+        damaged = manifest.damaged_parts(folder)
+        for index, problem in damaged.items():
             manifest.drop_part(index)
             manifest.finished = None
             if notice is not None:
                 notice(f"{folder}: {problem}; playing it again")
-        manifest.save(folder)
+        if damaged:
+            manifest.save(folder)
         return manifest
     if any(p.name != ".gitkeep" for p in folder.iterdir()):
         raise RunError(f"{folder} is not empty and holds no run; choose an empty or new --out folder")

@@ -21,7 +21,7 @@ from .rules.cards import SEAT_NAMES, format_card, format_hand
 from .rules.deal import deal
 from .rules.games import GAME_NAMES, Declaration
 from .rules.tricks import CardPlay
-from .runfolder import SEATINGS, RunError, check_part, part_name, read_manifest
+from .runfolder import SEATINGS, SIMULATION, RunError, check_part, part_name, read_manifest
 from .simulation import replay_of
 
 SEAT_LETTERS = "FMR"
@@ -33,6 +33,8 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     """The text of deal ``deal_id`` of the run in ``folder``."""
     manifest = read_manifest(Path(folder))
     config = manifest.config
+    if config.get("source", SIMULATION) != SIMULATION:
+        return _imported_deal(Path(folder), manifest, deal_id)
     if not 0 <= deal_id < config["deals"]:
         raise RunError(f"deal {deal_id} is not in this run (deals 0 to {config['deals'] - 1})")
     head = f"Deal {deal_id} of {folder} (seed {config['seed']}, profile {config.get('profile')})"
@@ -122,7 +124,7 @@ def _auction(row) -> list[str]:
     return [f"{'Auction':<11} {calls}: {SEAT_NAMES[result.declarer]} plays at {result.bid}"]
 
 
-def _play(row) -> list[str]:
+def _play(row, with_result: bool = True) -> list[str]:
     if row["passed"]:
         return []
     d = int(row["declarer"])
@@ -132,7 +134,7 @@ def _play(row) -> list[str]:
             else f"picks up the skat, discards {format_hand(row['discard'], True)}")
     lines = [f"{'Skat':<11} {SEAT_NAMES[d]} {skat}", f"{'Game':<11} {decl.name}", "Tricks"]
     lines += _tricks(row, d)
-    return lines + [_result(row, d)]
+    return lines + [_result(row, d)] if with_result else lines
 
 
 def _tricks(row, declarer) -> list[str]:
@@ -148,6 +150,8 @@ def _tricks(row, declarer) -> list[str]:
             winner = play.trick_winners[-1]
             lines.append(f"  {len(play.trick_winners):>2}  {'  '.join(trick)} -> {SEAT_NAMES[winner]}")
             trick = []
+    if trick:  # a game that ended early may stop inside a trick
+        lines.append(f"  {len(play.trick_winners) + 1:>2}  {'  '.join(trick)}")
     return lines
 
 
@@ -160,3 +164,48 @@ def _result(row, declarer) -> str:
     return (f"{'Result':<11} {SEAT_NAMES[declarer]} {int(row['declarer_points'])} points,"
             f" {int(row['declarer_tricks'])} tricks{with_text}: {outcome}, value {int(row['game_value'])},"
             f" score {int(row['score']):+d}; Seeger-Fabian F/M/R {sf}")
+
+
+# --- a deal of a run imported from an archive ---------------------------------------------------
+
+
+def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
+    """An imported deal from its row: the archive's record line, hands, game, tricks and result."""
+    config = manifest.config
+    index = deal_id // config["chunk_size"]
+    part = folder / part_name(index)
+    facts = manifest.parts.get(str(index))
+    problem = check_part(folder, index, facts) if facts is not None else None
+    if problem:
+        raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair`")
+    found = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).collect() if facts else None
+    if found is None or not found.height:
+        lines = config.get("deals")
+        if lines is not None and not 0 <= deal_id < lines:
+            raise RunError(f"deal {deal_id} is not in this run (deals 0 to {lines - 1})")
+        raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
+                       if part.exists() else f"deal {deal_id} is not imported yet")
+    row = {name: value for name, value in found.row(0, named=True).items()}
+    row["game"] = -1 if row["game"] is None else GAME_NAMES.index(row["game"])
+    when = "" if row["date"] is None else f", {row['date']:%Y-%m-%d %H:%M:%S} UTC"
+    head = (f"Deal {deal_id} of {folder} (archive {row['archive_file']}, line {row['archive_line']},"
+            f" game {row['archive_id']}{when})")
+    players = [row["player_f"], row["player_m"], row["player_r"]]
+    lines = [f"{line}  ({name})" if name else line for line, name in zip(_hands(row), players + [None])]
+    if row["passed"]:
+        return "\n".join([head, *lines, f"{'Auction':<11} passed in, no game"])
+    d = int(row["declarer"])
+    lines.append(f"{'Auction':<11} {SEAT_NAMES[d]} plays at {row['bid']}")
+    ended = row["ended"]
+    body = _play(row) if ended == "played" else _play(row, with_result=False) + [_early_end(row, d)]
+    if not row["agrees"]:
+        body.append("Note       the archive's result differs from the engine's (see errors.jsonl)")
+    return "\n".join([head, *lines, *body])
+
+
+def _early_end(row, declarer) -> str:
+    """The line of a game that ended early: how, and the server's result."""
+    outcome = {True: "won", False: "lost", None: "a penalty"}[row["won"]]
+    return (f"{'Ended':<11} {row['ended']} by {SEAT_NAMES[row['ended_by']]}; the server scored it: {outcome},"
+            f" score {int(row['score']):+d}, {SEAT_NAMES[declarer]} {int(row['declarer_points'])} points,"
+            f" {int(row['declarer_tricks'])} tricks")

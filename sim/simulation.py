@@ -27,7 +27,7 @@ from strategies.table import DECLARE_VARIANTS, declare_every_game, play_deals
 from .rules.cards import SEAT_SUFFIXES
 from .rules.deal import deal_batch
 from .rules.games import GAME_NAMES
-from .runfolder import RUN_SETTINGS, SEATINGS, RunError, evaluator_column, read_manifest, seats_of
+from .runfolder import RUN_SETTINGS, SEATINGS, SIMULATION, RunError, evaluator_column, read_manifest, seats_of
 from .runner import RunConfig, check_config, run
 
 _profiles: dict[str, Profile] = {}
@@ -208,6 +208,13 @@ def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
     """
     manifest = read_manifest(folder)
     damaged = manifest.damaged_parts(folder, deep=True)
+    if manifest.config.get("source", SIMULATION) != SIMULATION:
+        for index in damaged:
+            manifest.drop_part(index)
+            manifest.finished = None
+        manifest.save(folder)
+        raise RunError(f"{folder}: dropped {len(damaged)} damaged part(s) of an imported run; run the same"
+                       " `skatsim import` command again to import them again")
     play, config = replay_of(folder)
     if config.identity() != manifest.config:
         raise RunError(f"{folder} was made with strategies or evaluators that have changed since;"

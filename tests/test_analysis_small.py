@@ -17,6 +17,7 @@ from analysis import analyze, compare_heuristics, contract_success, load_run, pl
 from analysis.binning import by_evaluator
 from analysis.compare import COMPARISON_SCHEMA
 from analysis.heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
+from analysis.mix import ENDS_SCHEMA, MIX_SCHEMA
 from analysis.report import NO_GAMES
 from analysis.tables import comparisons
 from analysis.thresholds import THRESHOLD_SCHEMAS, threshold_tables
@@ -39,6 +40,8 @@ CONTRACT_HEADERS = {
 GAME_MODE_HEADERS = {
     "bid_success": ["run", "contract", "bid", *RESULTS],
     "passed_in": ["run", "deals", "passed", "passed_rate", "passed_rate_lo", "passed_rate_hi"],
+    "game_mix": ["run", *MIX_SCHEMA],
+    "game_ends": ["run", *ENDS_SCHEMA],
 }
 EVALUATOR_HEADERS = {
     **{name: ["run", "evaluator", *schema] for name, schema in THRESHOLD_SCHEMAS.items()},

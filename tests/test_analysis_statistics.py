@@ -112,3 +112,18 @@ def test_first_positive_run_along_the_last_axis():
 @pytest.mark.parametrize("span, width", [(14, 0.5), (36, 1.0), (10, 0.25), (1, 0.025), (0, 1.0)])
 def test_round_bin_widths(span, width):
     assert round_width(span) == pytest.approx(width)
+
+
+def test_the_same_run_gives_the_same_bootstrap_intervals(tmp_path):
+    """Bootstrap replicates are drawn cell by cell, so the cells must come in a fixed order although
+    polars groups rows in any order: analysing one run twice gives identical tables."""
+    from analysis import load_run
+    from analysis.tables import run_tables
+    from sim.simulation import simulate
+
+    run = load_run(simulate(300, seed=2, out=tmp_path / "run", jobs=1))
+    first = run_tables(run)
+    for _ in range(3):
+        again = run_tables(run)
+        for name, table in first.items():
+            assert table.equals(again[name]), name

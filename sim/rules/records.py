@@ -16,6 +16,12 @@ A record is a JSON object (a dict here) describing one deal as it was played::
     play        the cards in the order played, from forehand's first lead, as a list
                 or one space-separated string; a null game the declarer loses stops
                 at the trick the declarer takes
+    ended       optional, for a game that stopped before its end: "resigned" (the
+                declarer gave up or the defenders conceded), "claimed" (the declarer
+                showed the cards and claimed the rest), "timeout" (a player ran out of
+                time) or "left" (a player left the table); the play then stops where
+                the game stopped, and the cards do not decide its outcome
+    ended_by    with ended: the seat that resigned, claimed, timed out or left
 
 A deal all three passed (auction ["pass", "pass", "pass"]) has no declarer, game,
 bid, discard or play. Every rule is checked by the engine's own code (auction,
@@ -31,16 +37,18 @@ import json
 from .auction import AuctionError, AuctionResult, is_legal_bid, run_auction
 from .cards import SEAT_NAMES, CardError, cards_of, format_card, parse_card, parse_hand, shown
 from .games import GAME_NAMES, Declaration, IllegalDeclaration, game_id
-from .scoring import score_game
+from .scoring import matadors, score_game
 from .tricks import CardPlay, IllegalPlay
 
 FIELDS = ("id", "hands", "skat", "auction", "declarer", "bid", "game", "hand", "schneider",
-          "schwarz", "ouvert", "discard", "play")
+          "schwarz", "ouvert", "discard", "play", "ended", "ended_by")
 ANNOUNCEMENTS = ("hand", "schneider", "schwarz", "ouvert")
 #: A record of the longest legal form is under 2,000 characters; far longer lines are not records.
 MAX_LINE = 100_000
 #: Fields that only a played game has; a passed-in deal must not give them.
-GAME_FIELDS = ("declarer", "bid", "game", "discard", "play")
+GAME_FIELDS = ("declarer", "bid", "game", "discard", "play", "ended", "ended_by")
+#: How a game that stopped before its end ended (the field ``ended``).
+EARLY_ENDS = ("resigned", "claimed", "timeout", "left")
 
 
 class RecordError(ValueError):
@@ -110,7 +118,10 @@ def replay(record: dict) -> dict:
     put_away = read_discard(record, declaration, twelve, skat)
     in_play = list(hands)
     in_play[declarer] = twelve & ~put_away
-    play = play_through(read_play(record), in_play, declaration.game, declarer)
+    ended = read_ended(record)
+    play = play_through(read_play(record), in_play, declaration.game, declarer, ended is not None)
+    if ended is not None:
+        return early_end_result(record, declarer, declaration, bid, twelve, put_away, play, ended)
     return game_result(record, declarer, declaration, bid, twelve, put_away, play)
 
 
@@ -335,8 +346,13 @@ def _position(i: int) -> str:
     return f"card {i + 1} (trick {i // 3 + 1})"
 
 
-def play_through(cards: list[int], hands: list[int], game: int, declarer: int) -> CardPlay:
-    """The recorded cards played one by one under the engine's rules of card play."""
+def play_through(cards: list[int], hands: list[int], game: int, declarer: int,
+                 ended_early: bool = False) -> CardPlay:
+    """The recorded cards played one by one under the engine's rules of card play.
+
+    ``ended_early``: the game stopped before its end (the record's ``ended``), so the
+    play must stop before the game is over rather than at its end.
+    """
     play = CardPlay(hands, game, declarer)
     for i, c in enumerate(cards):
         if play.finished:
@@ -346,6 +362,11 @@ def play_through(cards: list[int], hands: list[int], game: int, declarer: int) -
             play.play(c)
         except IllegalPlay as e:
             raise RecordError(f"{_position(i)}: {e}") from None
+    if ended_early:
+        if play.finished:
+            raise RecordError(f"ended: the game was played to its end ({_how_it_ended(play)}),"
+                              " so it did not end early")
+        return play
     if not play.finished:
         raise RecordError(f"play: too short; the game is not over after {len(cards)} cards: "
                           f"{_position(len(cards))} is {SEAT_NAMES[play.to_play]}'s to play")
@@ -354,6 +375,24 @@ def play_through(cards: list[int], hands: list[int], game: int, declarer: int) -
 
 def _cards(n: int) -> str:
     return "1 card" if n == 1 else f"{n} cards"
+
+
+def read_ended(record: dict) -> tuple[str, int] | None:
+    """(how, seat) of a game that stopped before its end; None for a game played to its end."""
+    how, seat = _field(record, "ended"), _field(record, "ended_by")
+    if how is None:
+        if seat is not None:
+            raise RecordError("field 'ended_by' is given, but 'ended' is missing")
+        return None
+    if how not in EARLY_ENDS:
+        raise RecordError(f"field 'ended' must be {', '.join(EARLY_ENDS)}, not {how!r}")
+    if seat is None:
+        raise RecordError(f"field 'ended_by' is missing: who {how}?")
+    if isinstance(seat, str) and seat.strip().lower() in SEAT_NAMES:
+        return how, SEAT_NAMES.index(seat.strip().lower())
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 3:
+        return how, seat
+    raise RecordError(f"field 'ended_by' must be forehand, middlehand, rearhand or 0, 1, 2, not {seat!r}")
 
 
 def _how_it_ended(play: CardPlay) -> str:
@@ -376,7 +415,24 @@ def game_result(record: dict, declarer: int, declaration: Declaration, bid: int,
         "declarer_points": points, "declarer_tricks": tricks, "trick_winners": play.trick_winners,
         "matadors": r.matadors, "schneider": r.schneider, "schwarz": r.schwarz,
         "overbid": r.overbid, "won": r.won, "game_value": r.game_value, "score": r.score,
-        "seeger_fabian": list(r.seeger_fabian),
+        "seeger_fabian": list(r.seeger_fabian), "ended": None, "ended_by": None,
+    }
+
+
+def early_end_result(record: dict, declarer: int, declaration: Declaration, bid: int, twelve: int,
+                     put_away: int, play: CardPlay, ended: tuple[str, int]) -> dict:
+    """A game that stopped before its end: what the cards decide (matadors, the points and tricks
+    taken so far, the skat included); its outcome and scores are null, since the cards did not
+    decide them (an archive's result says how its server scored such a game)."""
+    points, tricks = play.declarer_result(put_away)
+    d = declaration.normalized()
+    return {
+        "id": _field(record, "id"), "passed_in": False, "declarer": declarer,
+        "game": GAME_NAMES[declaration.game], "declaration": d.name, "bid": bid,
+        "declarer_points": points, "declarer_tricks": tricks, "trick_winners": play.trick_winners,
+        "matadors": int(matadors(d.game, twelve)), "schneider": None, "schwarz": None,
+        "overbid": None, "won": None, "game_value": None, "score": None, "seeger_fabian": None,
+        "ended": ended[0], "ended_by": ended[1],
     }
 
 
@@ -394,4 +450,5 @@ def passed_in_result(record: dict) -> dict:
         "declaration": None, "bid": 0, "declarer_points": None, "declarer_tricks": None,
         "trick_winners": [], "matadors": None, "schneider": False, "schwarz": False,
         "overbid": False, "won": None, "game_value": 0, "score": 0, "seeger_fabian": [0, 0, 0],
+        "ended": None, "ended_by": None,
     }

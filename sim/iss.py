@@ -1,0 +1,659 @@
+"""Game records of the International Skat Server (ISS): reading, checking and writing one line.
+
+A record is one line ``(;GM[Skat]...ID[..]DT[..]P0[..]P1[..]P2[..]MV[..]R[..];)`` (the format
+is described in the project's ISS notes): the moves ``MV`` hold the deal, the auction, the
+skat, the declaration and the cards played (or an early end: ``RE``, ``SC``, ``TI.n``,
+``LE.n``), and ``R`` the server's result.
+
+This module is the checked, one-game-at-a-time path: :func:`check_line` reads a line,
+turns its game into a replay record (:mod:`sim.rules.records`, which checks every rule
+with the engine's own code), plays it through and compares the engine's result with the
+server's. Every problem is an :class:`IssError` whose message names the field or move and
+the rule. The batch importer (:mod:`sim.iss_batch`) does the same for many lines at once
+in numba kernels, and comes here for a line it cannot accept, to give the message.
+
+:func:`format_line` writes a record (the sample archives of the tests and the benchmark
+come from it).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from .rules.auction import AuctionError, run_auction
+from .rules.cards import SEAT_NAMES, format_card
+from .rules.games import GAME_NAMES, NULL, Declaration, IllegalDeclaration
+from .rules.records import RecordError, replay
+from .rules.scoring import play_outcome, seeger_fabian_declarer, seeger_fabian_defender
+from .runfolder import ENDINGS
+
+#: ISS card notation: suit letter and rank, ``T`` for ten (``CT``), by card id.
+ISS_CARDS = tuple(format_card(c).replace("10", "T") for c in range(32))
+CARD_IDS = {text: c for c, text in enumerate(ISS_CARDS)}
+HIDDEN = "??"
+#: Game letters of a declaration, by game type id (diamonds 0 ... null 5).
+GAME_LETTERS = "DHSCGN"
+MODIFIERS = "OHSZ"  # ouvert, hand, schneider announced, schwarz announced
+#: Indices of how a game ended, in the order of :data:`sim.runfolder.ENDINGS` (the ``ended`` column):
+#: played out (or a null game ended by the declarer's trick), passed in, and the four early ends.
+PLAYED, PASSED, RESIGNED, CLAIMED, TIMEOUT, LEFT = range(6)
+END_TOKENS = {"RE": RESIGNED, "SC": CLAIMED, "TI": TIMEOUT, "LE": LEFT}
+OUTCOMES = ("win", "loss", "penalty", "passed")
+#: The fields of a record this importer reads (others, such as OW or CO, are skipped).
+READ_FIELDS = ("ID", "DT", "P0", "P1", "P2", "MV", "R")
+DATE_FORMAT = "%Y-%m-%d/%H:%M:%S/UTC"
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}/\d{2}:\d{2}:\d{2}/UTC")
+_FIELD = re.compile(r"\s*([A-Z][A-Z0-9]*)\[([^\]]*)\]")
+_CALL = re.compile(r"\d+|y|p")
+_DECLARATION = re.compile(r"([DHSCGN])([A-Z]*)((?:\.[^.\s]*)*)")
+#: Result items with a whole number, and the words that stand alone.
+_NUMBERS = ("d", "v", "m", "p", "t", "s", "z", "p0", "p1", "p2", "l", "to", "r")
+_FLAGS = ("s", "z", "r")
+_REQUIRED = ("d", "outcome", "v", "m", "bid", "p", "t", "s", "z")
+
+
+class IssError(ValueError):
+    """A line that is not a valid game record; the message names the field or move and the problem."""
+
+
+# --- the line and its fields --------------------------------------------------------------
+
+
+def is_record_line(line: str | bytes) -> bool:
+    """A line the importer accounts for: not blank and not a ``#`` comment."""
+    text = line.strip()
+    return bool(text) and not text.startswith("#" if isinstance(text, str) else b"#")
+
+
+def read_fields(line: str) -> dict[str, str]:
+    """The ``LABEL[value]`` fields between ``(;`` and ``;)``; text before ``(;`` is skipped."""
+    start = line.find("(;")
+    if start < 0:
+        raise IssError("no record: the line has no '(;'")
+    fields: dict[str, str] = {}
+    pos = start + 2
+    while True:
+        while pos < len(line) and line[pos].isspace():
+            pos += 1
+        if line.startswith(";)", pos):
+            break
+        match = _FIELD.match(line, pos)
+        if match is None:
+            raise IssError(_broken_at(line, pos))
+        label, value = match.groups()
+        if label in fields and label in READ_FIELDS:
+            raise IssError(f"field {label} appears twice")
+        fields[label] = value
+        pos = match.end()
+    if line[pos + 2:].strip():
+        raise IssError(f"text after the end of the record (';)') at character {pos + 3}")
+    for label in ("MV", "R"):
+        if label not in fields:
+            raise IssError(f"field {label} is missing")
+    return fields
+
+
+def _broken_at(line: str, pos: int) -> str:
+    rest = line[pos:].rstrip("\r\n")
+    if not rest:
+        return "the record ends without ';)' (the line is cut short)"
+    if "]" not in rest and "[" in rest:
+        label = rest.split("[", 1)[0]
+        return f"field {label or '?'} is not closed with ']' (the line is cut short)"
+    return f"broken field at character {pos + 1}: {rest[:20]!r}"
+
+
+def read_date(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    if _DATE.fullmatch(text):
+        try:
+            return datetime.strptime(text, DATE_FORMAT).replace(tzinfo=timezone.utc)
+        except ValueError:
+            pass
+    raise IssError(f"DT: {text!r} is not a date and time like 2024-05-01/12:00:00/UTC")
+
+
+# --- the result field ---------------------------------------------------------------------
+
+
+def parse_result(text: str) -> dict:
+    """The items of the ``R`` field: ``d``, ``outcome`` (win, loss, penalty, passed), ``v``,
+    ``m``, ``bid`` (bidok, overbid), ``p``, ``t``, ``s``, ``z``, ``p0`` ... ``r``, as given."""
+    items: dict = {}
+    for item in text.split():
+        if item in OUTCOMES:
+            key, value = "outcome", item
+        elif item in ("bidok", "overbid"):
+            key, value = "bid", item
+        else:
+            key, _, number = item.partition(":")
+            if key not in _NUMBERS or not re.fullmatch(r"-?\d+", number):
+                raise IssError(f"R: {item!r} is not a result item (d:N, win, loss, v:N, m:N, bidok, p:N ...)")
+            value = int(number)
+            if abs(value) > 32767:
+                raise IssError(f"R: {item!r} is out of range")
+            if key in _FLAGS and value not in (0, 1):
+                raise IssError(f"R: {item!r} must be {key}:0 or {key}:1")
+        if key in items:
+            raise IssError(f"R: {key if key in _NUMBERS else 'the ' + key} is given twice")
+        items[key] = value
+    return items
+
+
+def archive_result(items: dict) -> dict:
+    """The server's result in the engine's terms (what :func:`engine_result` gives for a game)."""
+    outcome, score = items.get("outcome"), items.get("v")
+    return {"declarer": items.get("d"), "outcome": outcome, "score": score,
+            "game_value": archive_value(outcome, score), "matadors": items.get("m"),
+            "overbid": None if "bid" not in items else items["bid"] == "overbid",
+            "points": items.get("p"), "tricks": items.get("t"),
+            "schneider": _flag(items, "s"), "schwarz": _flag(items, "z")}
+
+
+def _flag(items: dict, key: str) -> bool | None:
+    return None if key not in items else bool(items[key])
+
+
+def archive_value(outcome: str | None, score: int | None) -> int | None:
+    """The game value behind the server's score: the score when won, minus half of it when lost."""
+    if score is None:
+        return None
+    if outcome == "win" and score > 0:
+        return score
+    if outcome == "loss" and score < 0 and score % 2 == 0:
+        return -score // 2
+    return None
+
+
+def engine_result(row: dict) -> dict:
+    """The engine's result of a checked game in the terms of :func:`archive_result`."""
+    if row["passed"]:
+        return {"declarer": -1, "outcome": "passed", "score": 0}
+    won = row["won"]
+    return {"declarer": row["declarer"], "outcome": None if won is None else ("win" if won else "loss"),
+            "score": row["score"], "game_value": row["game_value"], "matadors": row["matadors"],
+            "overbid": row["overbid"], "points": row["declarer_points"], "tricks": row["declarer_tricks"],
+            "schneider": row["schneider"], "schwarz": row["schwarz"]}
+
+
+#: What must agree between the engine and the server: for a game played out, every item; for a
+#: game that ended early, what the cards decide; for a passed-in deal, that nobody declared.
+COMPARED = {
+    PLAYED: ("declarer", "outcome", "game_value", "score", "matadors", "overbid", "points", "tricks", "schneider",
+             "schwarz"),
+    PASSED: ("declarer", "score"),
+    **{end: ("declarer", "matadors") for end in (RESIGNED, CLAIMED, TIMEOUT, LEFT)},
+}
+
+
+def agrees(ended: int, engine: dict, archive: dict) -> bool:
+    if ended == PASSED:  # older archives write placeholders for a passed-in deal
+        return archive["declarer"] in (None, -1) and archive["score"] in (None, 0)
+    return all(engine[key] == archive[key] for key in COMPARED[ended])
+
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Move:
+    number: int    # 1 for the deal
+    who: str       # "w", "0", "1", "2"
+    what: str
+
+    def __str__(self) -> str:
+        return f"move {self.number} ({self.who} {self.what if len(self.what) <= 24 else self.what[:21] + '...'})"
+
+
+def read_moves(text: str) -> list[Move]:
+    tokens = text.split()
+    if len(tokens) % 2:
+        raise IssError(f"MV: {len(tokens)} word{'' if len(tokens) == 1 else 's'}; the moves are pairs of who and"
+                       " what")
+    moves = [Move(i // 2 + 1, tokens[i], tokens[i + 1]) for i in range(0, len(tokens), 2)]
+    for move in moves:
+        if move.who not in ("w", "0", "1", "2"):
+            raise IssError(f"{move}: {move.who!r} is not a player (0, 1, 2) or the server (w)")
+    return moves
+
+
+def read_card(text: str, where) -> int:
+    if text == HIDDEN:
+        raise IssError(f"{where}: hidden cards (??): a record written from one player's view cannot be checked")
+    if text not in CARD_IDS:
+        raise IssError(f"{where}: {text!r} is not a card (a suit C S H D and a rank 7 8 9 T J Q K A, e.g. CT)")
+    return CARD_IDS[text]
+
+
+def read_cards(text: str, where) -> list[int]:
+    """Cards joined by dots (``HJ.S9``)."""
+    return [read_card(t, where) for t in text.split(".")]
+
+
+def is_call(move: Move) -> bool:
+    return move.who != "w" and _CALL.fullmatch(move.what) is not None
+
+
+def is_end(move: Move) -> bool:
+    return move.what[:2] in END_TOKENS and (len(move.what) == 2 or move.what[2] == ".")
+
+
+# --- the auction ----------------------------------------------------------------------------
+
+
+class _Calls:
+    """Answers ``run_auction``'s questions from the recorded calls, checking who makes each."""
+
+    def __init__(self, moves: list[Move]):
+        self.moves = moves
+        self.used = 0
+
+    def _take(self, seat: int, wanted: str) -> Move:
+        if self.used == len(self.moves):
+            where = f"after move {self.moves[-1].number}" if self.moves else "after the deal"
+            raise IssError(f"auction: incomplete {where}; {SEAT_NAMES[seat]} still has to {wanted}")
+        move = self.moves[self.used]
+        self.used += 1
+        if int(move.who) != seat:
+            raise IssError(f"{move}: {SEAT_NAMES[int(move.who)]} calls, but it is {SEAT_NAMES[seat]}'s turn"
+                           f" to {wanted}")
+        return move
+
+    def bid_from(self, seat: int, current: int) -> int | None:
+        move = self._take(seat, "bid or pass")
+        if move.what == "y":
+            raise IssError(f"{move}: {SEAT_NAMES[seat]} has to bid or pass here, not hold (y)")
+        return None if move.what == "p" else int(move.what)
+
+    def hold_at(self, seat: int, value: int) -> bool:
+        move = self._take(seat, f"hold {value} or pass")
+        if move.what not in ("y", "p"):
+            raise IssError(f"{move}: {SEAT_NAMES[seat]} has to hold {value} (y) or pass (p) here, not bid")
+        return move.what == "y"
+
+
+def read_auction(calls: list[Move]) -> tuple[int, int, list]:
+    """(declarer or -1 when all passed, final bid, the calls as a replay record writes them)."""
+    script = _Calls(calls)
+    try:
+        result = run_auction(script.bid_from, script.hold_at)
+    except AuctionError as e:
+        raise IssError(f"{calls[script.used - 1]}: {e}") from None
+    if script.used < len(calls):
+        raise IssError(f"{calls[script.used]}: the auction was over after move {calls[script.used - 1].number}")
+    return (-1 if result.passed_in else result.declarer), result.bid, [call for _, call in result.calls]
+
+
+def auction_of_text(text: str) -> tuple[int, int] | None:
+    """(declarer, bid) of an auction written as ISS moves (``1 18 0 y 1 p 2 p``); None if it is
+    not a valid auction. The batch importer asks this once per distinct auction."""
+    try:
+        moves = read_moves(text)
+        if not all(is_call(m) for m in moves):
+            return None
+        declarer, bid, _ = read_auction([Move(m.number + 1, m.who, m.what) for m in moves])
+    except IssError:
+        return None
+    return declarer, bid
+
+
+# --- the declaration -------------------------------------------------------------------------
+
+
+def declaration_of(game: int, modifiers: str, picked_up: bool, bid: int, where) -> Declaration:
+    """The declaration meant by the game letter and modifiers, normalized and checked against the bid.
+
+    ISS writes a suit or grand ouvert without ``H`` (ouvert implies hand there), and ``Z`` in a
+    hand game implies ``S``; hand means the skat was not picked up.
+    """
+    if len(set(modifiers)) < len(modifiers) or set(modifiers) - set(MODIFIERS):
+        raise IssError(f"{where}: {modifiers!r} are not modifiers (each of O, H, S, Z at most once)")
+    ouvert, hand_letter = "O" in modifiers, "H" in modifiers
+    schneider, schwarz = "S" in modifiers, "Z" in modifiers
+    if picked_up and hand_letter:
+        raise IssError(f"{where}: declared hand (H) after picking up the skat")
+    if not picked_up and not hand_letter and not (ouvert and game != NULL):
+        raise IssError(f"{where}: the skat was not picked up, but the game is not declared hand (H)")
+    if game != NULL and schwarz and not picked_up:
+        schneider = True
+    try:
+        return Declaration(game, not picked_up, schneider, schwarz, ouvert).check(bid)
+    except IllegalDeclaration as e:
+        raise IssError(f"{where}: {e}") from None
+
+
+def read_declaration(move: Move) -> tuple[int, str, list[int]]:
+    """(game type id, modifier letters, the cards after the dots) of a declaration move."""
+    match = _DECLARATION.fullmatch(move.what)
+    if match is None:
+        raise IssError(f"{move}: not a declaration (a game letter D H S C G N, modifiers O H S Z, then cards)")
+    letter, modifiers, cards = match.groups()
+    return GAME_LETTERS.index(letter), modifiers, read_cards(cards[1:], move) if cards else []
+
+
+# --- one game ------------------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    """A record's game as read from its moves (before the rules are checked)."""
+
+    hands: list[int]
+    skat: int
+    declarer: int = -1
+    bid: int = 0
+    calls: list = field(default_factory=list)
+    declaration: Declaration | None = None
+    picked_up: bool = False
+    discard: int = 0
+    ouvert_cards: int | None = None
+    ouvert_move: Move | None = None
+    plays: list[Move] = field(default_factory=list)
+    ended: int = PLAYED
+    ended_by: int = -1
+
+
+def read_game(moves: list[Move]) -> Game:
+    """The deal, auction, skat, declaration, cards and early end of a record's moves, in order."""
+    if not moves or moves[0].who != "w" or moves[0].what.count(".") != 31:
+        raise IssError("MV: the first move must be the deal: w and 32 cards joined by dots")
+    cards = read_cards(moves[0].what, moves[0])
+    masks = [_mask(cards[10 * k:10 * k + 10]) for k in range(3)] + [_mask(cards[30:])]
+    seen = 0
+    for c in cards:
+        if seen >> c & 1:
+            raise IssError(f"{moves[0]}: {ISS_CARDS[c]} dealt twice")
+        seen |= 1 << c
+    game = Game(masks[:3], masks[3])
+    rest = moves[1:]
+    calls = []
+    while rest and is_call(rest[0]):
+        calls.append(rest.pop(0))
+    game.declarer, game.bid, game.calls = read_auction(calls)
+    if game.declarer < 0:
+        game.ended = PASSED
+        if rest:
+            raise IssError(f"{rest[0]}: all three passed, so nothing follows the auction")
+        return game
+    _read_skat_and_declaration(game, rest)
+    _read_play(game, rest)
+    return game
+
+
+def _mask(cards) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def _next(rest: list[Move], wanted: str, after: Move | None) -> Move:
+    if not rest:
+        where = f"after {after}" if after else "after the auction"
+        raise IssError(f"MV: the record stops {where}; {wanted} is missing")
+    return rest.pop(0)
+
+
+def _by_declarer(move: Move, game: Game, what: str) -> None:
+    if move.who != str(game.declarer):
+        raise IssError(f"{move}: {what} by {_who(move.who)}, but {SEAT_NAMES[game.declarer]} won the auction")
+
+
+def _who(who: str) -> str:
+    return "the server" if who == "w" else SEAT_NAMES[int(who)]
+
+
+def _read_skat_and_declaration(game: Game, rest: list[Move]) -> None:
+    move = _next(rest, "the declaration", None)
+    if move.what == "s":
+        _by_declarer(move, game, "picking up the skat")
+        shown = _next(rest, "the skat shown by the server (w and two cards)", move)
+        if shown.who != "w" or shown.what.count(".") != 1:
+            raise IssError(f"{shown}: the server must show the skat here (w and two cards)")
+        if _mask(read_cards(shown.what, shown)) != game.skat:
+            raise IssError(f"{shown}: the skat shown is not the skat dealt")
+        game.picked_up = True
+        move = _next(rest, "the declaration", shown)
+    _by_declarer(move, game, "the declaration")
+    kind, modifiers, cards = read_declaration(move)
+    game.declaration = declaration_of(kind, modifiers, game.picked_up, game.bid, move)
+    wanted = (2 if game.picked_up else 0) + (10 if game.declaration.ouvert else 0)
+    if game.picked_up and not cards and rest and _splits(rest[0], move):
+        # some archives write the cards put away (and shown) as a move of its own after the game
+        extra = rest.pop(0)
+        cards = read_cards(extra.what, extra)
+    if len(cards) != wanted:
+        raise IssError(f"{move}: {len(cards)} cards after the game; {_wanted_cards(game)}")
+    if game.picked_up:
+        game.discard = _mask(cards[:2])
+        if len(set(cards[:2])) < 2:
+            raise IssError(f"{move}: {ISS_CARDS[cards[0]]} put away twice")
+    if game.declaration.ouvert:
+        game.ouvert_cards, game.ouvert_move = _mask(cards[-10:]), move
+
+
+def _splits(move: Move, declaration: Move) -> bool:
+    """Whether ``move`` holds the cards of a declaration written in two moves: the same player's
+    cards joined by dots."""
+    return move.who == declaration.who and "." in move.what and not is_end(move)
+
+
+def _wanted_cards(game: Game) -> str:
+    if game.picked_up:
+        return ("a null ouvert after picking up the skat is followed by the two cards put away and the ten"
+                " cards shown" if game.declaration.ouvert else "the two cards put away must follow the game")
+    return "an ouvert game is followed by the ten cards shown" if game.declaration.ouvert else \
+        "a hand game has no cards after the game"
+
+
+def _read_play(game: Game, rest: list[Move]) -> None:
+    while rest and not is_end(rest[0]):
+        move = rest.pop(0)
+        if move.who == "w":
+            raise IssError(f"{move}: not a card played (a player and a card) nor an early end")
+        if move.what not in CARD_IDS and move.what != HIDDEN:
+            raise IssError(f"{move}: {move.what!r} is not a card played nor an early end (RE, SC, TI.n, LE.n)")
+        read_card(move.what, move)
+        game.plays.append(move)
+    if not rest:
+        return
+    first = rest[0]
+    for move in rest:
+        if not is_end(move):
+            raise IssError(f"{move}: the game ended at {first}; nothing but early ends may follow")
+        _read_end(move)
+    game.ended, game.ended_by = _read_end(first)
+
+
+def _read_end(move: Move) -> tuple[int, int]:
+    token, dot, tail = move.what.partition(".")
+    kind = END_TOKENS[token]
+    if kind in (TIMEOUT, LEFT):
+        if tail not in ("0", "1", "2"):
+            raise IssError(f"{move}: {token} names the seat that {ENDINGS[kind]} ({token}.0, {token}.1 or {token}.2)")
+        return kind, int(tail)
+    if move.who == "w":
+        raise IssError(f"{move}: {token} is made by a player, not by the server")
+    if kind == RESIGNED and dot:
+        raise IssError(f"{move}: RE takes no cards")
+    if dot:
+        read_cards(tail, move)  # SC.<cards>: the cards shown, read but not needed
+    return kind, int(move.who)
+
+
+def replay_record(game: Game, record_id=None) -> dict:
+    """The game as a replay record of :mod:`sim.rules.records`."""
+    if game.declarer < 0:
+        return {"id": record_id, "hands": _texts(game.hands), "skat": _text(game.skat), "auction": game.calls}
+    d = game.declaration
+    record = {"id": record_id, "hands": _texts(game.hands), "skat": _text(game.skat), "auction": game.calls,
+              "declarer": game.declarer, "bid": game.bid, "game": GAME_NAMES[d.game], "hand": d.hand,
+              "schneider": d.schneider, "schwarz": d.schwarz, "ouvert": d.ouvert,
+              "play": [m.what for m in game.plays]}
+    if game.picked_up:
+        record["discard"] = _text(game.discard)
+    if game.ended != PLAYED:
+        record["ended"], record["ended_by"] = ENDINGS[game.ended], game.ended_by
+    return record
+
+
+def _texts(masks) -> list[str]:
+    return [_text(m) for m in masks]
+
+
+def _text(mask: int) -> str:
+    return " ".join(ISS_CARDS[c] for c in range(32) if mask >> c & 1)
+
+
+def _check_play(game: Game, result: dict) -> None:
+    """Each card move is made by the seat whose turn it is (the leader: forehand, then each trick's winner)."""
+    leader, winners = 0, result["trick_winners"]
+    for i, move in enumerate(game.plays):
+        if i % 3 == 0 and i:
+            leader = winners[i // 3 - 1]
+        seat = (leader + i % 3) % 3
+        if move.who != str(seat):
+            raise IssError(f"{move}: card {i + 1} is {SEAT_NAMES[seat]}'s to play, not {_who(move.who)}'s")
+
+
+def _check_ouvert(game: Game) -> None:
+    if game.ouvert_cards is None:
+        return
+    held = (game.hands[game.declarer] | game.skat) & ~game.discard if game.picked_up else game.hands[game.declarer]
+    if game.ouvert_cards != held:
+        raise IssError(f"{game.ouvert_move}: the ten cards shown are not the declarer's hand")
+
+
+# --- the row --------------------------------------------------------------------------------
+
+
+def game_row(game: Game, result: dict, items: dict, plays: list[int]) -> dict:
+    """The columns of a checked game (the schema of a game-mode run; see docs/schema.md)."""
+    d = game.declaration
+    row = {"hand_f": game.hands[0], "hand_m": game.hands[1], "hand_r": game.hands[2], "skat": game.skat,
+           "passed": game.declarer < 0, "declarer": game.declarer, "bid": game.bid,
+           "game": -1 if d is None else d.game, "hand": bool(d and d.hand),
+           "schneider_announced": bool(d and d.schneider), "schwarz_announced": bool(d and d.schwarz),
+           "ouvert": bool(d and d.ouvert), "discard": game.discard,
+           "tricks": plays + [-1] * (30 - len(plays)), "ended": game.ended, "ended_by": game.ended_by}
+    if game.ended == PASSED:
+        row.update(matadors=0, declarer_points=0, declarer_tricks=0, schneider=False, schwarz=False, won=False,
+                   overbid=False, game_value=0, score=0, sf_f=0, sf_m=0, sf_r=0, value_reached=0,
+                   won_in_play=False)
+    elif game.ended == PLAYED:
+        row.update(matadors=result["matadors"], declarer_points=result["declarer_points"],
+                   declarer_tricks=result["declarer_tricks"], schneider=result["schneider"],
+                   schwarz=result["schwarz"], won=result["won"], overbid=result["overbid"],
+                   game_value=result["game_value"], score=result["score"])
+        value, won, _, _ = play_outcome(d.game, d.hand, d.schneider, d.schwarz, d.ouvert, result["matadors"],
+                                        result["declarer_points"], result["declarer_tricks"])
+        row.update(value_reached=int(value), won_in_play=bool(won))
+        row.update(_seeger_fabian(game.declarer, result["won"], result["game_value"]))
+    else:  # ended early: the server's result
+        server = archive_result(items)
+        outcome = server["outcome"]
+        won = {"win": True, "loss": False}.get(outcome)
+        value = server["game_value"] if won is not None else None
+        row.update(matadors=result["matadors"], declarer_points=server["points"], declarer_tricks=server["tricks"],
+                   schneider=server["schneider"], schwarz=server["schwarz"], won=won,
+                   overbid=server["overbid"], game_value=value, score=server["score"])
+        known = value is not None and not server["overbid"]
+        row.update(value_reached=value if known else None, won_in_play=won if known else None)
+        row.update(_seeger_fabian(game.declarer, won, value))
+    return row
+
+
+def _seeger_fabian(declarer: int, won, value) -> dict:
+    if won is None or value is None:
+        return {"sf_f": None, "sf_m": None, "sf_r": None}
+    scores = [int(seeger_fabian_defender(won))] * 3
+    scores[declarer] = int(seeger_fabian_declarer(won, value))
+    return dict(zip(("sf_f", "sf_m", "sf_r"), scores))
+
+
+@dataclass
+class CheckedLine:
+    """A line that holds a valid game: its row, what the record says about it, and the comparison."""
+
+    row: dict
+    fields: dict[str, str]
+    date: datetime | None
+    engine: dict
+    archive: dict
+    agrees: bool
+
+
+def _check_server_result(items: dict) -> None:
+    """The server's result of a game that ended early, which the row takes as it is."""
+    if archive_value(items["outcome"], items["v"]) is None and items["outcome"] != "penalty":
+        raise IssError(f"R: {items['outcome']} with v:{items['v']} (a won game scores its value, a lost one"
+                       " minus twice it)")
+    if not 0 <= items["p"] <= 120:
+        raise IssError(f"R: p:{items['p']} is not a number of card points (0 to 120)")
+    if not 0 <= items["t"] <= 10:
+        raise IssError(f"R: t:{items['t']} is not a number of tricks (0 to 10)")
+
+
+def check_line(line: str | bytes) -> CheckedLine:
+    """Read, check and score one record line; :class:`IssError` names the first problem."""
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", errors="replace")
+    fields = read_fields(line)
+    date = read_date(fields.get("DT"))
+    game = read_game(read_moves(fields["MV"]))
+    items = parse_result(fields["R"])
+    missing = [k for k in _REQUIRED if k not in items]
+    if game.ended != PASSED and missing:
+        raise IssError(f"R: {'the ' + missing[0] if missing[0] in ('outcome', 'bid') else missing[0] + ':'}"
+                       " is missing")
+    if game.ended not in (PLAYED, PASSED):
+        _check_server_result(items)
+    try:
+        result = replay(replay_record(game, fields.get("ID")))
+    except RecordError as e:
+        raise IssError(f"rules: {e}") from None
+    if game.declarer >= 0:
+        _check_play(game, result)
+        _check_ouvert(game)
+    plays = [CARD_IDS[m.what] for m in game.plays]
+    row = game_row(game, result, items, plays)
+    engine, archive = engine_result(row), archive_result(items)
+    return CheckedLine(row, fields, date, engine, archive, agrees(game.ended, engine, archive))
+
+
+# --- writing a record ------------------------------------------------------------------------
+
+
+def declaration_text(d: Declaration, picked_up_cards: list[int], ouvert_cards: list[int]) -> str:
+    """A declaration move as ISS writes it: ``C.HJ.S9``, ``GH``, ``NOH.<ten>``, ``GO.<ten>``."""
+    letters = GAME_LETTERS[d.game]
+    if d.ouvert:
+        letters += "O"
+    if d.hand and not (d.ouvert and d.game != NULL):
+        letters += "H"
+        if d.schneider and not d.schwarz:
+            letters += "S"
+        if d.schwarz:
+            letters += "Z"
+    return ".".join([letters] + [ISS_CARDS[c] for c in picked_up_cards + ouvert_cards])
+
+
+def result_text(declarer: int, outcome: str, score: int, matadors: int, overbid: bool, points: int,
+                tricks: int, schneider: bool, schwarz: bool, left: int = -1, timeout: int = -1,
+                resigned: bool = False, penalties=(0, 0, 0)) -> str:
+    """An ``R`` field's items in the server's order."""
+    return (f"d:{declarer} {outcome} v:{score} m:{matadors} {'overbid' if overbid else 'bidok'} p:{points}"
+            f" t:{tricks} s:{int(schneider)} z:{int(schwarz)} p0:{penalties[0]} p1:{penalties[1]}"
+            f" p2:{penalties[2]} l:{left} to:{timeout} r:{int(resigned)}")
+
+
+def format_line(game_id, date: datetime, players, moves: list[tuple[str, str]], result: str,
+                series: int = 1) -> str:
+    """One record line (without the line break)."""
+    mv = " ".join(f"{who} {what}" for who, what in moves)
+    names = "".join(f"P{i}[{name}]" for i, name in enumerate(players))
+    return (f"(;GM[Skat]PC[International Skat Server]CO[]SE[{series}]ID[{game_id}]"
+            f"DT[{date.strftime(DATE_FORMAT)}]{names}R0[]R1[]R2[]MV[{mv} ]R[{result}] ;)")

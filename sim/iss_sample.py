@@ -1,0 +1,329 @@
+"""Sample ISS archives made by the engine: the test data of the importer and of its benchmark.
+
+No real archive ships with skatsim, so the importer is tested on records written here:
+
+- :func:`profile_lines`: the deals of a profile played by the engine in bulk
+  (:func:`strategies.table.play_deals`), one record per deal, passed-in deals included; the
+  imported rows must equal the simulated ones;
+- :func:`constructed_games`: games the table's profiles rarely or never play (every game type
+  from every seat, hand, ouvert and announced games, overbids, random legal cards) and games that
+  end early (RE, SC, TI.n, LE.n), each with the replay record it was made from, in both of the
+  forms an archive may use (a declaration after picking up the skat in one move or in two,
+  ``SC`` with or without cards, ``passed`` or a placeholder for a passed-in deal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from strategies.profiles import load_profile
+from strategies.table import play_deals
+
+from .iss import ISS_CARDS, declaration_text, format_line, result_text
+from .rules.auction import BID_VALUES, max_bid_answers, run_auction
+from .rules.cards import SEAT_NAMES, cards_of
+from .rules.deal import deal_batch
+from .rules.games import GAME_NAMES, Declaration, IllegalDeclaration, null_value
+from .rules.records import replay
+from .rules.scoring import matadors, outcome_at_bid, play_outcome
+from .rules.tricks import CardPlay, trick_winner
+
+START = datetime(2024, 5, 1, tzinfo=timezone.utc)
+PLAYERS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
+_CALLS = {"yes": "y", "pass": "p"}
+
+
+#: The cards of one suit byte of a mask (bit r: the card of rank r), as ISS texts.
+_SUIT_BYTE_CARDS = [[[ISS_CARDS[8 * suit + r] for r in range(8) if byte >> r & 1] for byte in range(256)]
+                    for suit in range(4)]
+
+
+def cards_text(mask: int) -> str:
+    """A set of cards as ISS writes it: ``D7.DQ.HA``, lowest card id first."""
+    return ".".join([*_SUIT_BYTE_CARDS[0][mask & 255], *_SUIT_BYTE_CARDS[1][mask >> 8 & 255],
+                     *_SUIT_BYTE_CARDS[2][mask >> 16 & 255], *_SUIT_BYTE_CARDS[3][mask >> 24 & 255]])
+
+
+def _players(k: int) -> tuple[str, str, str]:
+    """Players of record ``k``: three of PLAYERS, changing seats from record to record."""
+    n = len(PLAYERS)
+    return PLAYERS[k % n], PLAYERS[(k + 1) % n], PLAYERS[(k + 3) % n]
+
+
+def auction_moves(calls) -> list[tuple[str, str]]:
+    return [(str(seat), _CALLS.get(call, str(call))) for seat, call in calls]
+
+
+@njit(cache=True)
+def _seats_of_play(games, declarers, logs, seats):
+    """The seat that played each logged card (forehand leads, then each trick's winner)."""
+    for k in range(logs.shape[0]):
+        leader = 0
+        for t in range(10):
+            if logs[k, 3 * t] < 0:
+                break
+            for j in range(3):
+                seats[k, 3 * t + j] = (leader + j) % 3
+            if logs[k, 3 * t + 2] >= 0:
+                leader = (leader + trick_winner(games[k], logs[k, 3 * t], logs[k, 3 * t + 1],
+                                                logs[k, 3 * t + 2])) % 3
+
+
+def profile_lines(profile: str = "default", seed: int = 1, start: int = 0, count: int = 1000,
+                  first_id: int = 1) -> list[str]:
+    """Records of deals ``start .. start + count - 1`` of ``seed`` as ``profile`` plays them."""
+    columns = play_deals(load_profile(profile), seed, start, count, log_tricks=True)
+    logs = columns["tricks"]
+    seats = np.full(logs.shape, -1, dtype=np.int64)
+    _seats_of_play(np.maximum(columns["game"], 0).astype(np.int64), columns["declarer"].astype(np.int64),
+                   logs.astype(np.int64), seats)
+    rows = {name: values.tolist() for name, values in columns.items() if name != "tricks"}
+    lines = []
+    for k in range(count):
+        row = {name: values[k] for name, values in rows.items()}
+        moves = [("w", _deal_text(row))] + _auction_moves(row["max_bid_f"], row["max_bid_m"], row["max_bid_r"])
+        if row["passed"]:
+            result = result_text(-1, "passed", 0, 0, False, 0, 0, False, False)
+        else:
+            moves += _declaration_moves(row) + [(str(s), ISS_CARDS[c]) for s, c in zip(seats[k], logs[k]) if c >= 0]
+            result = result_text(row["declarer"], "win" if row["won"] else "loss", row["score"], row["matadors"],
+                                 row["overbid"], row["declarer_points"], row["declarer_tricks"], row["schneider"],
+                                 row["schwarz"])
+        lines.append(format_line(first_id + k, START + timedelta(seconds=start + k), _players(start + k), moves,
+                                 result))
+    return lines
+
+
+@lru_cache(maxsize=100_000)
+def _auction_moves(max_f: int, max_m: int, max_r: int) -> list[tuple[str, str]]:
+    """The auction of bidders who bid up to these maxima, one value at a time, as ISS moves."""
+    return auction_moves(run_auction(*max_bid_answers([max_f, max_m, max_r])).calls)
+
+
+def _deal_text(row: dict) -> str:
+    return ".".join(cards_text(row[h]) for h in ("hand_f", "hand_m", "hand_r", "skat"))
+
+
+def _declaration_moves(row: dict) -> list[tuple[str, str]]:
+    d = Declaration(row["game"], row["hand"], row["schneider_announced"], row["schwarz_announced"], row["ouvert"])
+    who = str(row["declarer"])
+    held = (row[("hand_f", "hand_m", "hand_r")[row["declarer"]]] | row["skat"]) & ~row["discard"] \
+        if not row["hand"] else row[("hand_f", "hand_m", "hand_r")[row["declarer"]]]
+    shown = cards_of(held) if row["ouvert"] else []
+    if row["hand"]:
+        return [(who, declaration_text(d, [], shown))]
+    return [(who, "s"), ("w", cards_text(row["skat"])), (who, declaration_text(d, cards_of(row["discard"]), shown))]
+
+
+# --- constructed games ----------------------------------------------------------------------------
+
+
+@dataclass
+class Constructed:
+    """A constructed record line and what it was made from."""
+
+    line: str
+    record: dict          # the replay record of sim.rules.records
+    server: dict          # the result the line's R field gives (archive terms, see sim.iss.archive_result)
+    split: bool = False   # the declaration was written in two moves
+
+
+DECLARATIONS = [(g, hand, s, z, o) for g in range(6) for hand in (False, True) for s in (False, True)
+                for z in (False, True) for o in (False, True)]
+
+
+def _random_declaration(rng: np.random.Generator) -> Declaration:
+    while True:
+        game, hand, s, z, o = DECLARATIONS[rng.integers(len(DECLARATIONS))]
+        d = Declaration(game, hand, s, z, o)
+        try:
+            return d.check(18)
+        except IllegalDeclaration:
+            continue
+
+
+def _auction_for(rng: np.random.Generator, declarer: int, bid: int) -> list:
+    """Calls (seat, call) of an auction that ``declarer`` wins at ``bid``, in one of a few shapes."""
+    below = [int(v) for v in BID_VALUES if v < bid]
+    low = below[rng.integers(len(below))] if below and rng.random() < 0.5 else None
+    if declarer == 0:
+        if bid == 18 and rng.random() < 0.5:
+            return [(1, "pass"), (2, "pass"), (0, 18)]
+        if low is None:
+            return [(1, bid), (0, "yes"), (1, "pass"), (2, "pass")]
+        return [(1, low), (0, "yes"), (1, "pass"), (2, bid), (0, "yes"), (2, "pass")]
+    if declarer == 1:
+        first = [(1, low), (0, "yes")] if low is not None else []
+        return first + [(1, bid), (0, "pass"), (2, "pass")]
+    if low is None:
+        return [(1, "pass"), (2, bid), (0, "pass")]
+    return [(1, low), (0, "pass"), (2, bid), (1, "pass")]
+
+
+def constructed_games(seed: int = 7, count: int = 200, early_share: float = 0.25,
+                      passed_share: float = 0.05, first_id: int = 100_000) -> list[Constructed]:
+    """``count`` constructed records: random declarations, bids and legal cards on the deals of ``seed``."""
+    rng = np.random.default_rng(seed)
+    deals = deal_batch(seed, 0, count)
+    out = []
+    for k in range(count):
+        hands = [int(h) for h in deals[k, :3]]
+        skat = int(deals[k, 3])
+        moves = [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+        base = {"id": str(first_id + k), "hands": [cards_text(h).replace(".", " ") for h in hands],
+                "skat": cards_text(skat).replace(".", " ")}
+        players, date = _players(k), START + timedelta(days=1, seconds=k)
+        if rng.random() < passed_share:
+            record = {**base, "auction": ["pass", "pass", "pass"]}
+            moves += [("1", "p"), ("2", "p"), ("0", "p")]
+            placeholder = rng.random() < 0.5
+            server = {"declarer": -1, "outcome": "loss" if placeholder else "passed", "score": 0}
+            result = result_text(-1, server["outcome"], 0, 0, False, 0, 0, False, False)
+            out.append(Constructed(format_line(first_id + k, date, players, moves, result), record, server))
+            continue
+        out.append(_constructed_game(rng, k, hands, skat, moves, base, players, date, early_share, first_id))
+    return out
+
+
+def _constructed_game(rng, k, hands, skat, moves, base, players, date, early_share, first_id) -> Constructed:
+    declarer = int(rng.integers(3))
+    d = _random_declaration(rng)
+    twelve = hands[declarer] | skat
+    if d.is_null:
+        bid = int(rng.choice([v for v in BID_VALUES if v <= null_value(d.hand, d.ouvert)]))
+    else:  # any bid up to a little above what the game can reach: some games are overbid
+        bid = int(rng.choice(BID_VALUES[:20]))
+    calls = _auction_for(rng, declarer, bid)
+    moves += auction_moves(calls)
+    put_away = skat
+    if not d.hand:
+        ids = cards_of(twelve)
+        put_away = (1 << int(ids[rng.integers(12)]))
+        while bin(put_away).count("1") < 2:
+            put_away |= 1 << int(ids[rng.integers(12)])
+    held = twelve & ~put_away
+    in_play = list(hands)
+    in_play[declarer] = held
+    play = CardPlay(in_play, d.game, declarer)
+    cards, seats = [], []
+    while not play.finished:
+        legal = cards_of(play.legal())
+        seats.append(play.to_play)
+        cards.append(int(legal[rng.integers(len(legal))]))
+        play.play(cards[-1])
+    record = {**base, "auction": [c for _, c in calls], "declarer": SEAT_NAMES[declarer], "bid": bid,
+              "game": GAME_NAMES[d.game], "hand": d.hand, "schneider": d.schneider, "schwarz": d.schwarz,
+              "ouvert": d.ouvert, "play": [ISS_CARDS[c] for c in cards]}
+    who = str(declarer)
+    shown = cards_of(held) if d.ouvert else []
+    split = False
+    if d.hand:
+        moves.append((who, declaration_text(d, [], shown)))
+    else:
+        record["discard"] = cards_text(put_away).replace(".", " ")
+        moves += [(who, "s"), ("w", cards_text(skat))]
+        text = declaration_text(d, cards_of(put_away), shown)
+        split = rng.random() < 0.3
+        if split:  # the older form: the game, then the cards put away (and shown) as a move of their own
+            game_letters, _, cards_part = text.partition(".")
+            moves += [(who, game_letters), (who, cards_part)]
+        else:
+            moves.append((who, text))
+    if rng.random() < early_share:
+        return _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, put_away, players,
+                            date, first_id, split)
+    moves += [(str(s), ISS_CARDS[c]) for s, c in zip(seats, cards)]
+    r = replay(record)
+    server = {"declarer": declarer, "outcome": "win" if r["won"] else "loss", "score": r["score"],
+              "matadors": r["matadors"], "overbid": r["overbid"], "points": r["declarer_points"],
+              "tricks": r["declarer_tricks"], "schneider": r["schneider"], "schwarz": r["schwarz"]}
+    result = result_text(declarer, server["outcome"], r["score"], r["matadors"], r["overbid"], r["declarer_points"],
+                         r["declarer_tricks"], r["schneider"], r["schwarz"])
+    return Constructed(format_line(first_id + k, date, players, moves, result), record, server, split)
+
+
+def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, put_away, players, date,
+                 first_id, split) -> Constructed:
+    """The game cut before its last card and ended by RE, SC, TI.n or LE.n, with a result as a server
+    might give it: the remaining tricks go to the side that did not give up."""
+    cut = int(rng.integers(len(cards)))
+    kind = ("RE", "SC", "TI", "LE")[rng.integers(4)]
+    who = int(rng.integers(3)) if kind != "SC" else declarer
+    moves += [(str(s), ISS_CARDS[c]) for s, c in zip(seats[:cut], cards[:cut])]
+    if kind in ("RE", "SC"):
+        token = kind
+        still_held = _still_held(twelve & ~put_away, cards[:cut])
+        if kind == "SC" and still_held and rng.random() < 0.5:  # SC.<cards>: the declarer's cards shown
+            token = "SC." + ".".join(ISS_CARDS[c] for c in cards_of(still_held))
+        moves.append((str(who), token))
+    else:
+        moves.append(("w", f"{kind}.{who}"))
+    declarer_wins = (kind == "RE" and who != declarer) or kind == "SC" or (kind in ("TI", "LE") and who != declarer)
+    mat = int(matadors(d.game, twelve))
+    played_points = _points_taken(cards[:cut], seats[:cut], d.game, declarer)
+    rest = sum(_card_points(c) for c in cards[cut:])
+    points = played_points[0] + _card_points_mask(put_away) + (rest if declarer_wins else 0)
+    tricks = played_points[1] + ((10 - played_points[2]) if declarer_wins else 0)
+    if d.is_null:
+        tricks = 0 if declarer_wins else max(1, tricks)
+    reached, won_in_play, schneider, schwarz = play_outcome(d.game, d.hand, d.schneider, d.schwarz, d.ouvert, mat,
+                                                            points, tricks)
+    _, value, overbid = outcome_at_bid(d.game, reached, won_in_play, bid)
+    value, overbid, schneider, schwarz = int(value), bool(overbid), bool(schneider), bool(schwarz)
+    penalty = kind in ("TI", "LE") and who != declarer
+    outcome = "penalty" if penalty else ("win" if declarer_wins and not overbid else "loss")
+    score = 0 if penalty else (value if outcome == "win" else -2 * value)
+    penalties = [0, 0, 0]
+    if penalty:
+        penalties[who] = -50
+    server = {"declarer": declarer, "outcome": outcome, "score": score, "matadors": mat, "overbid": overbid,
+              "points": points, "tricks": tricks, "schneider": schneider, "schwarz": schwarz}
+    result = result_text(declarer, outcome, score, mat, overbid, points, tricks, schneider, schwarz,
+                         left=who if kind == "LE" else -1, timeout=who if kind == "TI" else -1,
+                         resigned=kind == "RE", penalties=penalties)
+    ended = {"RE": "resigned", "SC": "claimed", "TI": "timeout", "LE": "left"}[kind]
+    record = {**record, "play": record["play"][:cut], "ended": ended, "ended_by": who}
+    return Constructed(format_line(first_id + k, date, players, moves, result), record, server, split)
+
+
+def _still_held(hand: int, played) -> int:
+    for c in played:
+        hand &= ~(1 << c)
+    return hand
+
+
+def _card_points(card: int) -> int:
+    return (0, 0, 0, 3, 4, 10, 11, 2)[card & 7]
+
+
+def _card_points_mask(mask: int) -> int:
+    return sum(_card_points(c) for c in cards_of(mask))
+
+
+def _points_taken(cards, seats, game, declarer) -> tuple[int, int, int]:
+    """(declarer's card points, declarer's tricks, tricks completed) of the cards played so far."""
+    points = tricks = done = 0
+    for t in range(len(cards) // 3):
+        trick = cards[3 * t:3 * t + 3]
+        winner = seats[3 * t + int(trick_winner(game, *trick))]
+        done += 1
+        if winner == declarer:
+            points += sum(_card_points(c) for c in trick)
+            tricks += 1
+    return points, tricks, done
+
+
+def sample_archive(path, profile_count: int = 1000, constructed_count: int = 200, seed: int = 1) -> list[str]:
+    """Write a sample archive: a comment, profile records and constructed ones; returns its lines."""
+    lines = ["# sample ISS archive written by skatsim (sim.iss_sample)"]
+    lines += profile_lines(seed=seed, count=profile_count)
+    lines += [c.line for c in constructed_games(seed=seed, count=constructed_count)]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return lines
+

@@ -1,0 +1,293 @@
+"""`skatsim import iss`: archive files into run folders, bad lines and disagreements reported and
+skipped, compressed files, resuming, refusing another run, --jobs and --anonymize."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from sim.archive import ArchiveError, import_archives, pseudonym
+from sim.cli import main
+from sim.iss_sample import constructed_games, profile_lines
+from sim.runfolder import ARCHIVE_TYPES, GAME_MODE_TYPES, RunError, read_manifest
+from sim.simulation import ProfileDeals, evaluator_columns
+from strategies import load_profile, play_deals
+from strategies.registry import logged_evaluators
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILE_LINES = profile_lines("default", seed=2, count=300)
+CONSTRUCTED = [c.line for c in constructed_games(seed=3, count=60)]
+GOOD = PROFILE_LINES[:40] + CONSTRUCTED[:20]
+
+
+def write(path: Path, lines: list[str], opener=open) -> Path:
+    with opener(path, "wt", encoding="utf-8") as f:
+        f.write("".join(line + "\n" for line in lines))
+    return path
+
+
+def rows(folder: Path) -> pl.DataFrame:
+    return pl.read_parquet(str(folder / "part-*.parquet")).sort("deal_id")
+
+
+def problems(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "errors.jsonl").read_text().splitlines()]
+
+
+def test_profile_games_import_as_the_simulation_logged_them(tmp_path):
+    archive = write(tmp_path / "a.txt", PROFILE_LINES)
+    report = import_archives([archive], tmp_path / "run", jobs=1, chunk_size=128)
+    assert (report.games, report.bad_lines, report.disagreements) == (300, 0, 0)
+    imported = rows(tmp_path / "run")
+    simulated = play_deals(load_profile("default"), seed=2, start=0, count=300, log_tricks=True)
+    simulated.update(evaluator_columns(logged_evaluators(), simulated))
+    for name in simulated:
+        if name.startswith(("max_bid_", "intended_game_")):
+            assert imported[name].null_count() == 300
+            continue
+        got = imported[name]
+        expected = np.asarray(simulated[name])
+        if name in ("game",):
+            assert got.cast(pl.String).to_list() == [None if g < 0 else
+                                                     ["diamonds", "hearts", "spades", "clubs", "grand", "null"][g]
+                                                     for g in expected]
+        elif name == "tricks":
+            assert (np.array(got.to_list()) == expected).all()
+        else:
+            assert np.array_equal(got.to_numpy(), expected, equal_nan=name.startswith("eval_")), name
+    assert imported["ended"].cast(pl.String).to_list() == ["passed" if p else "played" for p in simulated["passed"]]
+    assert imported["agrees"].all()
+
+
+def test_the_run_has_the_game_mode_schema_and_the_archive_columns(tmp_path):
+    archive = write(tmp_path / "a.txt", ["# a comment", ""] + GOOD)
+    import_archives([archive], tmp_path / "run", jobs=1)
+    table = rows(tmp_path / "run")
+    for name in [*GAME_MODE_TYPES, *ARCHIVE_TYPES, "tricks"]:
+        assert name in table.columns
+    assert table["archive_line"].to_list()[:2] == [3, 4]  # the comment and the blank line count as lines
+    assert table["deal_id"].to_list() == list(range(len(GOOD)))
+    assert table["archive_file"].cast(pl.String).unique().to_list() == ["a.txt"]
+    assert table["player_f"][0] == "alpha" and table["date"][0] is not None
+    manifest = read_manifest(tmp_path / "run")
+    config = manifest.config
+    assert config["source"] == "iss" and config["mode"] == "game" and config["seed"] is None
+    assert config["deals"] == len(GOOD) and manifest.finished
+    assert config["sources"][0]["name"] == "a.txt" and len(config["sources"][0]["sha256"]) == 64
+    simulated = ProfileDeals("default", {}, evaluators=tuple(logged_evaluators())).description()["evaluators"]
+    assert config["evaluators"] == simulated
+
+
+def test_bad_lines_are_reported_and_skipped_and_nothing_else_is_lost(tmp_path):
+    good = GOOD[:30]
+    bad = {3: good[3][:200], 7: re.sub(r"MV\[w ..", "MV[w ??", good[7]), 12: "(;GM[Skat];)",
+           18: good[18].replace(" 0 s ", " 1 s "), 25: "not a record at all"}
+    lines = [bad.get(i, line) for i, line in enumerate(good)]
+    archive = write(tmp_path / "a.txt", lines)
+    report = import_archives([archive], tmp_path / "run", jobs=1, chunk_size=8)
+    assert report.bad_lines == len(bad) and report.games == len(good) - len(bad)
+    imported = rows(tmp_path / "run")
+    assert imported["archive_line"].to_list() == [i + 1 for i in range(len(good)) if i not in bad]
+    found = problems(tmp_path / "run")
+    assert [p["line"] for p in found] == [i + 1 for i in sorted(bad)]
+    assert all(p["kind"] == "bad line" and p["file"] == "a.txt" and "\n" not in p["problem"] for p in found)
+    assert "hidden cards" in found[1]["problem"]
+
+
+def test_a_disagreement_is_counted_kept_and_written_with_both_results(tmp_path):
+    line = next(line for line in PROFILE_LINES if " p:" in line and "passed" not in line)
+    points = int(re.search(r" p:(\d+) ", line).group(1))
+    wrong = line.replace(f" p:{points} ", f" p:{points + 1} ")
+    archive = write(tmp_path / "a.txt", [PROFILE_LINES[0], wrong])
+    report = import_archives([archive], tmp_path / "run", jobs=1)
+    assert report.disagreements == 1 and report.games == 2
+    imported = rows(tmp_path / "run")
+    assert imported["agrees"].to_list() == [True, False]
+    assert imported["declarer_points"][1] == points  # the engine's result, not changed
+    (found,) = problems(tmp_path / "run")
+    assert found["kind"] == "disagreement" and found["line"] == 2
+    assert found["engine"]["points"] == points and found["archive"]["points"] == points + 1
+    assert f"points {points} (archive {points + 1})" in found["problem"]
+
+
+def test_compressed_archives_import_as_plain_ones(tmp_path):
+    plain = write(tmp_path / "a.txt", GOOD)
+    bz = write(tmp_path / "b.txt.bz2", GOOD[:30], bz2.open)
+    gz = write(tmp_path / "c.gz", GOOD[30:], gzip.open)
+    import_archives([plain], tmp_path / "plain", jobs=1, chunk_size=16)
+    import_archives([bz, gz], tmp_path / "packed", jobs=1, chunk_size=16)
+    a, b = rows(tmp_path / "plain"), rows(tmp_path / "packed")
+    assert a.drop("archive_file", "archive_line").equals(b.drop("archive_file", "archive_line"))
+    assert b["archive_file"].cast(pl.String).to_list() == ["b.txt.bz2"] * 30 + ["c.gz"] * (len(GOOD) - 30)
+
+
+def test_running_again_finishes_an_interrupted_import_and_changes_nothing_once_complete(tmp_path):
+    archive = write(tmp_path / "a.txt", GOOD)
+    folder = tmp_path / "run"
+    import_archives([archive], folder, jobs=1, chunk_size=10)
+    whole = rows(folder)
+    errors = (folder / "errors.jsonl").read_bytes()
+    # interrupted: two parts lost, a temporary file left, the manifest not finished
+    manifest = read_manifest(folder)
+    (folder / "part-00001.parquet").unlink()
+    (folder / "part-00004.parquet").unlink()
+    (folder / ".part-00002.parquet.x.tmp").write_bytes(b"half")
+    manifest.finished = None
+    manifest.drop_part(1)
+    manifest.drop_part(4)
+    manifest.save(folder)
+    (folder / "errors.jsonl").unlink()
+    import_archives([archive], folder, jobs=1, chunk_size=10)
+    assert rows(folder).equals(whole)
+    assert (folder / "errors.jsonl").read_bytes() == errors
+    assert not list(folder.glob("*.tmp"))
+    stamps = {p: p.stat().st_mtime_ns for p in folder.rglob("*")}
+    import_archives([archive], folder, jobs=1, chunk_size=10)
+    assert {p: p.stat().st_mtime_ns for p in folder.rglob("*")} == stamps
+
+
+def test_a_folder_holding_another_run_is_refused(tmp_path):
+    a = write(tmp_path / "a.txt", GOOD[:10])
+    b = write(tmp_path / "b.txt", GOOD[10:20])
+    import_archives([a], tmp_path / "run", jobs=1)
+    with pytest.raises(RunError, match="holds a different run .other archive files or contents"):
+        import_archives([b], tmp_path / "run", jobs=1)
+    with pytest.raises(RunError, match="holds a different run .anonymize differs"):
+        import_archives([a], tmp_path / "run", jobs=1, anonymize=True)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(RunError, match="is not empty and holds no run"):
+        import_archives([a], tmp_path / "other", jobs=1)
+
+
+def test_a_simulation_folder_is_refused(tmp_path):
+    from sim.simulation import simulate
+
+    simulate(5, seed=1, out=tmp_path / "sim", jobs=1)
+    with pytest.raises(RunError, match="source simulation there, iss asked"):
+        import_archives([write(tmp_path / "a.txt", GOOD[:3])], tmp_path / "sim", jobs=1)
+
+
+def test_unreadable_archives(tmp_path):
+    with pytest.raises(ArchiveError, match="cannot read .*missing.txt: No such file"):
+        import_archives([tmp_path / "missing.txt"], tmp_path / "run")
+    a = write(tmp_path / "a.txt", GOOD[:3])
+    with pytest.raises(ArchiveError, match="are the same archive"):
+        import_archives([a, a], tmp_path / "run")
+    packed = write(tmp_path / "b.bz2", GOOD, bz2.open)
+    cut = tmp_path / "cut.bz2"
+    cut.write_bytes(packed.read_bytes()[:-200])
+    with pytest.raises(ArchiveError, match="cut.bz2: the compressed data ends early"):
+        import_archives([cut], tmp_path / "run2", jobs=1)
+
+
+def test_anonymize_writes_stable_hashes_of_the_names(tmp_path):
+    archive = write(tmp_path / "a.txt", GOOD[:12])
+    import_archives([archive], tmp_path / "named", jobs=1)
+    import_archives([archive], tmp_path / "hidden", jobs=1, anonymize=True)
+    named, hidden = rows(tmp_path / "named"), rows(tmp_path / "hidden")
+    for seat in "fmr":
+        assert hidden[f"player_{seat}"].to_list() == [pseudonym(n) for n in named[f"player_{seat}"]]
+    assert not set(hidden["player_f"]) & set(named["player_f"])
+    assert pseudonym("alpha") == pseudonym("alpha") != pseudonym("bravo") and len(pseudonym("alpha")) == 16
+
+
+def test_cli_summary_problems_and_exit_status(tmp_path):
+    lines = GOOD[:10] + ["(;GM[Skat]MV[w]R[];)"]
+    archive = write(tmp_path / "a.txt", lines)
+    result = CliRunner().invoke(main, ["import", "iss", str(archive), "--out", str(tmp_path / "run"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "imported 10 of 11 record lines from 1 file(s)" in result.stdout
+    assert "1 bad lines" in result.stdout
+    assert "a.txt, line 11: MV: 1 word; the moves are pairs of who and what" in result.stderr
+
+
+def test_cli_fails_in_one_line(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["import", "iss", str(tmp_path / "nope.txt"), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "cannot read" in result.stderr
+    only_bad = write(tmp_path / "bad.txt", ["# header", "(;GM[Skat];)"])
+    result = runner.invoke(main, ["import", "iss", str(only_bad), "--out", str(tmp_path / "run2"), "--jobs", "1"])
+    assert result.exit_code == 1 and "no valid game in" in result.stderr
+
+
+def test_parts_cross_file_boundaries(tmp_path):
+    a = write(tmp_path / "a.txt", GOOD[:13])
+    b = write(tmp_path / "b.txt", ["# b"] + GOOD[13:27])
+    import_archives([a, b], tmp_path / "run", jobs=1, chunk_size=5)
+    table = rows(tmp_path / "run")
+    assert table["deal_id"].to_list() == list(range(27))
+    assert table["archive_line"].to_list() == list(range(1, 14)) + list(range(2, 16))
+    assert len(list((tmp_path / "run").glob("part-*.parquet"))) == 6
+
+
+@pytest.mark.slow
+def test_the_same_run_for_any_number_of_jobs(tmp_path):
+    archive = write(tmp_path / "a.txt", PROFILE_LINES + CONSTRUCTED)
+    import_archives([archive], tmp_path / "one", jobs=1, chunk_size=50)
+    import_archives([archive], tmp_path / "two", jobs=2, chunk_size=50)
+    for one, two in zip(sorted((tmp_path / "one").glob("part-*.parquet")),
+                        sorted((tmp_path / "two").glob("part-*.parquet"))):
+        assert pl.read_parquet(one).equals(pl.read_parquet(two))
+    assert (tmp_path / "one" / "errors.jsonl").read_bytes() == (tmp_path / "two" / "errors.jsonl").read_bytes()
+
+
+def test_the_example_archive_imports(tmp_path):
+    report = import_archives([ROOT / "examples" / "iss.txt"], tmp_path / "run", jobs=1)
+    assert (report.games, report.disagreements, report.bad_lines) == (4, 0, 0)
+    table = rows(tmp_path / "run")
+    assert table["score"].to_list() == [-96, -144, -46, -120]
+    assert os.path.getsize(tmp_path / "run" / "errors.jsonl") == 0
+
+
+def test_show_prints_an_imported_deal_from_its_row(tmp_path):
+    lines = [line for line in (ROOT / "examples" / "iss.txt").read_text().splitlines() if line.startswith("(;")]
+    early = next(c for c in constructed_games(seed=3, count=60) if c.record.get("ended") == "resigned")
+    archive = write(tmp_path / "a.txt", lines + [early.line, "(;broken"])
+    import_archives([archive], tmp_path / "run", jobs=1)
+    runner = CliRunner()
+    shown = runner.invoke(main, ["show", str(tmp_path / "run"), "1"])
+    assert shown.exit_code == 0, shown.output
+    assert "archive a.txt, line 2, game 901, 2024-05-01 12:00:01 UTC" in shown.stdout
+    assert "Game        grand hand" in shown.stdout and "(bravo)" in shown.stdout
+    assert "score -144" in shown.stdout
+    ended = runner.invoke(main, ["show", str(tmp_path / "run"), "4"])
+    assert ended.exit_code == 0 and "Ended       resigned by" in ended.stdout
+    bad = runner.invoke(main, ["show", str(tmp_path / "run"), "5"])
+    assert bad.exit_code == 1 and "deal 5 was not imported: its line is not a valid game" in bad.stderr
+    assert runner.invoke(main, ["show", str(tmp_path / "run"), "6"]).exit_code == 1
+
+
+def test_line_endings_byte_order_mark_and_names_that_are_not_utf8(tmp_path):
+    plain = write(tmp_path / "a.txt", GOOD[:6])
+    crlf = tmp_path / "b.txt"
+    crlf.write_bytes(b"\xef\xbb\xbf" + "".join(line + "\r\n" for line in GOOD[:6]).encode())
+    latin = tmp_path / "c.txt"
+    latin.write_bytes("".join(line.replace("P0[alpha]", "P0[Müller]") + "\n" for line in GOOD[:6]).encode("latin-1"))
+    for name, archive in (("plain", plain), ("crlf", crlf), ("latin", latin)):
+        import_archives([archive], tmp_path / name, jobs=1)
+    a, b, c = rows(tmp_path / "plain"), rows(tmp_path / "crlf"), rows(tmp_path / "latin")
+    same = [n for n in a.columns if n not in ("archive_file", "player_f", "player_m", "player_r")]
+    assert a.select(same).equals(b.select(same)) and a.select(same).equals(c.select(same))
+    assert "M\ufffdller" in c["player_f"].to_list()
+
+
+def test_a_line_the_kernels_leave_to_the_checked_path_is_imported_the_same(tmp_path):
+    """Unicode spaces between moves are spaces to the checked path (str.split), not to the kernels,
+    which leave such a line to it: its row must be the same as the plain line's."""
+    line = GOOD[5]
+    odd = line.replace(" 1 ", "\u2003" + "1 ", 1)
+    assert odd != line
+    import_archives([write(tmp_path / "a.txt", [line])], tmp_path / "plain", jobs=1)
+    import_archives([write(tmp_path / "b.txt", [odd])], tmp_path / "odd", jobs=1)
+    a, b = rows(tmp_path / "plain"), rows(tmp_path / "odd")
+    assert a.drop("archive_file").equals(b.drop("archive_file"))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .rules.auction import AuctionError, run_auction
-from .rules.cards import SEAT_NAMES, format_card
+from .rules.cards import SEAT_NAMES, format_card, shown
 from .rules.games import GAME_NAMES, NULL, Declaration, IllegalDeclaration
 from .rules.records import RecordError, replay
 from .rules.scoring import play_outcome, seeger_fabian_declarer, seeger_fabian_defender
@@ -113,7 +113,7 @@ def read_date(text: str | None) -> datetime | None:
             return datetime.strptime(text, DATE_FORMAT).replace(tzinfo=timezone.utc)
         except ValueError:
             pass
-    raise IssError(f"DT: {text!r} is not a date and time like 2024-05-01/12:00:00/UTC")
+    raise IssError(f"DT: {shown(text)} is not a date and time like 2024-05-01/12:00:00/UTC")
 
 
 # --- the result field ---------------------------------------------------------------------
@@ -131,12 +131,12 @@ def parse_result(text: str) -> dict:
         else:
             key, _, number = item.partition(":")
             if key not in _NUMBERS or not re.fullmatch(r"-?\d+", number):
-                raise IssError(f"R: {item!r} is not a result item (d:N, win, loss, v:N, m:N, bidok, p:N ...)")
+                raise IssError(f"R: {shown(item)} is not a result item (d:N, win, loss, v:N, m:N, bidok, p:N ...)")
             value = int(number)
             if abs(value) > 32767:
-                raise IssError(f"R: {item!r} is out of range")
+                raise IssError(f"R: {shown(item)} is out of range")
             if key in _FLAGS and value not in (0, 1):
-                raise IssError(f"R: {item!r} must be {key}:0 or {key}:1")
+                raise IssError(f"R: {shown(item)} must be {key}:0 or {key}:1")
         if key in items:
             raise IssError(f"R: {key if key in _NUMBERS else 'the ' + key} is given twice")
         items[key] = value
@@ -205,7 +205,11 @@ class Move:
     what: str
 
     def __str__(self) -> str:
-        return f"move {self.number} ({self.who} {self.what if len(self.what) <= 24 else self.what[:21] + '...'})"
+        return f"move {self.number} ({_cut(self.who)} {_cut(self.what)})"
+
+
+def _cut(text: str, most: int = 24) -> str:
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def read_moves(text: str) -> list[Move]:
@@ -216,7 +220,7 @@ def read_moves(text: str) -> list[Move]:
     moves = [Move(i // 2 + 1, tokens[i], tokens[i + 1]) for i in range(0, len(tokens), 2)]
     for move in moves:
         if move.who not in ("w", "0", "1", "2"):
-            raise IssError(f"{move}: {move.who!r} is not a player (0, 1, 2) or the server (w)")
+            raise IssError(f"{move}: {shown(move.who)} is not a player (0, 1, 2) or the server (w)")
     return moves
 
 
@@ -224,7 +228,7 @@ def read_card(text: str, where) -> int:
     if text == HIDDEN:
         raise IssError(f"{where}: hidden cards (??): a record written from one player's view cannot be checked")
     if text not in CARD_IDS:
-        raise IssError(f"{where}: {text!r} is not a card (a suit C S H D and a rank 7 8 9 T J Q K A, e.g. CT)")
+        raise IssError(f"{where}: {shown(text)} is not a card (a suit C S H D and a rank 7 8 9 T J Q K A, e.g. CT)")
     return CARD_IDS[text]
 
 
@@ -310,7 +314,7 @@ def declaration_of(game: int, modifiers: str, picked_up: bool, bid: int, where) 
     hand game implies ``S``; hand means the skat was not picked up.
     """
     if len(set(modifiers)) < len(modifiers) or set(modifiers) - set(MODIFIERS):
-        raise IssError(f"{where}: {modifiers!r} are not modifiers (each of O, H, S, Z at most once)")
+        raise IssError(f"{where}: {shown(modifiers)} are not modifiers (each of O, H, S, Z at most once)")
     ouvert, hand_letter = "O" in modifiers, "H" in modifiers
     schneider, schwarz = "S" in modifiers, "Z" in modifiers
     if picked_up and hand_letter:
@@ -455,7 +459,7 @@ def _read_play(game: Game, rest: list[Move]) -> None:
         if move.who == "w":
             raise IssError(f"{move}: not a card played (a player and a card) nor an early end")
         if move.what not in CARD_IDS and move.what != HIDDEN:
-            raise IssError(f"{move}: {move.what!r} is not a card played nor an early end (RE, SC, TI.n, LE.n)")
+            raise IssError(f"{move}: {shown(move.what)} is not a card played nor an early end (RE, SC, TI.n, LE.n)")
         read_card(move.what, move)
         game.plays.append(move)
     if not rest:

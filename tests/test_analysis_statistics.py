@@ -114,6 +114,7 @@ def test_round_bin_widths(span, width):
     assert round_width(span) == pytest.approx(width)
 
 
+@pytest.mark.slow
 def test_the_same_run_gives_the_same_bootstrap_intervals(tmp_path):
     """Bootstrap replicates are drawn cell by cell, so the cells must come in a fixed order although
     polars groups rows in any order: analysing one run twice gives identical tables."""

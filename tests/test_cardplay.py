@@ -241,6 +241,7 @@ def test_heuristic_plays_thousands_of_games_of_every_type_to_the_end():
     assert play_deals(np.uint64(11), 6000, heuristic_card, seat_params([0, 0, 0]), False)[0] == 6000
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**63), deviations=st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0]), min_size=3, max_size=3))
 def test_heuristic_is_legal_in_positions_reached_by_random_deviations(seed, deviations):

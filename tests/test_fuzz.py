@@ -160,6 +160,7 @@ def admissible(value) -> bool:
     return value is None or not isinstance(value, float) or math.isfinite(value)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(st.sampled_from(every_parameter()), ANY_VALUE)
 def test_any_value_of_any_strategy_parameter_is_taken_or_refused_in_one_line(where, value):
@@ -340,3 +341,72 @@ def test_damaged_parts_are_found_named_and_made_again(whole_run, tmp_path_factor
     assert {p.name: p.read_bytes() for p in folder.glob("part-*") if p != part} == untouched
     assert pl.read_parquet(folder / "part-*.parquet").sort("deal_id").equals(
         pl.read_parquet(whole_run / "part-*.parquet").sort("deal_id"))
+
+
+# --- archive lines ----------------------------------------------------------------------------
+
+ISS_LINES = [line for line in (ROOT / "examples" / "iss.txt").read_text().splitlines() if line.startswith("(;")]
+
+
+@st.composite
+def mutated_archive_lines(draw) -> str:
+    """A valid ISS record line cut, spliced with odd text, with a field emptied or doubled."""
+    line = draw(st.sampled_from(ISS_LINES))
+    kind = draw(st.sampled_from(["cut", "insert", "field", "double", "swap"]))
+    at = draw(st.integers(0, len(line)))
+    if kind == "cut":
+        return line[:at]
+    if kind == "insert":
+        return line[:at] + draw(st.one_of(ODD_TEXT, st.text(max_size=6))) + line[at:]
+    if kind == "field":
+        label = draw(st.sampled_from(["MV", "R", "DT", "P0", "ID"]))
+        start = line.find(f"{label}[")
+        end = line.find("]", start)
+        return line[:start + len(label) + 1] + draw(st.text(max_size=12)) + line[end:]
+    if kind == "double":
+        return line.replace("R[", "R[d:0 R[", 1)
+    words = line.split(" ")
+    i, j = draw(st.integers(0, len(words) - 1)), draw(st.integers(0, len(words) - 1))
+    words[i], words[j] = words[j], words[i]
+    return " ".join(words)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_archive_lines())
+def test_mutated_archive_lines_are_read_or_refused_in_one_line(line):
+    from sim.iss import IssError, check_line
+
+    try:
+        check_line(line)
+    except IssError as error:
+        assert str(error) and "\n" not in str(error) and len(str(error)) < 600
+
+
+@pytest.mark.slow
+@settings(max_examples=10, deadline=None)
+@given(st.lists(mutated_archive_lines(), min_size=1, max_size=8))
+def test_an_archive_with_bad_lines_imports_every_good_line_and_reports_each_bad_one(tmp_path_factory, bad):
+    """Lines that are no record (no "(;") are ignored; every record line is imported or reported."""
+    from sim.archive import import_archives
+    from sim.iss import is_record_line
+
+    folder = tmp_path_factory.mktemp("archive")
+    lines = [*bad, *ISS_LINES]
+    (folder / "games.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records = [i + 1 for i, line in enumerate(lines) if is_record_line(line)]
+    valid = [number for number in records if _valid(lines[number - 1])]
+    report = import_archives([folder / "games.txt"], folder / "run", jobs=1)
+    assert report.games == len(valid) and report.bad_lines == len(records) - len(valid)
+    problems = [json.loads(line) for line in (folder / "run" / "errors.jsonl").read_text().splitlines()]
+    assert [p["line"] for p in problems if p["kind"] == "bad line"] == [n for n in records if n not in valid]
+    assert all("\n" not in p["problem"] and len(p["problem"]) < 600 for p in problems)
+
+
+def _valid(line: str) -> bool:
+    from sim.iss import IssError, check_line
+
+    try:
+        check_line(line)
+        return True
+    except IssError:
+        return False

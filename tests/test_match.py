@@ -67,6 +67,7 @@ def test_the_splits_add_up(random_against_heuristic):
     assert games + passed == whole["games"]
 
 
+@pytest.mark.slow
 def test_a_match_is_the_same_for_any_jobs_and_chunks_and_resumes(random_against_heuristic, tmp_path):
     other = match("random", "default", deals=300, seed=11, card_play_only=True, out=tmp_path / "other", jobs=2,
                   chunk_size=70)

@@ -247,6 +247,7 @@ def test_verify_finds_a_flipped_byte_and_repair_makes_the_part_again(reference, 
     assert runner.invoke(main, ["verify", str(folder)]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_an_interrupted_report_leaves_the_old_report_whole(reference, tmp_path, monkeypatch):
     from analysis import analyze, report
 

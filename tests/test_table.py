@@ -122,6 +122,7 @@ def test_declarations_stay_legal_with_bold_bidders(settings):
                     bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(int(c["bid"][k]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("settings", [[], ["card_play=random"], ["rearhand.card_play=random",
                                                                   "forehand.card_play.deviation=0.2"]])
 def test_the_builtin_and_the_generic_play_loops_give_identical_games(settings):

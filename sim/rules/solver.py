@@ -124,7 +124,7 @@ def _layout_tables():
     card_at = np.zeros((6, 32), dtype=np.int64)
     above = np.zeros((6, 32), dtype=np.int64)
     points = np.zeros((6, 32), dtype=np.int64)
-    by_byte = np.zeros((6, 4, 256), dtype=np.int64)
+    by_byte = np.zeros((6, 4, 256), dtype=np.uint32)
     for game in range(6):
         cards = sorted(range(32), key=lambda c: (EFFECTIVE_SUIT[game, c], ORDER[game, c]))
         for pos, c in enumerate(cards):
@@ -185,15 +185,17 @@ def _beating_table():
 
 
 _BEATS = _beating_table()
-#: _SQUEEZE[r, h]: the bits of h (a subset of r) moved down onto the lowest popcount(r) places.
-_SQUEEZE = np.array([[sum(1 << i for i, b in enumerate(b for b in range(8) if r >> b & 1) if h >> b & 1)
-                      for h in range(256)] for r in range(256)], dtype=np.int64)
+#: _SQUEEZE[r, h]: the bits of h (a subset of the 4-bit r) moved down onto the lowest popcount(r)
+#: places; longer runs (a null suit) go a nibble at a time. (Tables stay small: numba builds
+#: them into every kernel that reads them.)
+_SQUEEZE = np.array([[sum(1 << i for i, b in enumerate(b for b in range(4) if r >> b & 1) if h >> b & 1)
+                      for h in range(16)] for r in range(16)], dtype=np.uint8)
 
 
 @njit(cache=True, inline="always")
 def _layout(game, mask):
-    return (_LAYOUT_BY_BYTE[game, 0, mask & 255] | _LAYOUT_BY_BYTE[game, 1, (mask >> 8) & 255]
-            | _LAYOUT_BY_BYTE[game, 2, (mask >> 16) & 255] | _LAYOUT_BY_BYTE[game, 3, (mask >> 24) & 255])
+    return np.int64(_LAYOUT_BY_BYTE[game, 0, mask & 255] | _LAYOUT_BY_BYTE[game, 1, (mask >> 8) & 255]
+                    | _LAYOUT_BY_BYTE[game, 2, (mask >> 16) & 255] | _LAYOUT_BY_BYTE[game, 3, (mask >> 24) & 255])
 
 
 @njit(cache=True, inline="always")
@@ -224,6 +226,13 @@ def _representatives(game, mode, legal, in_play):
     return reps
 
 
+@njit(cache=True, inline="always")
+def _squeeze(run, bits):
+    """The bits of ``bits`` (within ``run``, both 8 bits at most) moved onto the lowest places."""
+    low = np.int64(_SQUEEZE[run & 15, bits & 15])
+    return low | (np.int64(_SQUEEZE[run >> 4, bits >> 4]) << popcount(run & 15))
+
+
 @njit(cache=True)
 def _canonical(game, l0, l1, l2):
     """The three laid-out hands with every run squeezed to its low end (see _run_tables)."""
@@ -234,9 +243,9 @@ def _canonical(game, l0, l1, l2):
         if rr & (rr + 1) == 0:
             continue
         keep = ~(mask << start)
-        l0 = (l0 & keep) | (_SQUEEZE[rr, (l0 >> start) & mask] << start)
-        l1 = (l1 & keep) | (_SQUEEZE[rr, (l1 >> start) & mask] << start)
-        l2 = (l2 & keep) | (_SQUEEZE[rr, (l2 >> start) & mask] << start)
+        l0 = (l0 & keep) | (_squeeze(rr, (l0 >> start) & mask) << start)
+        l1 = (l1 & keep) | (_squeeze(rr, (l1 >> start) & mask) << start)
+        l2 = (l2 & keep) | (_squeeze(rr, (l2 >> start) & mask) << start)
     return l0, l1, l2
 
 
@@ -274,7 +283,7 @@ _POINT_CLASSES = np.array([sum(1 << (8 * s + r) for s in range(4) for r in (0, 1
 _CLASS_POINTS = np.array([0, 2, 3, 4, 10, 11], dtype=np.int64)
 #: _POINTS_BY_BYTE[game, k, byte]: card points of the laid-out places 8k..8k+7 set in ``byte``.
 _POINTS_BY_BYTE = np.array([[[sum(int(_LAYOUT_POINTS[g, 8 * k + i]) for i in range(8) if v >> i & 1)
-                              for v in range(256)] for k in range(4)] for g in range(6)], dtype=np.int64)
+                              for v in range(256)] for k in range(4)] for g in range(6)], dtype=np.uint8)
 
 
 @njit(cache=True, inline="always")
@@ -307,8 +316,9 @@ def _top_trumps(game, own, other):
 
 @njit(cache=True, inline="always")
 def _laid_points(game, laid):
-    return (_POINTS_BY_BYTE[game, 0, laid & 255] + _POINTS_BY_BYTE[game, 1, (laid >> 8) & 255]
-            + _POINTS_BY_BYTE[game, 2, (laid >> 16) & 255] + _POINTS_BY_BYTE[game, 3, (laid >> 24) & 255])
+    return (np.int64(_POINTS_BY_BYTE[game, 0, laid & 255]) + np.int64(_POINTS_BY_BYTE[game, 1, (laid >> 8) & 255])
+            + np.int64(_POINTS_BY_BYTE[game, 2, (laid >> 16) & 255])
+            + np.int64(_POINTS_BY_BYTE[game, 3, (laid >> 24) & 255]))
 
 
 #: Laid-out places of each effective suit (trumps 4), by game.
@@ -706,8 +716,8 @@ def _search(tt, frames, game, declarer, mode, alpha, beta):
     a lower bound when ``g >= beta``, else the value. Adds its nodes to ``frames[NODES, 0]``.
     """
     frames[0, F_ALPHA], frames[0, F_BETA] = alpha, beta
-    p = 0
-    value = _enter(tt, frames, 0, game, declarer, mode)
+    p = np.int64(0)
+    value = _enter(tt, frames, p, game, declarer, mode)
     nodes = 1
     while True:
         if value >= 0:
@@ -777,8 +787,10 @@ def _points(state, declarer_skat, tt, stack):
     taken = _taken(state, declarer_skat)
     if state[STATE_FINISHED]:
         return taken
-    _set_root(stack, state, POINTS)
-    return taken + _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], POINTS, -1, stack[0, F_REST] + 1)
+    mode = np.int64(POINTS)
+    _set_root(stack, state, mode)
+    return taken + _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], mode, np.int64(-1),
+                           stack[0, F_REST] + 1)
 
 
 @njit(cache=True)
@@ -787,8 +799,9 @@ def _reaches(state, declarer_skat, threshold, tt, stack):
     need = threshold - _taken(state, declarer_skat)
     if state[STATE_FINISHED] or need <= 0:
         return need <= 0
-    _set_root(stack, state, POINTS)
-    return _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], POINTS, need - 1, need) >= need
+    mode = np.int64(POINTS)
+    _set_root(stack, state, mode)
+    return _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], mode, need - 1, need) >= need
 
 
 @njit(cache=True)
@@ -819,7 +832,7 @@ def open_hand_value(state, declarer_skat, tt, stack):
     stack[NODES, 0] = 0
     tt[0] += np.uint64(1)
     if state[STATE_GAME] == NULL:
-        return 1 if _takes_every_trick(state, NULL_AVOID, tt, stack) else 0
+        return 1 if _takes_every_trick(state, np.int64(NULL_AVOID), tt, stack) else 0
     return _points(state, np.int64(declarer_skat), tt, stack)
 
 
@@ -831,7 +844,7 @@ def declarer_reaches(state, declarer_skat, threshold, tt, stack):
     """
     stack[NODES, 0] = 0
     tt[0] += np.uint64(1)
-    return _reaches(state, np.int64(declarer_skat), threshold, tt, stack)
+    return _reaches(state, np.int64(declarer_skat), np.int64(threshold), tt, stack)
 
 
 @njit(cache=True)
@@ -840,14 +853,14 @@ def declarer_takes_all(state, tt, stack):
     one exactly when this is False; False once they have."""
     stack[NODES, 0] = 0
     tt[0] += np.uint64(1)
-    return _takes_every_trick(state, SCHWARZ, tt, stack)
+    return _takes_every_trick(state, np.int64(SCHWARZ), tt, stack)
 
 
 @njit(cache=True)
 def _keeps(child, declarer_skat, value, mover_is_declarer, tt, stack):
     """Does the position after a card keep ``value`` (points, or the null outcome 1/0)?"""
     if child[STATE_GAME] == NULL:
-        return (1 if _takes_every_trick(child, NULL_AVOID, tt, stack) else 0) == value
+        return (1 if _takes_every_trick(child, np.int64(NULL_AVOID), tt, stack) else 0) == value
     if mover_is_declarer:
         return _reaches(child, declarer_skat, value, tt, stack)
     return not _reaches(child, declarer_skat, value + 1, tt, stack)

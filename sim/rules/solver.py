@@ -204,26 +204,79 @@ def _lowest(mask):
 
 
 @njit(cache=True)
-def _representatives(game, mode, legal, in_play):
-    """The laid-out ``legal`` cards without those equivalent to a higher card of the same hand.
+def _trick_side(frames, p, game, declarer, seat, n, card):
+    """+1 when the current trick goes to the mover's side whatever is played after ``card``,
+    -1 when it goes to the other side, 0 when the players after the mover decide."""
+    leader = frames[p, F_LEADER]
+    c0 = frames[p, F_TRICK]
+    mine = seat == declarer
+    if n == 2:
+        winner = (leader + trick_winner(game, c0, frames[p, F_TRICK + 1], card)) % 3
+        return 1 if (winner == declarer) == mine else -1
+    if n == 1:
+        winner = (leader + trick_winner(game, c0, card, card)) % 3
+        top = card if winner == seat else c0
+        third = (leader + 2) % 3
+        side = 1 if (winner == declarer) == mine else -1
+        if (third == declarer) == (winner == declarer):
+            return side
+        legal = np.int64(legal_moves(frames[p, F_HANDS + third], game, c0))
+        beating = legal & _BEATS[game, top]
+        if beating == 0:
+            return side
+        return -side if beating == legal else 0
+    for k in range(1, 3):
+        later = (seat + k) % 3
+        if (later == declarer) != mine and np.int64(legal_moves(frames[p, F_HANDS + later], game, card)) & _BEATS[
+                game, card]:
+            return 0
+    return 1
 
-    Two cards of one hand are equivalent when no card still in play (in a hand or in
-    the current trick) lies between them in their suit's order: every later trick
-    goes the same way with either. When card points count they must also be worth
-    the same (jacks, or 7 8 9); otherwise the trick could go the same way for a
-    different number of points.
+
+@njit(cache=True)
+def _representatives(frames, p, game, declarer, mode, seat, n, legal, in_play):
+    """The laid-out ``legal`` cards worth trying; of each group of cards of this hand that no
+    card in play separates (they take tricks alike), one card or a few.
+
+    When points do not count (null, schwarz) one card speaks for its group. When they do:
+    if the trick goes to one side whichever card of the group is played, the mover gives it
+    the group's most points when it is the mover's side and the fewest otherwise (the
+    others do as well later, the same tricks going the same way); else one card of each
+    run of equal points.
     """
-    reps = legal
+    keep = np.int64(0)
     x = legal
     while x:
         b = _lowest(x)
-        x &= x - 1
-        up = in_play & _ABOVE[game, b]
-        if up:
-            nb = _lowest(up)
-            if (legal >> nb) & 1 and (mode != POINTS or _LAYOUT_POINTS[game, b] == _LAYOUT_POINTS[game, nb]):
-                reps &= ~(np.int64(1) << b)
-    return reps
+        group, top = np.int64(1) << b, b
+        while True:
+            up = in_play & _ABOVE[game, top]
+            if up == 0 or not (legal >> _lowest(up)) & 1:
+                break
+            top = _lowest(up)
+            group |= np.int64(1) << top
+        x &= ~group
+        if group & (group - 1) == 0 or mode != POINTS:
+            keep |= np.int64(1) << top
+            continue
+        side = _trick_side(frames, p, game, declarer, seat, n, _CARD_AT[game, b])
+        if side != 0:
+            chosen, chosen_points = top, _LAYOUT_POINTS[game, top]
+            y = group & ~(np.int64(1) << top)
+            while y:
+                m = _lowest(y)
+                y &= y - 1
+                if (_LAYOUT_POINTS[game, m] > chosen_points) == (side > 0) and _LAYOUT_POINTS[game, m] != chosen_points:
+                    chosen, chosen_points = m, _LAYOUT_POINTS[game, m]
+            keep |= np.int64(1) << chosen
+            continue
+        y = group
+        while y:
+            m = _lowest(y)
+            y &= y - 1
+            if y == 0 or _LAYOUT_POINTS[game, _lowest(y)] != _LAYOUT_POINTS[game, m]:
+                keep |= np.int64(1) << m
+    return keep
 
 
 @njit(cache=True, inline="always")
@@ -540,13 +593,13 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
                 lead = c0
                 winner = (leader + trick_winner(game, c0, c1, card)) % 3
             # good for the mover's side: the declarer's trick, in null a defenders' trick
-            own = ((winner == declarer) != (mode == NULL_AVOID)) == declarer_side
             for k in range(n + 1, 3):
                 later = (leader + k) % 3
                 if (later == declarer) != (winner == declarer):
-                    if np.int64(legal_moves(frames[p, F_HANDS + later], game, lead)) & _BEATS[game, top]:
-                        own = not own
-                        break
+                    beating = np.int64(legal_moves(frames[p, F_HANDS + later], game, lead)) & _BEATS[game, top]
+                    if beating:
+                        winner, top = later, _CARD_AT[game, _highest(_layout(game, beating))]
+            own = ((winner == declarer) != (mode == NULL_AVOID)) == declarer_side
             if mode == POINTS:
                 score = (2000 + 16 * pts if own else 1000 - 16 * pts) - ORDER[game, card]
             elif own and mode == NULL_AVOID and declarer_side:
@@ -618,7 +671,7 @@ def _enter(tt, frames, p, game, declarer, mode):
         follow = np.int64(legal_moves(hand, game, c0))
         if follow != hand:
             legal = _layout(game, follow)
-    moves = _representatives(game, mode, legal, in_play)
+    moves = _representatives(frames, p, game, declarer, mode, seat, n, legal, in_play)
     frames[p, F_COUNT] = _order(frames, p, game, declarer, mode, moves, seat, n, best)
     frames[p, F_SEAT], frames[p, F_NEXT], frames[p, F_BEST] = seat, 0, -1
     frames[p, F_REDO_ALPHA], frames[p, F_REDO_BETA], frames[p, F_NULLED] = 0, 0, 0

@@ -203,7 +203,7 @@ def _lowest(mask):
     return np.int64(trailing_zeros(np.uint64(mask)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _trick_side(frames, p, game, declarer, seat, n, card):
     """+1 when the current trick goes to the mover's side whatever is played after ``card``,
     -1 when it goes to the other side, 0 when the players after the mover decide."""
@@ -233,7 +233,7 @@ def _trick_side(frames, p, game, declarer, seat, n, card):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _representatives(frames, p, game, declarer, mode, seat, n, legal, in_play):
     """The laid-out ``legal`` cards worth trying; of each group of cards of this hand that no
     card in play separates (they take tricks alike), one card or a few.
@@ -286,7 +286,7 @@ def _squeeze(run, bits):
     return low | (np.int64(_SQUEEZE[run >> 4, bits >> 4]) << popcount(run & 15))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _canonical(game, l0, l1, l2):
     """The three laid-out hands with every run squeezed to its low end (see _run_tables)."""
     r = l0 | l1 | l2
@@ -344,7 +344,7 @@ def _highest(mask):
     return 63 - np.int64(leading_zeros(np.uint64(mask)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lowest_points(hand, k):
     """The least card points ``k`` cards of ``hand`` can hold."""
     total = 0
@@ -379,7 +379,7 @@ _SUIT_PLACES = np.array([[sum(1 << q for q in range(32) if EFFECTIVE_SUIT[g, _CA
                           for e in range(5)] for g in range(6)], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _quick_points(frames, p, game, leader):
     """Points the leader's side surely wins by cashing the leader's winners from the top.
 
@@ -418,7 +418,7 @@ def _quick_points(frames, p, game, leader):
     return points + _lowest_points(frames[p, F_HANDS + a], k) + _lowest_points(frames[p, F_HANDS + b], k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sure_points(frames, p, game, declarer):
     """(the declarer's sure points, the defenders' sure points) from the trick start of frame ``p``."""
     d1, d2 = (declarer + 1) % 3, (declarer + 2) % 3
@@ -459,7 +459,7 @@ def _sure_points(frames, p, game, declarer):
 KEY_BITS = 41
 KEY_MASK = (1 << KEY_BITS) - 1
 BUCKET = 4
-_TABLE_HEADER = 2
+_TABLE_HEADER = 8                                         # one cache line: buckets stay on lines
 
 
 def new_table(bits: int = 20) -> np.ndarray:
@@ -480,7 +480,7 @@ def _bucket(tt, key0, key1):
     return _TABLE_HEADER + np.int64(h & (buckets - np.uint64(1))) * 2 * BUCKET
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _probe(tt, key0, key1):
     """(lower bound, upper bound, best card) of a stored position; (0, 127, -1) when not stored."""
     base = _bucket(tt, key0, key1)
@@ -492,7 +492,7 @@ def _probe(tt, key0, key1):
     return 0, 127, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _store(tt, key0, key1, lower, upper, best, cards):
     """Store bounds (merged with what is stored); a new entry evicts an old or the smallest one."""
     base = _bucket(tt, key0, key1)
@@ -526,6 +526,9 @@ def _store(tt, key0, key1, lower, upper, best, cards):
 # as one loop. Windows are exclusive: a result ``g <= alpha`` is an upper bound of the
 # value, ``g >= beta`` a lower bound, anything between exact. A frame holds the hands
 # twice, as card masks for the rules and laid out for equivalent cards and the table.
+# The search kernels allocate nothing and run without numba's reference counting
+# (_nrt=False): counting the references of the table and the stack at every call cost
+# about a quarter of the time.
 
 F_HANDS, F_LAID, F_LEADER, F_IN_TRICK, F_TRICK, F_REST = 0, 3, 6, 7, 8, 10
 F_ALPHA, F_BETA, F_ALPHA0, F_BETA0 = 11, 12, 13, 14      # the window now, and as searched
@@ -554,7 +557,7 @@ def _trick_value(declarer, mode, winner, c0, c1, c2):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _last_trick(frames, p, game, declarer, mode):
     """Value of the last trick, one card in each hand."""
     leader = frames[p, F_LEADER]
@@ -565,7 +568,7 @@ def _last_trick(frames, p, game, declarer, mode):
     return max(_trick_value(declarer, mode, winner, first, second, third), 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _order(frames, p, game, declarer, mode, moves, seat, n, best):
     """Write the moves (laid out) into the frame as cards, most promising first; their number.
 
@@ -616,7 +619,7 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _probe_trick_start(tt, frames, p, game, declarer, mode):
     """Look the trick start up in the table: (lower, upper, best card), and keep its key in the frame."""
     l0, l1, l2 = frames[p, F_LAID], frames[p, F_LAID + 1], frames[p, F_LAID + 2]
@@ -629,7 +632,7 @@ def _probe_trick_start(tt, frames, p, game, declarer, mode):
     return lower, upper, (_card_at_place(game, laid_out, place) if place >= 0 else -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _enter(tt, frames, p, game, declarer, mode):
     """Open the node of frame ``p``: its value if known at once, else -1 after listing its moves."""
     n, rest = frames[p, F_IN_TRICK], frames[p, F_REST]
@@ -679,7 +682,7 @@ def _enter(tt, frames, p, game, declarer, mode):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_next(frames, p, game, declarer, mode):
     """Play the frame's next move into frame ``p + 1``; STOPPED when the trick ends the count."""
     i = frames[p, F_NEXT]
@@ -725,7 +728,7 @@ def _play_next(frames, p, game, declarer, mode):
     return PUSHED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(tt, frames, p, game):
     """The node's value; a trick start stores its bounds and best card."""
     g = frames[p, F_G]
@@ -761,7 +764,7 @@ def _take(frames, p, v, declarer):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search(tt, frames, game, declarer, mode, alpha, beta):
     """Fail-soft alpha-beta on the root position in frame 0 with the window (alpha, beta).
 

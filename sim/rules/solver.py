@@ -96,6 +96,7 @@ from .tricks import (
     STATE_TRICK,
     STATE_WON,
     TRUMP,
+    TRUMP_MASKS,
     CardPlay,
     legal_moves,
     legal_now,
@@ -379,22 +380,39 @@ _SUIT_PLACES = np.array([[sum(1 << q for q in range(32) if EFFECTIVE_SUIT[g, _CA
                           for e in range(5)] for g in range(6)], dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def _least_given(hand, trumps, trump_tricks, tricks):
+    """The least card points ``hand`` puts into ``tricks`` tricks, the first ``trump_tricks`` of
+    them led with trumps (followed with trumps while it has them)."""
+    forced = min(trump_tricks, popcount(hand & trumps))
+    return _lowest_points(hand & trumps, forced) + _lowest_points(hand & ~trumps, tricks - forced)
+
+
 @njit(cache=True, _nrt=False)
 def _quick_points(frames, p, game, leader):
     """Points the leader's side surely wins by cashing the leader's winners from the top.
 
-    First the leader's trumps above everyone else's, then in each plain suit its cards
-    above everyone else's, as often as no one holding a trump can be void: a hand
-    with trumps left has followed every lead so far and discarded nothing.
+    First trumps, as long as the leader's highest beats every trump left elsewhere
+    (the others keep their highest trumps and must follow with the others), then in
+    each plain suit the leader's cards above everyone else's, as often as no one still
+    holding a trump can be void: a hand with trumps left has followed every lead so
+    far and discarded nothing.
     """
     a, b = (leader + 1) % 3, (leader + 2) % 3
     own, la, lb = frames[p, F_LAID + leader], frames[p, F_LAID + a], frames[p, F_LAID + b]
     trumps = _TRUMP_PLACES[game]
-    top = _top_trumps(game, own, la | lb)
-    k = popcount(top)
-    points = _laid_points(game, top)
-    trumps_a = popcount(la & trumps) > k
-    trumps_b = popcount(lb & trumps) > k
+    mine, trumps_a, trumps_b = own & trumps, la & trumps, lb & trumps
+    k, points = 0, 0
+    while mine:
+        t = _highest(mine)
+        if (trumps_a and _highest(trumps_a) > t) or (trumps_b and _highest(trumps_b) > t):
+            break
+        k += 1
+        points += _LAYOUT_POINTS[game, t]
+        mine &= ~(np.int64(1) << t)
+        trumps_a &= trumps_a - 1
+        trumps_b &= trumps_b - 1
+    trump_tricks = k
     for e in range(4):
         places = _SUIT_PLACES[game, e]
         mine = own & places
@@ -415,7 +433,9 @@ def _quick_points(frames, p, game, leader):
         k += safe
     if k == 0:
         return 0
-    return points + _lowest_points(frames[p, F_HANDS + a], k) + _lowest_points(frames[p, F_HANDS + b], k)
+    card_trumps = np.int64(TRUMP_MASKS[game])
+    return (points + _least_given(frames[p, F_HANDS + a], card_trumps, trump_tricks, k)
+            + _least_given(frames[p, F_HANDS + b], card_trumps, trump_tricks, k))
 
 
 @njit(cache=True, _nrt=False)

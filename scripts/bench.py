@@ -7,7 +7,11 @@
 Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, the
 ``runs`` it took the median of and ``compile_seconds`` (the first, small call,
 which compiles or loads the numba kernels; for ``analyze_10m`` it is the report of
-a 20,000-deal run). Kernel benchmarks run on one core; ``simulate_1m`` runs the
+a 20,000-deal run). Kernel benchmarks run on one core; ``solve_full_deal`` and
+``solve_win_full_deal`` time the open-hand solver deal by deal (the default profile's
+declared games from the first lead) and add, overall and per game type, the median,
+mean, 95th percentile and largest microseconds per deal (each deal's median over the
+runs) and the nodes searched, and the slowest deal; ``simulate_1m`` runs the
 whole command on every core and also reports the peak memory of its largest
 process (``peak_rss_mb``; each of the two workers and the main process stays
 under it), ``simulate_1m_threshold`` the same with the threshold profile (the
@@ -139,6 +143,91 @@ def _import_iss(jobs: int):
     return make
 
 
+def _declared_deals(deals: int):
+    """Play states from the first lead and the declarer's unplayed cards of the first ``deals``
+    played deals of seed 1, declared as the default profile declares them."""
+    import numpy as np
+
+    from sim.rules.tricks import new_play
+    from strategies import load_profile, play_deals
+
+    columns = play_deals(load_profile("default"), seed=1, start=0, count=2 * deals + 10)
+    rows = np.flatnonzero(columns["declarer"] >= 0)[:deals]
+    states, skats, games = [], [], []
+    for i in rows:
+        declarer, game = int(columns["declarer"][i]), int(columns["game"][i])
+        hands = [int(columns[f"hand_{s}"][i]) for s in "fmr"]
+        skat, discard = int(columns["skat"][i]), int(columns["discard"][i])
+        if not columns["hand"][i]:
+            hands[declarer] = (hands[declarer] | skat) & ~discard
+            skat = discard
+        states.append(new_play(*hands, game, declarer))
+        skats.append(skat)
+        games.append(game)
+    return np.stack(states), np.array(skats, dtype=np.int64), np.array(games)
+
+
+def _solve_deals(question: str):
+    """Per-deal solve times on one core; each run starts with a fresh table and reuses it
+    across its deals, as a run of many deals would."""
+    def make(deals: int):
+        import numpy as np
+
+        from sim.rules import solver
+
+        states, skats, games = _declared_deals(deals)
+        stack = solver.new_stack()
+
+        def run():
+            table = solver.new_table()
+            micros, nodes = np.empty(len(states)), np.empty(len(states), dtype=np.int64)
+            for k in range(len(states)):
+                start = time.perf_counter()
+                if question == "value":
+                    solver.open_hand_value(states[k], skats[k], table, stack)
+                else:
+                    solver.declarer_reaches(states[k], skats[k], 61, table, stack)
+                micros[k] = (time.perf_counter() - start) * 1e6
+                nodes[k] = stack[solver.NODES, 0]
+            return {"micros": micros, "nodes": nodes, "games": games}
+        return run
+    return make
+
+
+def _solve_stats(outcomes: list[dict]) -> dict:
+    """Median per deal over the runs, then its distribution overall and by game type."""
+    import numpy as np
+
+    from sim.rules.games import GAME_NAMES, GRAND, NULL
+
+    micros = np.median(np.stack([o["micros"] for o in outcomes]), axis=0)
+    nodes, games = outcomes[0]["nodes"], outcomes[0]["games"]
+    kinds = {"all": games >= 0, "suit": games < GRAND, "grand": games == GRAND, "null": games == NULL}
+    stats = {}
+    for kind, rows in kinds.items():
+        if rows.any():
+            t = micros[rows]
+            stats[kind] = {"deals": int(rows.sum()), "median_us": round(float(np.median(t))),
+                           "mean_us": round(float(t.mean())), "p95_us": round(float(np.percentile(t, 95))),
+                           "max_us": round(float(t.max())), "median_nodes": int(np.median(nodes[rows])),
+                           "mean_nodes": round(float(nodes[rows].mean())), "max_nodes": int(nodes[rows].max())}
+    slowest = int(np.argmax(micros))
+    stats["slowest"] = {"deal": slowest, "game": GAME_NAMES[games[slowest]], "us": round(float(micros[slowest])),
+                        "nodes": int(nodes[slowest])}
+    return stats
+
+
+def bench_solve_full_deal(deals: int):
+    """Exact open-hand value of declared deals from the first lead (suit and grand: the declarer's
+    points; null: won or lost), one core; per-deal figures by game type."""
+    return _solve_deals("value")(deals)
+
+
+def bench_solve_win_full_deal(deals: int):
+    """Only the win question from the first lead (61 points; null: no trick), one core."""
+    return _solve_deals("win")(deals)
+
+
 BENCHMARKS = {
     "random_play": (bench_random_play, 1_000_000, 20_000, 5),
     "default_profile": (bench_default_profile, 200_000, 10_000, 5),
@@ -151,6 +240,8 @@ BENCHMARKS = {
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
     "import_iss": (_import_iss(2), 200_000, 400, 5),
     "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),
+    "solve_full_deal": (bench_solve_full_deal, 1_000, 20, 3),
+    "solve_win_full_deal": (bench_solve_win_full_deal, 1_000, 20, 3),
 }
 
 
@@ -159,19 +250,23 @@ def measure(name: str, make, deals: int, runs: int) -> dict:
     make(10)()
     compile_seconds = time.perf_counter() - start
     run = make(deals)
-    times, peaks = [], []
+    times, peaks, outcomes = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
         peak = run()
         times.append(time.perf_counter() - start)
         if isinstance(peak, float):
             peaks.append(peak)
+        elif isinstance(peak, dict):
+            outcomes.append(peak)
     seconds = statistics.median(times)
     result = {"name": name, "deals": deals, "seconds": round(seconds, 4),
               "deals_per_s": round(deals / seconds), "runs": runs,
               "compile_seconds": round(compile_seconds, 3)}
     if peaks:
         result["peak_rss_mb"] = round(max(peaks))
+    if outcomes:
+        result.update(_solve_stats(outcomes))
     return result
 
 

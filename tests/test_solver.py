@@ -1,0 +1,282 @@
+"""The open-hand solver: against a slow minimax of the rules, its own properties, and known deals."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.rules import solver
+from sim.rules.cards import card_points, cards_of, parse_hand
+from sim.rules.deal import deal
+from sim.rules.games import GAME_NAMES, GRAND, NULL
+from sim.rules.tricks import (
+    STATE_DECLARER,
+    STATE_FINISHED,
+    STATE_GAME,
+    STATE_IN_TRICK,
+    STATE_TRICKS_DONE,
+    STATE_WON,
+    IllegalPlay,
+    legal_now,
+    new_play,
+    play_card,
+    to_play,
+)
+
+# A small table shared by every test: positions of different games and declarers
+# meet in it, as they do in a Monte Carlo player's table.
+TABLE = solver.new_table(16)
+STACK = solver.new_stack()
+GAMES = range(6)
+
+
+# --- the reference: plain minimax over the engine's rules, no pruning, no table ------------
+
+
+def _children(state):
+    legal = int(legal_now(state))
+    for card in cards_of(legal):
+        child = state.copy()
+        play_card(child, card)
+        yield card, child
+
+
+def minimax(state, declarer_skat):
+    """Declarer points (suit, grand) or 1 / 0 (null: no trick taken / a trick taken), best play."""
+    declarer = state[STATE_DECLARER]
+    if state[STATE_FINISHED]:
+        won = int(state[STATE_WON + declarer])
+        if state[STATE_GAME] == NULL:
+            return 0 if won else 1
+        return int(card_points(won)) + int(card_points(declarer_skat))
+    values = [minimax(child, declarer_skat) for _, child in _children(state)]
+    return max(values) if to_play(state) == declarer else min(values)
+
+
+def minimax_schwarz(state):
+    """Can the declarer of a suit or grand game take every trick? Plain minimax over True/False."""
+    declarer = state[STATE_DECLARER]
+    if state[STATE_WON + (declarer + 1) % 3] or state[STATE_WON + (declarer + 2) % 3]:
+        return False
+    if state[STATE_FINISHED]:
+        return True
+    values = [minimax_schwarz(child) for _, child in _children(state)]
+    return max(values) if to_play(state) == declarer else min(values)
+
+
+# --- positions -----------------------------------------------------------------------------
+
+
+def random_position(seed, game, declarer, cards_played):
+    """Deal ``seed`` played at random (legal cards) for ``cards_played`` cards; (state, skat).
+
+    The skat stands in for the two cards that count for the declarer unplayed. A null
+    game may end before that, at the declarer's first trick.
+    """
+    rng = np.random.default_rng(seed)
+    f, m, r, skat = deal(7, seed)
+    state = new_play(f, m, r, game, declarer)
+    for _ in range(cards_played):
+        if state[STATE_FINISHED]:
+            break
+        legal = cards_of(int(legal_now(state)))
+        play_card(state, legal[rng.integers(len(legal))])
+    return state, skat
+
+
+def endgames(game, count, seed=0):
+    """``count`` unfinished positions of ``game`` with 1 to 4 tricks left and 0 to 2 cards in the
+    current trick, the declarer in every seat."""
+    rng = np.random.default_rng([seed, game])
+    found = []
+    while len(found) < count:
+        tricks_left, in_trick = int(rng.integers(1, 5)), int(rng.integers(3))
+        state, skat = random_position(int(rng.integers(2**31)), game, len(found) % 3,
+                                      (10 - tricks_left) * 3 + in_trick)
+        if not state[STATE_FINISHED]:
+            found.append((state, skat))
+    return found
+
+
+def value(state, skat):
+    return int(solver.open_hand_value(state, skat, TABLE, STACK))
+
+
+def taken_so_far(state, skat):
+    """(declarer points so far with the skat, defenders' points so far)."""
+    declarer = state[STATE_DECLARER]
+    mine = int(card_points(state[STATE_WON + declarer])) + int(card_points(skat))
+    theirs = sum(int(card_points(state[STATE_WON + s])) for s in range(3) if s != declarer)
+    return mine, theirs
+
+
+# --- against the reference -----------------------------------------------------------------
+
+
+def _check_against_minimax(game, count, seed):
+    cases = endgames(game, count, seed)
+    for state, skat in cases:
+        assert value(state, skat) == minimax(state, skat), (GAME_NAMES[game], state.tolist(), skat)
+    in_trick = {int(s[STATE_IN_TRICK]) for s, _ in cases}
+    assert in_trick == {0, 1, 2}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=GAME_NAMES)
+def test_endgames_agree_with_minimax(game):
+    _check_against_minimax(game, 40, seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES, ids=GAME_NAMES)
+def test_thousands_of_endgames_agree_with_minimax(game):
+    _check_against_minimax(game, 500, seed=2)
+
+
+@pytest.mark.parametrize("game", range(5), ids=GAME_NAMES[:5])
+def test_schwarz_agrees_with_minimax(game):
+    for state, _ in endgames(game, 25, seed=3):
+        got = bool(solver.declarer_takes_all(state, TABLE, STACK))
+        assert got == minimax_schwarz(state), (GAME_NAMES[game], state.tolist())
+
+
+# --- properties on deeper positions ----------------------------------------------------------
+
+positions = st.builds(random_position, st.integers(0, 2**31 - 1), st.sampled_from(list(GAMES)),
+                      st.integers(0, 2), st.integers(9, 29))
+
+
+def _card_values(state, skat):
+    out = np.empty(32, dtype=np.int64)
+    solver.card_values(state, skat, TABLE, STACK, out)
+    return {c: int(out[c]) for c in range(32) if out[c] >= 0}
+
+
+@settings(max_examples=80)
+@given(positions)
+def test_value_is_the_best_move_value_and_best_cards_keep_it(case):
+    state, skat = case
+    v = value(state, skat)
+    if state[STATE_FINISHED]:
+        assert v == minimax(state, skat)
+        return
+    after = _card_values(state, skat)
+    assert set(after) == set(cards_of(int(legal_now(state))))
+    best = max(after.values()) if to_play(state) == state[STATE_DECLARER] else min(after.values())
+    assert v == best
+    keep = int(solver.keeping_cards(state, skat, v, TABLE, STACK))
+    assert cards_of(keep) == sorted(c for c, w in after.items() if w == v)
+
+
+@settings(max_examples=80)
+@given(positions)
+def test_values_lie_between_the_points_taken(case):
+    state, skat = case
+    if state[STATE_GAME] == NULL:
+        assert value(state, skat) in (0, 1)
+        return
+    mine, theirs = taken_so_far(state, skat)
+    assert mine <= value(state, skat) <= 120 - theirs
+
+
+@settings(max_examples=50)
+@given(positions.filter(lambda case: case[0][STATE_GAME] != NULL))
+def test_every_threshold_agrees_with_the_exact_value(case):
+    state, skat = case
+    v = value(state, skat)
+    for threshold in range(0, 122):
+        assert bool(solver.declarer_reaches(state, skat, threshold, TABLE, STACK)) == (v >= threshold), threshold
+
+
+def test_schwarz_needs_every_trick_and_all_points():
+    for game in range(5):
+        for state, skat in endgames(game, 10, seed=4):
+            if solver.declarer_takes_all(state, TABLE, STACK):
+                assert value(state, skat) == 120 - taken_so_far(state, skat)[1]
+
+
+# --- one table for every game, the batch kernel ----------------------------------------------
+
+
+def test_a_shared_table_gives_the_values_of_fresh_tables():
+    shared = solver.new_table(12)  # small: entries of many games and declarers evict each other
+    for game in GAMES:
+        for declarer in range(3):
+            state, skat = random_position(5, game, declarer, 15)
+            fresh = solver.open_hand_value(state, skat, solver.new_table(12), solver.new_stack())
+            assert solver.open_hand_value(state, skat, shared, STACK) == fresh
+
+
+def test_solve_batch_agrees_with_one_position_at_a_time():
+    cases = [random_position(seed, seed % 6, seed % 3, 15 + seed % 4) for seed in range(12)]
+    states = np.stack([s for s, _ in cases])
+    skats = np.array([k for _, k in cases], dtype=np.int64)
+    values, nodes = np.empty(12, np.int64), np.empty(12, np.int64)
+    solver.solve_batch(states, skats, solver.new_table(14), values, nodes)
+    assert values.tolist() == [value(s, k) for s, k in cases]
+    unfinished = np.array([not s[STATE_FINISHED] for s, _ in cases])
+    assert (nodes[unfinished] > 0).all() and (nodes[~unfinished] == 0).all()
+
+
+# --- known deals -----------------------------------------------------------------------------
+
+ALL_WINNERS = ["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9",
+               "CK CQ SK SQ HK HQ DK DQ D8 D7"]
+
+
+def test_grand_with_four_jacks_and_four_aces_takes_everything():
+    state = solver.position(ALL_WINNERS, "grand", declarer=0)
+    s = solver.solve(state, "H10 D10", table=TABLE)
+    assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (120, True, True)
+    assert s.best_cards == tuple(cards_of(parse_hand(ALL_WINNERS[0])))  # any card keeps 120
+    assert solver.can_reach(state, "H10 D10", 90, table=TABLE)
+    assert s.nodes > 0
+
+
+def test_mid_trick_position_of_a_known_deal():
+    # middlehand declares grand with the defenders holding every jack, ace and ten but two
+    state = solver.position(ALL_WINNERS, "grand", declarer=1, played="CJ C9")
+    s = solver.solve(state, "H10 D10", table=TABLE)
+    assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (20, False, False)
+    assert s.best_cards == tuple(cards_of(parse_hand(ALL_WINNERS[2])))  # the trick is lost whatever
+
+
+def test_declarer_with_only_sevens_eights_and_nines_takes_nothing():
+    hands = ["H7 H8 H9 S7 S8 S9 D7 D8 D9 C7", "CJ SJ CA C10 CK CQ SA S10 SK SQ",
+             "HJ DJ HA H10 HK HQ DA D10 DK DQ"]
+    state = solver.position(hands, "grand", declarer=0)
+    s = solver.solve(state, "C8 C9", table=TABLE)
+    assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (0, False, False)
+    assert not solver.can_reach(state, "C8 C9", 1, table=TABLE)
+
+
+def test_null_with_the_lowest_cards_is_won_and_with_the_highest_lost():
+    low = ["C7 S7 S8 S9 H7 H8 H9 D7 D8 D9", "CA CK CQ CJ C10 SA SK SQ SJ S10",
+           "C9 C8 HA HK HQ HJ H10 DA DK DQ"]
+    s = solver.solve(solver.position(low, "null", declarer=0), table=TABLE)
+    assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (None, True, None)
+    assert s.best_cards == tuple(cards_of(parse_hand(low[0])))
+    high = [low[1], low[0], low[2]]
+    s = solver.solve(solver.position(high, "null", declarer=0), table=TABLE)
+    assert not s.declarer_wins and s.best_cards == tuple(cards_of(parse_hand(high[0])))
+
+
+def test_a_finished_game_keeps_its_result():
+    state = solver.position(ALL_WINNERS, "grand", declarer=0)
+    while not state[STATE_FINISHED]:
+        play_card(state, cards_of(int(legal_now(state)))[-1])
+    assert int(state[STATE_TRICKS_DONE]) == 10
+    s = solver.solve(state, "H10 D10", table=TABLE)
+    assert (s.declarer_points, s.best_cards) == (120, ())
+
+
+def test_positions_are_checked_and_questions_fit_the_game():
+    with pytest.raises(IllegalPlay):
+        solver.position(ALL_WINNERS, "grand", declarer=0, played="CJ CK")  # middlehand has no CK
+    null_state = solver.position(ALL_WINNERS, "null", declarer=0)
+    with pytest.raises(ValueError):
+        solver.can_reach(null_state, 0, 61)
+    with pytest.raises(ValueError):
+        solver.schwarz_possible(null_state)
+    with pytest.raises(ValueError):
+        solver.solve(np.zeros(5, dtype=np.int64))
+    assert solver.solve(solver.position(ALL_WINNERS, GRAND, declarer="forehand"), "H10 D10").declarer_points == 120

@@ -38,13 +38,16 @@ from sim.rules.view import (
     VIEW_VOIDS,
 )
 
-from .registry import register
+from .pimc import open_hand_best, own_workspace, pimc_best
+from .registry import StrategyError, register
 
 #: Length of the parameter row every policy receives (unused entries are 0).
 PARAMS_SIZE = 8
 #: The last entry of a built-in policy's row says which built-in it is (see builtin_card).
 BUILTIN_KIND = PARAMS_SIZE - 1
-RANDOM_KIND, HEURISTIC_KIND = 0, 1
+RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND = 0, 1, 2, 3
+#: Built-in kinds that search with the open-hand solver (the play loop hands them its table).
+SEARCHING_KINDS = (PIMC_KIND, OPEN_HAND_KIND)
 
 
 @dataclass(frozen=True)
@@ -679,22 +682,82 @@ def heuristic_policy(deviation: float = 0.0) -> CardPolicy:
 
 
 @njit(cache=True)
-def builtin_card(view, legal, params, rng):
-    """The card of the built-in policy named by ``params[BUILTIN_KIND]``."""
-    if params[BUILTIN_KIND] == HEURISTIC_KIND:
+def choose_among(view, cards):
+    """One of ``cards`` (all as good as each other to a search): the heuristic's choice among them."""
+    cards = np.int64(cards)
+    if (cards & (cards - 1)) == 0:
+        return lowest_card(cards)
+    return rule_based_card(view, cards)
+
+
+@njit(cache=True)
+def builtin_card(view, legal, params, rng, state, counted_skat, tt, stack):
+    """The card of the built-in policy named by ``params[BUILTIN_KIND]``. The searching players use the
+    solver's table ``tt`` and ``stack``; only ``open_hand`` reads the full ``state`` (it sees every hand)."""
+    kind = params[BUILTIN_KIND]
+    if kind == HEURISTIC_KIND:
         return heuristic_card(view, legal, params, rng)
+    if kind == PIMC_KIND:
+        rng, best = pimc_best(view, legal, params, rng, tt, stack)
+        return rng, choose_among(view, best)
+    if kind == OPEN_HAND_KIND:
+        return rng, choose_among(view, open_hand_best(state, counted_skat, legal, tt, stack))
     return random_card(view, legal, params, rng)
 
 
 @njit(cache=True)
-def play_out_builtin(state, declarer_skat, view, params, rng, log):
-    """:func:`sim.rules.play.play_out` for built-in policies, calling them directly so numba can cache it."""
+def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat, tt, stack):
+    """:func:`sim.rules.play.play_out` for built-in policies, calling them directly so numba can cache it.
+
+    ``declarer_skat`` is the declarer's discard as the views show it (0 in a hand game);
+    ``counted_skat`` the two cards that count for the declarer unplayed, for the open-hand player.
+    """
     log[:] = -1
     n = 0
     while not state[STATE_FINISHED]:
         seat = to_play(state)
         legal = start_turn(state, declarer_skat, view)
-        rng, card = builtin_card(view, legal, params[seat], rng)
+        rng, card = builtin_card(view, legal, params[seat], rng, state, counted_skat, tt, stack)
         finish_turn(state, legal, card, log, n)
         n += 1
     return rng
+
+
+# --- the searching players --------------------------------------------------------------------
+
+#: Worlds a PIMC player draws at each decision: see docs/strategies.md for how it was chosen.
+DEFAULT_WORLDS = 10
+SCORES = ("game", "points")
+
+
+@njit(cache=True)
+def pimc_card(view, legal, params, rng):
+    """The PIMC card for a play loop that hands out no solver table: one is made per decision."""
+    tt, stack = own_workspace()
+    rng, best = pimc_best(view, legal, params, rng, tt, stack)
+    return rng, choose_among(view, best)
+
+
+@register("card_play", "pimc", ranges={"worlds": (1, 1000)})
+def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bool = False) -> CardPolicy:
+    """Perfect-information Monte Carlo: worlds of the unseen cards, each solved open-handed (strategies/pimc.py).
+
+    ``worlds`` per decision; ``score`` "game" (win or loss, schneider, the announcements, in
+    Seeger-Fabian points) or "points" (the declarer's card points); ``inference`` weights down
+    worlds in which the declared game could not have reached the bid.
+    """
+    if score not in SCORES:
+        raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
+    return CardPolicy("pimc", pimc_card, (float(worlds), float(SCORES.index(score)), float(inference)),
+                      builtin=PIMC_KIND)
+
+
+@njit(cache=True)
+def _needs_every_hand(view, legal, params, rng):
+    raise ValueError("the open_hand player sees every hand and plays only in skatsim's own play loop")
+
+
+@register("card_play", "open_hand")
+def open_hand_policy() -> CardPolicy:
+    """The open-hand best card, seeing every hand: an upper bound of any card player (it cheats)."""
+    return CardPolicy("open_hand", _needs_every_hand, builtin=OPEN_HAND_KIND)

@@ -170,7 +170,10 @@ def _expected(strategy: Strategy, parameter: inspect.Parameter, value) -> str | 
         return None  # left at its default
     bounds = strategy.ranges.get(parameter.name)
     if bounds is not None:
-        return None if bounds.admits(value) else bounds.describe()
+        whole = str(parameter.annotation) == "int" and bounds.count is None
+        if not bounds.admits(value) or (whole and not isinstance(value, int)):
+            return ("a whole number" + bounds.describe()[len("a number"):]) if whole else bounds.describe()
+        return None
     kind = _KINDS.get(str(parameter.annotation))
     if kind is None and is_number(parameter.default):
         kind = _KINDS["float"]

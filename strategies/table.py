@@ -29,10 +29,13 @@ from sim.rules.scoring import (
 from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
 from sim.rules.view import VIEW_SIZE, set_declaration
 
-from .cardplay import play_out_builtin
+from .cardplay import SEARCHING_KINDS, play_out_builtin
+from .pimc import new_workspace
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
+#: The solver's table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
+SEARCH_TABLE_BITS = 20
 #: Result columns filled by the play kernel, in order.
 RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "won", "overbid", "schneider",
                   "schwarz", "game_value", "score", "sf_f", "sf_m", "sf_r", "value_reached", "won_in_play")
@@ -113,15 +116,17 @@ def _score_deal(row, state, twelve, out):
 
 
 @njit(cache=True)
-def play_batch_builtin(seed, deal_ids, deals, table, params, results, logs):
-    """Play and score every row with a declarer (built-in policies); other rows stay zero."""
+def play_batch_builtin(seed, deal_ids, deals, table, params, results, logs, tt, stack):
+    """Play and score every row with a declarer (built-in policies); other rows stay zero. The searching
+    players share the solver's table ``tt`` and ``stack`` over the whole batch."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     for k in range(deals.shape[0]):
         if table[k, TABLE_DECLARER] < 0:
             continue
         twelve = _start_deal(table[k], deals[k], state, view)
         seen_skat = table[k, TABLE_SKAT_CARDS] if table[k, TABLE_DISCARDED] else 0
-        play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
+        play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k],
+                         table[k, TABLE_SKAT_CARDS], tt, stack)
         _score_deal(table[k], state, twelve, results[k])
 
 
@@ -166,7 +171,9 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
                       decl.skat, decl.discarded], axis=1).astype(np.int64)
     deals = np.ascontiguousarray(deals)
     if all(p.builtin is not None for p in policies):
-        play_batch_builtin(np.uint64(seed), deal_ids, deals, table, params, results, logs)
+        searching = any(p.builtin in SEARCHING_KINDS for p in policies)
+        tt, stack = new_workspace(SEARCH_TABLE_BITS if searching else 8)
+        play_batch_builtin(np.uint64(seed), deal_ids, deals, table, params, results, logs, tt, stack)
     else:
         play_batch(np.uint64(seed), deal_ids, deals, table, *(p.function for p in policies),
                    params, results, logs)

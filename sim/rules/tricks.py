@@ -101,6 +101,8 @@ def trick_winner(game, first, second, third):
 #   STATE_FINISHED      1 after the tenth trick, or after the null declarer's first trick
 #   STATE_VOIDS+0..2    effective suits (bit 0..3 plain suits, bit 4 trump) each seat has
 #                       shown it lacks by not following; public knowledge every player may use
+#   STATE_PLAYED_BY+0..2 the cards each seat has played (masks; public, as every card is
+#                       played face up)
 
 STATE_HANDS = 0
 STATE_GAME = 3
@@ -112,7 +114,8 @@ STATE_TRICKS_DONE = 10
 STATE_WON = 11
 STATE_FINISHED = 14
 STATE_VOIDS = 15
-STATE_SIZE = 18
+STATE_PLAYED_BY = 18
+STATE_SIZE = 21
 
 
 @njit(cache=True)
@@ -149,6 +152,7 @@ def play_card(state, card):
     """
     seat = to_play(state)
     state[STATE_HANDS + seat] &= ~(np.int64(1) << card)
+    state[STATE_PLAYED_BY + seat] |= np.int64(1) << card
     if state[STATE_IN_TRICK]:
         led = EFFECTIVE_SUIT[state[STATE_GAME], state[STATE_TRICK]]
         if EFFECTIVE_SUIT[state[STATE_GAME], card] != led:

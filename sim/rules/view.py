@@ -18,6 +18,7 @@ View layout (one int64 array of VIEW_SIZE)::
     VIEW_PLAYED         every card played so far, the current trick included (mask)
     VIEW_WON+0..2       cards each seat has won in tricks (masks; taken tricks are public)
     VIEW_VOIDS+0..2     effective suits each seat has shown it lacks (bit 4 = trump)
+    VIEW_PLAYED_BY+0..2 the cards each seat has played (masks)
     VIEW_OUVERT_CARDS   an ouvert declarer's remaining cards, else 0 (mask)
     VIEW_OWN_SKAT       the declarer's own discard (or the skat it played hand with,
                         which it may not look at: 0 then); 0 for a defender
@@ -51,7 +52,8 @@ VIEW_SCHNEIDER_ANNOUNCED = 20
 VIEW_SCHWARZ_ANNOUNCED = 21
 VIEW_OUVERT = 22
 VIEW_BID = 23
-VIEW_SIZE = 24
+VIEW_PLAYED_BY = 24
+VIEW_SIZE = 27
 
 
 @njit(cache=True)
@@ -77,6 +79,7 @@ def seat_view(state, seat, declarer_skat, view):
             played |= np.int64(1) << state[t.STATE_TRICK + k]
         view[VIEW_WON + k] = state[t.STATE_WON + k]
         view[VIEW_VOIDS + k] = state[t.STATE_VOIDS + k]
+        view[VIEW_PLAYED_BY + k] = state[t.STATE_PLAYED_BY + k]
         played |= state[t.STATE_WON + k]
     view[VIEW_TRICKS_DONE], view[VIEW_PLAYED] = state[t.STATE_TRICKS_DONE], played
     view[VIEW_OUVERT_CARDS] = state[t.STATE_HANDS + declarer] if view[VIEW_OUVERT] else 0

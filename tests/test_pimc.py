@@ -1,0 +1,140 @@
+"""Perfect-information Monte Carlo and open-hand card play: worlds consistent with the view, no
+hidden card read, legal play, the same deal in any batch."""
+
+import numpy as np
+import pytest
+
+from sim.rules import solver
+from sim.rules.cards import popcount
+from sim.rules.deal import deal
+from sim.rules.games import NULL
+from sim.rules.rng import stream_key
+from sim.rules.tricks import (
+    EFFECTIVE_SUIT,
+    STATE_FINISHED,
+    STATE_HANDS,
+    STATE_SIZE,
+    legal_now,
+    new_play,
+    play_card,
+    to_play,
+)
+from sim.rules.view import VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
+from strategies import load_profile, play_deals
+from strategies.cardplay import pimc_card
+from strategies.pimc import hand_sizes, sample_world
+
+PIMC = ["card_play=pimc", "card_play.worlds=3"]
+
+
+def position(seed: int, index: int, game: int, declarer: int, cards: int):
+    """A play state after ``cards`` random legal cards of deal ``index``."""
+    rng = np.random.default_rng(index)
+    f, m, r, skat = deal(seed, index)
+    state = new_play(f, m, r, game, declarer)
+    for _ in range(cards):
+        legal = [c for c in range(32) if int(legal_now(state)) >> c & 1]
+        play_card(state, legal[int(rng.integers(len(legal)))])
+        if state[STATE_FINISHED]:
+            break
+    return state, skat
+
+
+def view_of(state, seat, skat, ouvert=False):
+    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    set_declaration(view, 0, 0, 0, int(ouvert), 18)
+    seat_view(state, seat, skat, view)
+    return view
+
+
+@pytest.mark.parametrize("index", range(40))
+def test_a_world_is_consistent_with_what_the_seat_sees(index):
+    game, declarer = index % 6, index % 3
+    state, skat = position(5, index, game, declarer, index % 20)
+    if state[STATE_FINISHED]:
+        return
+    seat = int(to_play(state))
+    ouvert = index % 7 == 0
+    view = view_of(state, seat, skat if seat == declarer and index % 2 else 0, ouvert)
+    world = np.empty(STATE_SIZE, dtype=np.int64)
+    rng = np.uint64(stream_key(3, index, 1))
+    sizes = np.empty(3, dtype=np.int64)
+    hand_sizes(view, sizes)
+    for _ in range(20):
+        rng, counted = sample_world(view, np.uint64(rng), world)
+        hands = [int(world[STATE_HANDS + s]) for s in range(3)]
+        assert hands[seat] == int(state[STATE_HANDS + seat])            # its own cards, as they are
+        if ouvert:
+            assert hands[declarer] == int(state[STATE_HANDS + declarer])
+        assert [popcount(h) for h in hands] == list(sizes) and popcount(counted) == 2
+        every = hands[0] | hands[1] | hands[2] | counted | int(view[10])   # VIEW_PLAYED
+        assert every == 0xFFFFFFFF and not (hands[0] & hands[1] or hands[1] & hands[2] or hands[0] & hands[2])
+        for s in range(3):
+            suits = {int(EFFECTIVE_SUIT[game, c]) for c in range(32) if hands[s] >> c & 1}
+            assert not any(view[VIEW_VOIDS + s] >> e & 1 for e in suits), "a world gave a seat a suit it lacks"
+
+
+def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see():
+    """Two deals that differ only in the other seats' cards (and the skat) give the same view, so the
+    PIMC player's first card is the same in both."""
+    params = np.array([4, 0, 0, 0, 0, 0, 0, 2], dtype=np.float64)
+    compared = 0
+    for index in range(12):
+        f, m, r, skat = deal(9, index)
+        game, declarer = index % 6, index % 3
+        a = new_play(f, m, r, game, declarer)
+        # forehand leads: swap a card between middlehand and rearhand, and one with the skat
+        mine, theirs = int(m), int(r)
+        c1, c2 = mine & -mine, theirs & -theirs
+        b = new_play(f, (m & ~c1) | c2, (r & ~c2) | c1, game, declarer)
+        va, vb = view_of(a, 0, 0), view_of(b, 0, 0)
+        assert (va == vb).all()
+        rng = np.uint64(stream_key(9, index, 1))
+        assert pimc_card(va, legal_now(a), params, rng)[1] == pimc_card(vb, legal_now(b), params, rng)[1]
+        compared += 1
+    assert compared == 12
+
+
+@pytest.fixture(scope="module")
+def pimc_games():
+    profile = load_profile("threshold", PIMC)
+    return profile, play_deals(profile, 13, 0, 24, log_tricks=True)
+
+
+def test_pimc_plays_whole_deals_legally_and_the_same_in_any_batch(pimc_games):
+    profile, whole = pimc_games
+    assert (~whole["passed"]).sum() > 15
+    alone = play_deals(profile, 13, 7, 1, log_tricks=True)
+    for name, column in alone.items():
+        assert np.array_equal(column[0], whole[name][7]), name
+
+
+def test_open_hand_play_reaches_the_open_hand_value_from_the_first_lead():
+    """With every seat playing the open-hand best card, the declarer ends with exactly the value the
+    solver gives the deal at the first lead."""
+    profile = load_profile("threshold", ["card_play=open_hand"])
+    games = play_deals(profile, 17, 0, 30, log_tricks=True)
+    table, stack = solver.new_table(16), solver.new_stack()
+    checked = 0
+    for k in np.flatnonzero(~games["passed"]):
+        d, game = int(games["declarer"][k]), int(games["game"][k])
+        hands = [int(games[f"hand_{s}"][k]) for s in "fmr"]
+        counted = int(games["skat"][k]) if games["hand"][k] else int(games["discard"][k])
+        hands[d] = (hands[d] | int(games["skat"][k])) & ~counted
+        value = solver.open_hand_value(new_play(*hands, game, d), counted, table, stack)
+        if game == NULL:
+            assert bool(games["won_in_play"][k]) == (value == 1)
+        else:
+            assert games["declarer_points"][k] == value
+        checked += 1
+    assert checked > 20
+
+
+def test_pimc_parameters_are_checked():
+    from strategies.profiles import ProfileError
+
+    for setting, message in (("card_play.worlds=0", "worlds must be a whole number from 1 to 1000"),
+                             ("card_play.score=\"tricks\"", "score must be one of game, points"),
+                             ("card_play.inference=2", "inference must be true or false")):
+        with pytest.raises(ProfileError, match=message):
+            load_profile("threshold", ["card_play=pimc", setting])

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
 import click
 
@@ -78,12 +78,12 @@ def _open_source(source: str) -> IO[bytes]:
         _fail(f"cannot read {source}: {e.strerror}")
 
 
-def _replay_line(line: bytes) -> tuple[dict, str | None]:
-    """(result, None) for a good record; (error object, the problem) for a bad one."""
+def _answer_line(line: bytes, answer: Callable[[dict], dict]) -> tuple[dict, str | None]:
+    """(answer, None) for a good record; (error object, the problem) for a bad one."""
     record: dict = {}
     try:
         record = parse_record(line)
-        return replay_record(record), None
+        return answer(record), None
     except RecordError as e:
         return {"id": record_id(record), "error": str(e)}, str(e)
 
@@ -91,6 +91,31 @@ def _replay_line(line: bytes) -> tuple[dict, str | None]:
 def _where(name: str, number: int, result: dict) -> str:
     record = "record without id" if result["id"] is None else f"record {json.dumps(result['id'])}"
     return f"{name}, line {number}, {record}"
+
+
+def answer_records(source: str, out: str | None, keep_going: bool, answer: Callable[[dict], dict]) -> None:
+    """Read JSON Lines records from ``source`` and write ``answer(record)`` for each, one a line.
+
+    A bad record stops with one line on stderr and a non-zero exit; with ``keep_going``
+    it becomes an error object and the exit is non-zero at the end.
+    """
+    name = "<stdin>" if source == "-" else source
+    failed = 0
+    with _open_source(source) as lines, atomic_output(out) as sink:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            result, problem = _answer_line(line, answer)
+            if problem is not None:
+                click.echo(f"{_where(name, number, result)}: {problem}", err=True)
+                if not keep_going:
+                    sys.exit(EXIT_BAD_INPUT)
+                failed += 1
+                result = {"id": result["id"], "line": number, "error": problem}
+            sink.write(json.dumps(result) + "\n")
+    if failed:
+        click.echo(f"{name}: {failed} bad record(s)", err=True)
+        sys.exit(EXIT_BAD_INPUT)
 
 
 @main.command(short_help="Check game records and give each game's exact result.")
@@ -104,23 +129,32 @@ def replay(source: str, out: str | None, keep_going: bool) -> None:
     record stops the run with one line on stderr and a non-zero exit; with
     --keep-going it becomes {"id", "line", "error"} and the exit is non-zero at the end.
     """
-    name = "<stdin>" if source == "-" else source
-    failed = 0
-    with _open_source(source) as lines, atomic_output(out) as sink:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            result, problem = _replay_line(line)
-            if problem is not None:
-                click.echo(f"{_where(name, number, result)}: {problem}", err=True)
-                if not keep_going:
-                    sys.exit(EXIT_BAD_INPUT)
-                failed += 1
-                result = {"id": result["id"], "line": number, "error": problem}
-            sink.write(json.dumps(result) + "\n")
-    if failed:
-        click.echo(f"{name}: {failed} bad record(s)", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+    answer_records(source, out, keep_going, replay_record)
+
+
+@main.command(short_help="The open-hand value of game records: best play with every hand seen.")
+@click.argument("source", default="-", metavar="[FILE|-]")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the answers here (atomically) instead of stdout.")
+@click.option("--trace", is_flag=True, help="Add, for every card played, the open-hand value after it "
+                                            "and the points it gave away.")
+@click.option("--keep-going", is_flag=True, help="Write an error object for a bad record and go on with the next.")
+def solve(source: str, out: str | None, trace: bool, keep_going: bool) -> None:
+    """Solve game records open-handed (every hand seen): the declarer's card points with
+    best play on both sides, from the position where each record's play stops.
+
+    Records are those of replay, with "bid" and "play" optional: without "play" the
+    position is the first lead; with some cards, the position after them (mid-trick
+    too). Writes one JSON object a line: id, game, declarer, cards_played, to_play,
+    declarer_points (null in null games), declarer_wins, declarer_schwarz_possible,
+    best_cards (the cards of the side to move that keep the value), nodes,
+    microseconds; with --trace, "trace" lists every card played with the value after
+    it and what it gave away. Bad records as in replay.
+    """
+    from .rules.open_hand import solve_record
+    from .rules.solver import new_table
+
+    table = new_table()
+    answer_records(source, out, keep_going, lambda record: solve_record(record, trace, table))
 
 
 # --- simulation ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.cli import main
+from sim.rules.open_hand import solve_record
 from sim.rules.records import FIELDS, RecordError, parse_record, replay
 from sim.runfolder import RunError, read_manifest
 from sim.simulation import simulate
@@ -116,6 +117,19 @@ def test_mutated_records_replay_or_fail_in_one_line(line):
 @given(mangled_lines())
 def test_mangled_lines_replay_or_fail_in_one_line(line):
     check_one_line(line)
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.one_of(mutated_records(), mangled_lines()))
+def test_mutated_records_solve_or_fail_in_one_line(line):
+    """`skatsim solve` reads records as replay does (bid and play optional): an answer or one line."""
+    try:
+        answer = solve_record(parse_record(line))
+    except RecordError as error:
+        assert str(error) and "\n" not in str(error) and len(str(error)) < 600
+    else:
+        assert answer["passed_in"] or answer["declarer_wins"] in (True, False)
 
 
 @pytest.mark.slow
@@ -232,9 +246,9 @@ def test_bad_simulate_options_get_one_line_and_no_run(tmp_path_factory, option, 
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(["show", "verify", "analyze", "replay", "strategies", "nope"]),
-       st.lists(st.sampled_from(["--repair", "--out", "-1", "x", "--jobs", "0", "/nowhere", "--keep-going", "3"]),
-                max_size=4))
+@given(st.sampled_from(["show", "verify", "analyze", "replay", "solve", "strategies", "nope"]),
+       st.lists(st.sampled_from(["--repair", "--out", "-1", "x", "--jobs", "0", "/nowhere", "--keep-going",
+                                 "--trace", "3"]), max_size=4))
 def test_other_commands_with_odd_arguments_never_trace_back(tmp_path_factory, command, extra):
     folder = tmp_path_factory.mktemp("cli")
     args = [command, *[str(folder / "missing") if a == "/nowhere" else a for a in extra]]

@@ -33,8 +33,9 @@ engine and names where a record goes wrong. Every problem raises
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
-from .auction import AuctionError, AuctionResult, is_legal_bid, run_auction
+from .auction import LOWEST_BID, AuctionError, AuctionResult, is_legal_bid, run_auction
 from .cards import SEAT_NAMES, CardError, cards_of, format_card, parse_card, parse_hand, shown
 from .games import GAME_NAMES, Declaration, IllegalDeclaration, game_id
 from .scoring import matadors, score_game
@@ -123,6 +124,50 @@ def replay(record: dict) -> dict:
     if ended is not None:
         return early_end_result(record, declarer, declaration, bid, twelve, put_away, play, ended)
     return game_result(record, declarer, declaration, bid, twelve, put_away, play)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A recorded game at the point its record stops: the start of card play when the
+    record has no ``play``, else after the cards it gives (mid-trick, or the end)."""
+
+    declarer: int
+    declaration: Declaration
+    declarer_skat: int      # the two cards that count for the declarer unplayed
+    hands: list[int]        # the three hands at the first lead (the declarer's after the discard)
+    played: list[int]       # the cards played, in order
+    play: CardPlay          # the play state after them
+
+
+def read_position(record: dict) -> Position | None:
+    """A record's card-play position, checked like :func:`replay`; ``bid`` and ``play`` may be
+    missing. None for a deal all three passed (it has no card play).
+
+    Without a bid the declaration is checked against the auction's final bid, or
+    the lowest bid (18) when there is no auction either.
+    """
+    _check_field_names(record)
+    hands, skat = read_deal(record)
+    auction = read_auction(record)
+    if auction is not None and auction.passed_in:
+        passed_in_result(record)
+        return None
+    declarer = read_declarer(record)
+    if _field(record, "bid") is not None:
+        bid = read_bid(record)
+    else:
+        bid = LOWEST_BID if auction is None else auction.bid
+    if auction is not None:
+        _check_auction_winner(auction, declarer, bid)
+    declaration = read_declaration(record, bid)
+    read_ended(record)
+    twelve = hands[declarer] | skat
+    put_away = read_discard(record, declaration, twelve, skat)
+    in_play = list(hands)
+    in_play[declarer] = twelve & ~put_away
+    cards = [] if _field(record, "play") is None else read_play(record)
+    play = play_through(cards, in_play, declaration.game, declarer, partial=True)
+    return Position(declarer, declaration, put_away, in_play, cards, play)
 
 
 # --- fields ------------------------------------------------------------------------------
@@ -347,11 +392,12 @@ def _position(i: int) -> str:
 
 
 def play_through(cards: list[int], hands: list[int], game: int, declarer: int,
-                 ended_early: bool = False) -> CardPlay:
+                 ended_early: bool = False, partial: bool = False) -> CardPlay:
     """The recorded cards played one by one under the engine's rules of card play.
 
     ``ended_early``: the game stopped before its end (the record's ``ended``), so the
-    play must stop before the game is over rather than at its end.
+    play must stop before the game is over rather than at its end. ``partial``: any
+    number of cards is fine (a position to solve), complete or not.
     """
     play = CardPlay(hands, game, declarer)
     for i, c in enumerate(cards):
@@ -362,6 +408,8 @@ def play_through(cards: list[int], hands: list[int], game: int, declarer: int,
             play.play(c)
         except IllegalPlay as e:
             raise RecordError(f"{_position(i)}: {e}") from None
+    if partial:
+        return play
     if ended_early:
         if play.finished:
             raise RecordError(f"ended: the game was played to its end ({_how_it_ended(play)}),"

@@ -1034,12 +1034,15 @@ class Solution:
 _DEFAULT_TABLE: list[np.ndarray] = []
 
 
+def default_table() -> np.ndarray:
+    """The module-wide transposition table the Python API uses when given none (made on first use)."""
+    if not _DEFAULT_TABLE:
+        _DEFAULT_TABLE.append(new_table())
+    return _DEFAULT_TABLE[0]
+
+
 def _workspace(table):
-    if table is None:
-        if not _DEFAULT_TABLE:
-            _DEFAULT_TABLE.append(new_table())
-        table = _DEFAULT_TABLE[0]
-    return table, new_stack()
+    return (default_table() if table is None else table), new_stack()
 
 
 def _skat_mask(declarer_skat) -> int:

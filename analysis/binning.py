@@ -10,7 +10,7 @@ range (read from the Parquet column statistics, so no pass over the rows):
   the order of distinct scores for the rank statistics of :mod:`analysis.heuristics`.
 
 The cube counts the games per (seat, game, fine cell, bin, value reached, won in
-play, won, Seeger-Fabian score) and sums their scores; thresholds and heuristic
+play, won, Seeger-Fabian score, won open-handed) and sums their scores; thresholds and heuristic
 comparisons are computed from it, never from rows.
 """
 
@@ -28,7 +28,7 @@ from .runs import Run
 
 TARGET_BINS = 40
 FINE_PER_BIN = 50
-CUBE_KEYS = ["seat", "game", "fine", "bin", "value_reached", "won_in_play", "won", "sf"]
+CUBE_KEYS = ["seat", "game", "fine", "bin", "value_reached", "won_in_play", "won", "sf", "oh_won"]
 
 
 @dataclass(frozen=True)

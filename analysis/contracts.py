@@ -18,7 +18,7 @@ from .intervals import add_rate, mean_table
 from .runs import Run
 
 CUBE_KEYS = ["seat", "game", "bid", "hand", "ouvert", "schneider_announced", "schwarz_announced",
-             "matadors", "won", "schneider", "schwarz", "overbid", "game_value", "score", "sf"]
+             "matadors", "won", "schneider", "schwarz", "overbid", "game_value", "score", "sf", "oh_won"]
 SUIT_GAMES = "suit games"
 ALL_GAMES = "all games"
 
@@ -52,15 +52,20 @@ def variant_label() -> pl.Expr:
 
 def success_table(cube: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     """Per group of ``keys``: games, win / schneider / schwarz / overbid rates with Wilson
-    intervals, mean game value, and mean classic and Seeger-Fabian score of the declarer."""
+    intervals, mean game value, and mean classic and Seeger-Fabian score of the declarer;
+    and, of the games solved open-handed (``oh_games``, 0 in a run without), the open-hand
+    win rate ``oh_win_rate``."""
     n = pl.col("n")
     counts = cube.group_by(keys).agg(
         games=n.sum(), won=(n * pl.col("won")).sum(), schneider_count=(n * pl.col("schneider")).sum(),
         schwarz_count=(n * pl.col("schwarz")).sum(), overbid_count=(n * pl.col("overbid")).sum(),
-        mean_value=(n * pl.col("game_value")).sum() / n.sum()).sort(keys)
-    for count, name in (("won", "win_rate"), ("schneider_count", "schneider_rate"),
-                        ("schwarz_count", "schwarz_rate"), ("overbid_count", "overbid_rate")):
-        counts = add_rate(counts, count, "games", name)
+        mean_value=(n * pl.col("game_value")).sum() / n.sum(),
+        oh_games=(n * pl.col("oh_won").is_not_null()).sum(), oh_won=(n * pl.col("oh_won").fill_null(False)).sum(),
+    ).sort(keys)
+    for count, total, name in (("won", "games", "win_rate"), ("schneider_count", "games", "schneider_rate"),
+                               ("schwarz_count", "games", "schwarz_rate"), ("overbid_count", "games", "overbid_rate"),
+                               ("oh_won", "oh_games", "oh_win_rate")):
+        counts = add_rate(counts, count, total, name)
     for value, name in (("score", "mean_score"), ("sf", "mean_sf")):
         counts = counts.join(mean_table(cube, keys, value, name=name), on=keys, how="left", nulls_equal=True)
     return counts

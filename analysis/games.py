@@ -13,6 +13,8 @@ Either way each row is one game, with:
     eval_<name>   each logged evaluator's score of the declarer's ten cards for this game
                   (the run's ``eval_<name>`` column; which evaluators a run logged, its
                   manifest says)
+    oh_won        the game won with best play on both sides, every hand seen (a run made
+                  with ``--open-hand``; null in other runs)
 
 plus the declaration and result columns of the schema (hand, ouvert, matadors, ...).
 ``value_reached`` and ``won_in_play`` let analysis replay a game at another bid.
@@ -69,8 +71,9 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
             sf=seat_sf("seat"))
     frame = frame.with_columns(game=game_id())
     scores = [declared_score(column).alias(f"eval_{name}") for name, column in wanted.items()]
+    open_hand = pl.col("oh_won") if run.open_hand else pl.lit(None, pl.Boolean).alias("oh_won")
     return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf",
-                        pl.col("value_reached").cast(pl.Int32), "won_in_play", *scores)
+                        pl.col("value_reached").cast(pl.Int32), "won_in_play", open_hand, *scores)
 
 
 #: How an imported game may have ended and still count as a contract played: played out (a null

@@ -88,14 +88,16 @@ def measures(score, won, lost) -> dict[str, np.ndarray]:
         return {"auc": auc(won, lost), "brier": brier(p, won, lost), "log_loss": log_loss(p, won, lost)}
 
 
-def score_counts(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
-    """Won and lost games per game group and distinct (fine) score."""
+def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.DataFrame:
+    """Won and lost games per game group and distinct (fine) score; ``target`` says which column
+    is "won": the game as played (``won``) or with best play open-handed (``oh_won``)."""
     group = pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String)
+    cube = cube.filter(pl.col(target).is_not_null())
     suits = cube.filter(pl.col("game") < GRAND)
     both = pl.concat([cube.with_columns(group=group), suits.with_columns(group=pl.lit(SUIT_GAMES))])
     n = pl.col("n")
     return (both.group_by("group", "fine")
-            .agg(won=(n * pl.col("won")).sum(), lost=(n * ~pl.col("won")).sum())
+            .agg(won=(n * pl.col(target)).sum(), lost=(n * ~pl.col(target)).sum())
             .with_columns(score=pl.col("fine") * grid.fine_step, bin=pl.col("fine") // FINE_PER_BIN)
             .sort("group", "fine"))
 
@@ -138,15 +140,27 @@ HEURISTIC_SCHEMAS = {
                     "bin_from": pl.Float64, "win_rate": pl.Float64, "win_rate_lo": pl.Float64,
                     "win_rate_hi": pl.Float64},
 }
+#: The columns of :func:`open_hand_tables`.
+OPEN_HAND_SCHEMAS = {"heuristics_open_hand": HEURISTIC_SCHEMAS["heuristics"]}
 
 
 def heuristic_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
     """Measures per game group and the calibration table of one evaluator's collected cube."""
     counts = score_counts(cube, grid)
+    return {"heuristics": measure_table(counts), "calibration": calibration(counts, grid)}
+
+
+def open_hand_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
+    """The measures of one evaluator against open-hand outcomes (a run made with ``--open-hand``):
+    does its score predict the game won with best play on both sides? A target free of the
+    card players' mistakes, as bridge hand evaluators are judged against double-dummy results."""
+    return {"heuristics_open_hand": measure_table(score_counts(cube, grid, "oh_won"))}
+
+
+def measure_table(counts: pl.DataFrame) -> pl.DataFrame:
     rows = [{"group": group, **group_measures(part)}
             for (group,), part in sorted(counts.partition_by("group", as_dict=True).items())]
-    return {"heuristics": pl.DataFrame(rows, schema=HEURISTIC_SCHEMAS["heuristics"]),
-            "calibration": calibration(counts, grid)}
+    return pl.DataFrame(rows, schema=HEURISTIC_SCHEMAS["heuristics"])
 
 
 def rank(table: pl.DataFrame) -> pl.DataFrame:

@@ -28,6 +28,7 @@ from .formats import (
     number,
     percent,
     rate_column,
+    rate_text,
     rows_of,
     short,
     side_by_side,
@@ -269,6 +270,15 @@ better), and the Brier score and log loss of a logistic fit of the score (lower 
 Brier score with that of always predicting the base rate).</p>
 """
 
+OPEN_HAND_NOTE = """The open-hand win rate (runs made with <code>--open-hand</code>) is how often the declared game is
+won with best play on both sides, every hand seen, from the first lead: what the cards allow, without the
+card players' mistakes and without the declarer's advantage of hidden cards."""
+
+OPEN_HAND_HEURISTICS = """<h3>Against open-hand outcomes</h3>
+<p>The same measures with the game won open-handed (best play, every hand seen) as the target: a target free
+of the card players' mistakes, the way bridge hand evaluators are judged against double-dummy results.</p>
+"""
+
 COMPARISON_INTRO = """<h2>Strategy comparison</h2>
 <p>Runs with the same seed hold the same deals; each later run is compared with the first deal for deal
 (B minus A), so the interval is that of the mean per-deal difference.</p>
@@ -320,9 +330,13 @@ def contracts_html(runs: list[Run], tables: dict, images: dict) -> list[str]:
         return parts + [missing(NO_GAMES)]
     brief = ("games", "win rate", "Seeger-Fabian")
     matadors = tables["contracts_by_matadors"]
+    by_game = contract_columns("run", "contract")
+    if any(r.open_hand for r in runs):
+        by_game["open-hand win rate"] = lambda r: rate_text(r, "oh_win_rate") if r["oh_games"] else MISSING
+        parts.append(note(OPEN_HAND_NOTE))
     return parts + [
         "<h3>By game type</h3>\n",
-        frame_html(tables["contracts_by_game"], contract_columns("run", "contract")),
+        frame_html(tables["contracts_by_game"], by_game),
         images.get("contracts", ""), "<h3>By declaration</h3>\n",
         frame_html(tables["contracts_by_variant"], contract_columns("run", "contract")),
         "<h3>By declarer's seat</h3>\n",
@@ -437,10 +451,15 @@ def heuristics_html(tables: dict, images: dict, min_rows: int) -> list[str]:
     if not measured["rank"].is_not_null().any():
         return [HEURISTICS_INTRO, missing(NO_AUC)]
     pooled = pl.col("group").is_in(POOLED_GROUPS)
-    return [HEURISTICS_INTRO, table_or(measured.filter(pooled), HEURISTIC_COLUMNS, NO_SCORES),
-            plots_or(images, "heuristics", NO_AUC),
-            plots_or(images, "calibration", TOO_FEW_BINS.format(what="calibration plots", min_rows=min_rows)),
-            folded("Each suit game", table_or(measured.filter(~pooled), HEURISTIC_COLUMNS, NO_SUIT_GAMES))]
+    parts = [HEURISTICS_INTRO, table_or(measured.filter(pooled), HEURISTIC_COLUMNS, NO_SCORES),
+             plots_or(images, "heuristics", NO_AUC),
+             plots_or(images, "calibration", TOO_FEW_BINS.format(what="calibration plots", min_rows=min_rows)),
+             folded("Each suit game", table_or(measured.filter(~pooled), HEURISTIC_COLUMNS, NO_SUIT_GAMES))]
+    open_hand = tables.get("heuristics_open_hand")
+    if open_hand is not None and open_hand.height:
+        parts += [OPEN_HAND_HEURISTICS, table_or(open_hand.filter(pooled), HEURISTIC_COLUMNS, NO_SCORES),
+                  folded("Each suit game", table_or(open_hand.filter(~pooled), HEURISTIC_COLUMNS, NO_SUIT_GAMES))]
+    return parts
 
 
 def comparison_html(tables: dict, images: dict, notes: list[str]) -> list[str]:

@@ -54,6 +54,11 @@ class Run:
         return f"imported {self.source.upper()} archive ({names})"
 
     @property
+    def open_hand(self) -> bool:
+        """Whether the run holds each game's open-hand outcome (``simulate --open-hand``: ``oh_*`` columns)."""
+        return bool(self.config.get("open_hand"))
+
+    @property
     def evaluators(self) -> dict[str, dict]:
         """The evaluators the run logged (from its manifest): name -> {"thresholds": {game: value}}."""
         return self.config.get("evaluators", {})

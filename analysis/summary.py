@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .formats import contract_columns, counted, mean_column, number, rate_text, rows_of, side_by_side
+from .formats import MISSING, contract_columns, counted, mean_column, number, rate_text, rows_of, side_by_side
 from .runs import Run
 from .thresholds import MIN_ROWS
 
@@ -67,6 +67,8 @@ def contracts_part(tables: dict) -> list[str]:
         return []
     columns = {**contract_columns("run", "contract", results=("games", "win rate")),
                "mean Seeger-Fabian": lambda r: number(r["mean_sf"])}
+    if (tables["contracts_by_game"]["oh_games"] > 0).any():
+        columns["open-hand win rate"] = lambda r: rate_text(r, "oh_win_rate") if r["oh_games"] else MISSING
     return ["## Declarer win rate by game type (95% intervals)", "",
             *markdown_table(*rows_of(tables["contracts_by_game"], columns),
                             empty="No game was declared: every deal was passed in.")]

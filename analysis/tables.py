@@ -14,7 +14,7 @@ from .binning import by_evaluator, evaluator_cube, grids
 from .compare import COMPARISON_SCHEMA, check_comparable, compare_runs
 from .contracts import contract_cube, contract_tables, passed_in, passed_in_query
 from .games import games
-from .heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
+from .heuristics import HEURISTIC_SCHEMAS, OPEN_HAND_SCHEMAS, heuristic_tables, open_hand_tables, rank
 from .match import match_result, match_splits
 from .mix import deal_cube, game_ends, game_mix
 from .runs import AnalysisError, Run
@@ -41,11 +41,15 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
 
     def evaluator_tables(name: str, cube: pl.DataFrame) -> dict[str, pl.DataFrame]:
         return {**threshold_tables(cube, found[name], min_rows, shipped_thresholds(run, name)),
-                **heuristic_tables(cube, found[name])}
+                **heuristic_tables(cube, found[name]),
+                **(open_hand_tables(cube, found[name]) if run.open_hand else {})}
 
     cubes = dict(zip(names, results[1:1 + len(names)]))
-    tables.update(by_evaluator(cubes, evaluator_tables, {**THRESHOLD_SCHEMAS, **HEURISTIC_SCHEMAS}))
-    tables["heuristics"] = rank(tables["heuristics"])
+    schemas = {**THRESHOLD_SCHEMAS, **HEURISTIC_SCHEMAS, **(OPEN_HAND_SCHEMAS if run.open_hand else {})}
+    tables.update(by_evaluator(cubes, evaluator_tables, schemas))
+    for key in ("heuristics", "heuristics_open_hand"):
+        if key in tables:
+            tables[key] = rank(tables[key])
     return {key: table.select(pl.lit(run.label).alias("run"), pl.all()) for key, table in tables.items()}
 
 

@@ -16,7 +16,8 @@ whole command on every core and also reports the peak memory of its largest
 process (``peak_rss_mb``; each of the two workers and the main process stays
 under it), ``simulate_1m_threshold`` the same with the threshold profile (the
 rule-of-thumb bidder, the default before the calibrated one); ``simulate_jobs_1`` and
-``simulate_jobs_2`` give the scaling; ``analyze_10m`` is ``skatsim analyze`` of a
+``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is ``simulate --open-hand``
+on every core (each declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze`` of a
 ten-million-deal run (resampled from a real run, built before timing), with its peak
 memory; ``import_iss`` imports a generated ISS archive on two processes
 (``import_iss_jobs_1`` on one), ``deals`` being its record lines.
@@ -71,12 +72,12 @@ def bench_random_profile(deals: int):
     return _profile_games("random")(deals)
 
 
-def _simulate(jobs: int | None, profile: str = "default"):
+def _simulate(jobs: int | None, profile: str = "default", *options: str):
     def make(deals: int):
         def run():
             with tempfile.TemporaryDirectory() as folder:
                 command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", str(deals), "--profile", profile,
-                           "--out", str(Path(folder) / "run")]
+                           "--out", str(Path(folder) / "run"), *options]
                 if jobs:
                     command += ["--jobs", str(jobs)]
                 return _peak_rss_mb(command)
@@ -244,6 +245,7 @@ BENCHMARKS = {
     "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
     "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
+    "simulate_open_hand": (_simulate(None, "default", "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
     "import_iss": (_import_iss(2), 200_000, 400, 5),
     "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),

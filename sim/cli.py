@@ -209,10 +209,13 @@ def _progress_reporter(total: int):
 @click.option("--variants", type=click.Choice(["profile", "all"]), default="profile", show_default=True,
               help="declare mode: each game as the profile declares it, or every variant (pick-up and hand;"
                    " null plain, hand, ouvert, ouvert hand).")
+@click.option("--open-hand", is_flag=True,
+              help="Also solve every declared game open-handed from its first lead (columns oh_declarer_points,"
+                   " oh_won); far slower than playing.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local processes, or a Dask cluster (a new local one unless --scheduler).")
 @click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")
-def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, backend,
+def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, open_hand, backend,
              scheduler):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
@@ -228,7 +231,7 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     try:
         folder = run_profile(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
                              backend, scheduler, progress=update, notice=lambda line: click.echo(line, err=True),
-                             variants=variants)
+                             variants=variants, open_hand=open_hand)
     except KeyboardInterrupt:
         close()
         _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)

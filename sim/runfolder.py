@@ -79,6 +79,9 @@ DECLARE_MODE_TYPES = {
     "evaluator_score": pa.float32(), **_RESULT_TYPES,
 }
 TRICKS_TYPE = pa.list_(pa.int8(), TRICK_LOG_SIZE)
+#: Columns of a run played with ``--open-hand`` (game and declare mode): each declared game's
+#: open-hand value at its first lead; null without a game, the points also null in null games.
+OPEN_HAND_TYPES = {"oh_declarer_points": pa.int8(), "oh_won": pa.bool_()}
 EVALUATOR_PREFIX = "eval_"
 #: A duplicate match: every deal played six times, one row per deal and seating (see SEATINGS).
 MATCH_MODE_TYPES = {**GAME_MODE_TYPES, "seating": pa.int8()}
@@ -141,6 +144,8 @@ def to_table(columns: dict, mode: str, source: str = SIMULATION) -> pa.Table:
     types.update({k: pa.float32() for k in columns if k.startswith(EVALUATOR_PREFIX)})
     if "tricks" in columns:
         types["tricks"] = TRICKS_TYPE
+    if "oh_won" in columns:
+        types.update(OPEN_HAND_TYPES)
     metadata = {"skatsim_schema_version": str(SCHEMA_VERSION), "skatsim_mode": mode}
     if source != SIMULATION:
         types.update(ARCHIVE_TYPES)

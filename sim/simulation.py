@@ -26,7 +26,8 @@ from strategies.table import DECLARE_VARIANTS, declare_every_game, play_deals
 
 from .rules.cards import SEAT_SUFFIXES
 from .rules.deal import deal_batch
-from .rules.games import GAME_NAMES
+from .rules.games import GAME_NAMES, NULL
+from .rules.open_hand import first_lead_outcomes
 from .runfolder import RUN_SETTINGS, SEATINGS, SIMULATION, RunError, evaluator_column, read_manifest, seats_of
 from .runner import RunConfig, check_config, run
 
@@ -58,16 +59,24 @@ class ProfileDeals:
     evaluators: tuple[str, ...] = ()
     variants: str = "profile"   # declare mode: each game as the profile declares it, or "all" variants
 
+    open_hand: bool = False     # add each game's open-hand value and outcome at the first lead (oh_*)
+
     def __call__(self, seed: int, start: int, count: int) -> dict:
         profile = cached_profile(self.profile, self.spec)
         evaluators = sorted(self.evaluators)
         if self.mode == "declare":
             columns = declare_every_game(profile, seed, start, count, self.log_tricks, self.variants)
-            hands = deal_batch(seed, start, count)[columns["deal_id"] - start, columns["seat"]]
-            columns.update(declared_scores(evaluators, hands, columns["seat"], columns["game"]))
+            dealt = deal_batch(seed, start, count)[columns["deal_id"] - start]
+            seats = columns["seat"]
+            columns.update(declared_scores(evaluators, dealt[np.arange(len(seats)), seats], seats, columns["game"]))
+            if self.open_hand:
+                columns.update(open_hand_columns(dealt, seats, columns))
             return columns
         columns = play_deals(profile, seed, start, count, self.log_tricks)
         columns.update(evaluator_columns(evaluators, columns))
+        if self.open_hand:
+            dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES] + [columns["skat"]])
+            columns.update(open_hand_columns(dealt, columns["declarer"], columns))
         return columns
 
     def description(self) -> dict:
@@ -76,7 +85,22 @@ class ProfileDeals:
                      "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
         if self.variants != "profile":
             described["variants"] = self.variants
+        if self.open_hand:
+            described["open_hand"] = True
         return described
+
+
+def open_hand_columns(dealt: np.ndarray, declarer: np.ndarray, columns: dict) -> dict:
+    """``oh_declarer_points`` and ``oh_won`` of each row's declared game at its first lead
+    (:func:`sim.rules.open_hand.first_lead_outcomes`); null where no game was played, and the
+    points also null in null games. ``dealt`` (n, 4): the hands and the skat as dealt."""
+    game = np.asarray(columns["game"], np.int64)
+    values, won, _ = first_lead_outcomes(
+        dealt[:, :3], dealt[:, 3], declarer, game, columns["discard"], columns["bid"], columns["hand"],
+        columns["schneider_announced"], columns["schwarz_announced"], columns["ouvert"])
+    no_game = np.asarray(declarer) < 0
+    return {"oh_declarer_points": np.ma.masked_array(values, mask=no_game | (game == NULL)),
+            "oh_won": np.ma.masked_array(won, mask=no_game)}
 
 
 @dataclass(frozen=True)
@@ -159,21 +183,23 @@ def default_folder(profile: str, mode: str, seed: int, deals: int) -> Path:
 def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
-             progress=None, notice=None, variants: str = "profile") -> Path:
+             progress=None, notice=None, variants: str = "profile", open_hand: bool = False) -> Path:
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
     ``settings`` change the profile (``card_play=random``, ...). ``variants="all"`` makes
     declare mode try every variant of every game (``strategies.table.VARIANTS``). A folder holding
     the same run resumes it (playing again any part found missing or damaged, of which
     ``notice`` is told in one line). ``progress`` is called with (deals done, deals in
-    all, deals per second) after each part.
+    all, deals per second) after each part. ``open_hand`` adds each game's open-hand value
+    and outcome at its first lead (columns ``oh_declarer_points``, ``oh_won``).
     """
     check_config(deals, seed, mode, chunk_size)
     if variants not in DECLARE_VARIANTS or (variants != "profile" and mode != "declare"):
         raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
                        f" not {variants!r}")
     loaded = load_profile(profile, list(settings))
-    play = ProfileDeals(loaded.name, loaded.spec, mode, log_tricks, tuple(logged_evaluators()), variants)
+    play = ProfileDeals(loaded.name, loaded.spec, mode, log_tricks, tuple(logged_evaluators()), variants,
+                        open_hand)
     config = RunConfig(deals, seed, play.description(), mode, chunk_size)
     folder = Path(out) if out is not None else default_folder(loaded.name, mode, seed, deals)
     return run(play, config, folder, jobs, backend, scheduler, progress, notice)
@@ -187,7 +213,8 @@ def replay_of(folder) -> tuple[ProfileDeals | MatchDeals, RunConfig]:
     evaluators = tuple(described.get("evaluators", {}))
     if "profile_spec" in config:
         play = ProfileDeals(described["profile"], described["profile_spec"], config["mode"],
-                            described.get("log_tricks", False), evaluators, described.get("variants", "profile"))
+                            described.get("log_tricks", False), evaluators, described.get("variants", "profile"),
+                            described.get("open_hand", False))
     elif isinstance(described.get("match"), dict):
         sides = described["match"]
         play = MatchDeals(sides["a"], sides["a_spec"], sides["b"], sides["b_spec"],

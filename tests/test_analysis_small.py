@@ -27,8 +27,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 # --- the expected tables and their header rows ---------------------------------------------
 
-RESULTS = ["games", "won", "schneider_count", "schwarz_count", "overbid_count", "mean_value",
-           *(f"{rate}{end}" for rate in ("win_rate", "schneider_rate", "schwarz_rate", "overbid_rate")
+RESULTS = ["games", "won", "schneider_count", "schwarz_count", "overbid_count", "mean_value", "oh_games", "oh_won",
+           *(f"{rate}{end}" for rate in ("win_rate", "schneider_rate", "schwarz_rate", "overbid_rate", "oh_win_rate")
              for end in ("", "_lo", "_hi")),
            *(f"{mean}{end}" for mean in ("mean_score", "mean_sf") for end in ("", "_lo", "_hi", "_interval"))]
 CONTRACT_HEADERS = {

@@ -6,6 +6,9 @@ is the open-hand value there (:mod:`sim.rules.solver`): the declarer's card poin
 with best play on both sides (null games: whether the declarer avoids every trick),
 whether schwarz is possible, and the cards of the side to move that keep the value.
 
+:func:`first_lead_outcomes` gives the open-hand value and outcome of a batch of
+declared games at their first lead (the columns ``oh_*`` of ``skatsim simulate --open-hand``).
+
 With ``trace``, each card played gets the open-hand value after it and what it gave
 away: the card points its side lost against best play (null games: whether it turned
 the outcome against its side). A card that gave nothing away was a best card; the
@@ -17,12 +20,14 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numba import njit
 
 from . import solver
 from .cards import format_card
 from .games import GAME_NAMES, NULL
 from .records import Position, read_position, record_id
-from .tricks import CardPlay
+from .scoring import game_outcome, matadors
+from .tricks import STATE_SIZE, CardPlay, start_play
 
 #: The fields of an answer after ``id`` and ``passed_in`` (all null for a deal all three passed).
 ANSWER_FIELDS = ("game", "declarer", "cards_played", "to_play", "declarer_points", "declarer_wins",
@@ -89,3 +94,71 @@ def _step(card: int, seat: int, position: Position, before: int, after: int) -> 
                 "declarer_wins": bool(after), "gave_away": None, "mistake": lost > 0}
     return {"card": format_card(card), "seat": seat, "declarer_points": after,
             "declarer_wins": after >= 61, "gave_away": lost, "mistake": lost > 0}
+
+
+#: What the declarer must reach to win, from the lowest: (card points, tricks) of a game won
+#: plainly, schneider, and schwarz; scored by the engine to find the lowest that wins at the bid.
+_LEVELS = np.array([[61, 5], [90, 8], [120, 10]], dtype=np.int64)
+
+
+def first_lead_outcomes(hands, skat, declarer, game, discard, bid, hand, schneider, schwarz, ouvert,
+                        table: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Open-hand outcomes of declared games at their first lead, row by row: (values, won, nodes).
+
+    ``hands`` (n, 3): the hands as dealt; ``skat``: the skat as dealt; ``declarer``: the
+    seat, -1 for a deal without a game; ``game``: the game id; ``discard``: the two cards
+    put away, 0 for a hand game (whose skat counts instead); ``bid`` and the declaration's
+    flags (normalized, as the engine plays them).
+
+    ``values``: the declarer's card points with best play on both sides (suit, grand), or
+    1 when the declarer of a null game avoids every trick and 0 when not; -1 without a
+    game. ``won``: the declarer wins the game as declared at its bid with best play on both
+    sides: the bid and the announcements set what must be reached (61 or 90 card points,
+    or every trick), the engine's scoring says which. ``nodes``: positions searched.
+    """
+    n = len(declarer)
+    values, won, nodes = np.full(n, -1, np.int64), np.zeros(n, np.bool_), np.zeros(n, np.int64)
+    flags = np.column_stack([np.asarray(a, np.int64).reshape(n) for a in
+                             (declarer, game, discard, bid, hand, schneider, schwarz, ouvert)])
+    tt = solver.default_table() if table is None else table
+    _first_lead_outcomes(np.asarray(hands, np.int64).reshape(n, 3), np.asarray(skat, np.int64).reshape(n),
+                         flags, tt, solver.new_stack(), values, won, nodes)
+    return values, won, nodes
+
+
+@njit(cache=True)
+def _needed_level(game, flags, twelve):
+    """The lowest of :data:`_LEVELS` at which the game wins at its bid; 3 when none does (overbid)."""
+    mat = matadors(game, twelve)
+    for level in range(3):
+        won, _, _, _, _ = game_outcome(game, flags[4] == 1, flags[5] == 1, flags[6] == 1, flags[7] == 1,
+                                       flags[3], mat, _LEVELS[level, 0], _LEVELS[level, 1])
+        if won:
+            return level
+    return 3
+
+
+@njit(cache=True)
+def _first_lead_outcomes(hands, skat, flags, tt, stack, values, won, nodes):
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    in_play = np.empty(3, dtype=np.int64)
+    for k in range(len(values)):
+        d, game, discard = flags[k, 0], flags[k, 1], flags[k, 2]
+        if d < 0:
+            continue
+        counted = discard if discard else skat[k]
+        twelve = hands[k, d] | skat[k]
+        in_play[:] = hands[k]
+        in_play[d] = twelve & ~counted
+        start_play(state, in_play[0], in_play[1], in_play[2], game, d)
+        values[k] = solver.open_hand_value(state, counted, tt, stack)
+        nodes[k] = stack[solver.NODES, 0]
+        if game == NULL:
+            won[k] = values[k] == 1
+            continue
+        level = _needed_level(game, flags[k], twelve)
+        if level < 2:
+            won[k] = values[k] >= _LEVELS[level, 0]
+        elif level == 2:
+            won[k] = solver.declarer_takes_all(state, tt, stack)
+            nodes[k] += stack[solver.NODES, 0]

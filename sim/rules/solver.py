@@ -392,11 +392,10 @@ def _least_given(hand, trumps, trump_tricks, tricks):
 def _quick_points(frames, p, game, leader):
     """Points the leader's side surely wins by cashing the leader's winners from the top.
 
-    First trumps, as long as the leader's highest beats every trump left elsewhere
-    (the others keep their highest trumps and must follow with the others), then in
-    each plain suit the leader's cards above everyone else's, as often as no one still
-    holding a trump can be void: a hand with trumps left has followed every lead so
-    far and discarded nothing.
+    First trumps, then each plain suit, as long as the leader's highest card of the suit
+    beats every card of it left elsewhere: the others keep their highest cards and
+    follow with the others, and a hand with trumps left must not be void in a plain suit
+    led (it has followed every lead so far and discarded nothing).
     """
     a, b = (leader + 1) % 3, (leader + 2) % 3
     own, la, lb = frames[p, F_LAID + leader], frames[p, F_LAID + a], frames[p, F_LAID + b]
@@ -415,22 +414,18 @@ def _quick_points(frames, p, game, leader):
     trump_tricks = k
     for e in range(4):
         places = _SUIT_PLACES[game, e]
-        mine = own & places
-        if mine == 0:
-            continue
-        theirs = (la | lb) & places
-        if theirs:
-            mine &= ~((np.int64(2) << _highest(theirs)) - 1)
-        safe = popcount(mine)
-        if trumps_a:
-            safe = min(safe, popcount(la & places))
-        if trumps_b:
-            safe = min(safe, popcount(lb & places))
-        for _ in range(safe):
-            top_card = _highest(mine)
-            points += _LAYOUT_POINTS[game, top_card]
-            mine &= ~(np.int64(1) << top_card)
-        k += safe
+        mine, suit_a, suit_b = own & places, la & places, lb & places
+        while mine:
+            c = _highest(mine)
+            if (suit_a and _highest(suit_a) > c) or (suit_b and _highest(suit_b) > c):
+                break
+            if (suit_a == 0 and trumps_a) or (suit_b == 0 and trumps_b):
+                break  # a hand void here with a trump left could ruff
+            k += 1
+            points += _LAYOUT_POINTS[game, c]
+            mine &= ~(np.int64(1) << c)
+            suit_a &= suit_a - 1
+            suit_b &= suit_b - 1
     if k == 0:
         return 0
     card_trumps = np.int64(TRUMP_MASKS[game])
@@ -439,25 +434,42 @@ def _quick_points(frames, p, game, leader):
 
 
 @njit(cache=True, _nrt=False)
+def _trump_points(frames, p, game, seat, others):
+    """Points a hand's trumps surely win against the trumps of ``others`` (laid out).
+
+    Its trumps above all of theirs win with their own points. Apart from that, each of
+    its trumps wins unless someone plays a higher one on it, and each of their trumps
+    beats at most one: so it wins at least as many tricks as it has trumps less theirs
+    above its lowest, worth at least its lowest trump points. The other two hands put a
+    card each into those tricks.
+    """
+    own = frames[p, F_LAID + seat]
+    mine = own & _TRUMP_PLACES[game]
+    if mine == 0:
+        return 0
+    theirs = others & _TRUMP_PLACES[game]
+    top = _top_trumps(game, own, others)
+    beaten = popcount(theirs & ~((np.int64(2) << _lowest(mine)) - 1))
+    wins = popcount(mine) - min(popcount(mine), beaten)
+    a, b = frames[p, F_HANDS + (seat + 1) % 3], frames[p, F_HANDS + (seat + 2) % 3]
+    k = popcount(top)
+    by_top = _laid_points(game, top) + _lowest_points(a, k) + _lowest_points(b, k) if k else 0
+    if wins <= k:
+        return by_top
+    hand = frames[p, F_HANDS + seat]
+    by_count = (_lowest_points(hand & np.int64(TRUMP_MASKS[game]), wins) + _lowest_points(a, wins)
+                + _lowest_points(b, wins))
+    return max(by_top, by_count)
+
+
+@njit(cache=True, _nrt=False)
 def _sure_points(frames, p, game, declarer):
     """(the declarer's sure points, the defenders' sure points) from the trick start of frame ``p``."""
     d1, d2 = (declarer + 1) % 3, (declarer + 2) % 3
     own, one, two = frames[p, F_LAID + declarer], frames[p, F_LAID + d1], frames[p, F_LAID + d2]
-    top = _top_trumps(game, own, one | two)
-    k = popcount(top)
-    mine = 0
-    if k:
-        mine = (_laid_points(game, top) + _lowest_points(frames[p, F_HANDS + d1], k)
-                + _lowest_points(frames[p, F_HANDS + d2], k))
-    theirs = 0
-    for d in range(2):
-        top = _top_trumps(game, one if d == 0 else two, own)
-        k = popcount(top)
-        if k:
-            partner = frames[p, F_HANDS + (d2 if d == 0 else d1)]
-            got = (_laid_points(game, top) + _lowest_points(frames[p, F_HANDS + declarer], k)
-                   + _lowest_points(partner, k))
-            theirs = max(theirs, got)
+    mine = _trump_points(frames, p, game, declarer, one | two)
+    # a defender's partner may overtake, but a trick the two of them win is theirs
+    theirs = max(_trump_points(frames, p, game, d1, own), _trump_points(frames, p, game, d2, own))
     leader = frames[p, F_LEADER]
     if leader == declarer:
         mine = max(mine, _quick_points(frames, p, game, leader))

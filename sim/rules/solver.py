@@ -322,9 +322,11 @@ def _card_at_place(game, laid_out, place):
 
 # --- sure points ------------------------------------------------------------------------
 #
-# Cheap bounds at a trick start. A trump higher than every trump of the other side
-# wins its trick whenever it is played, and the other side puts a card of each of
-# its hands into that trick: at least the lowest card points those hands hold.
+# Cheap bounds at a trick start, for suit and grand games: points a side takes however
+# the other plays. Trumps that win whenever they are played (_trump_points), and the
+# winners the side on lead can cash one after another (_quick_points). Every trick a
+# side surely wins also holds a card from each of the other two hands: at least the
+# lowest card points those hands hold.
 
 #: Laid-out places of each game's trumps (the last suit of the layout).
 _TRUMP_PLACES = np.array([sum(1 << q for q in range(32) if EFFECTIVE_SUIT[g, _CARD_AT[g, q]] == TRUMP)

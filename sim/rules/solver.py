@@ -708,8 +708,12 @@ def _enter(tt, frames, p, game, declarer, mode):
         follow = np.int64(legal_moves(hand, game, c0))
         if follow != hand:
             legal = _layout(game, follow)
-    moves = _representatives(frames, p, game, declarer, mode, seat, n, legal, in_play)
-    frames[p, F_COUNT] = _order(frames, p, game, declarer, mode, moves, seat, n, best)
+    if legal & (legal - 1) == 0:
+        # a forced card: nothing to group or order
+        frames[p, F_COUNT], frames[p, F_MOVES] = 1, _CARD_AT[game, _lowest(legal)]
+    else:
+        moves = _representatives(frames, p, game, declarer, mode, seat, n, legal, in_play)
+        frames[p, F_COUNT] = _order(frames, p, game, declarer, mode, moves, seat, n, best)
     frames[p, F_SEAT], frames[p, F_NEXT], frames[p, F_BEST] = seat, 0, -1
     frames[p, F_REDO_ALPHA], frames[p, F_REDO_BETA], frames[p, F_NULLED] = 0, 0, 0
     frames[p, F_G] = -1 if seat == declarer else 1000

@@ -16,15 +16,17 @@ From Python, on one position::
 
     from sim.rules import solver
 
-    state = solver.position(["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9",
-                             "CK CQ SK SQ HK HQ DK DQ D8 D7"], "grand", declarer=0)
+    hands = ["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9",
+             "CK CQ SK SQ HK HQ DK DQ D8 D7"]
+    state = solver.position(hands, "grand", declarer=0)
     s = solver.solve(state, declarer_skat="H10 D10")
     s.declarer_points, s.declarer_wins, s.schwarz_possible   # 120, True, True
-    [format_card(c) for c in s.best_cards]                 # every card of forehand keeps 120
+    s.best_cards                                           # all ten of forehand's cards keep 120
     solver.can_reach(state, "H10 D10", 90)                 # True: schneider
 
     # a position after some cards (checked against the rules as they are played)
-    state = solver.position(hands, "spades", declarer=1, played="CA C7 C8 SJ")
+    later = solver.position(hands, "grand", declarer=1, played="CJ C9")
+    solver.solve(later, "H10 D10").declarer_points         # 20: only the skat
 
 ``solve`` takes an optional ``table`` (:func:`new_table`) to keep between calls; by
 default a module-wide 16 MB table is used. Entries are keyed by the whole position

@@ -34,7 +34,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from sim.rules.random_play import random_games
 
@@ -153,8 +156,6 @@ def _import_iss(jobs: int):
 def _declared_deals(deals: int):
     """Play states from the first lead and the declarer's unplayed cards of the first ``deals``
     played deals of seed 1, declared as the default profile declares them."""
-    import numpy as np
-
     from sim.rules.tricks import new_play
     from strategies import load_profile, play_deals
 
@@ -174,12 +175,19 @@ def _declared_deals(deals: int):
     return np.stack(states), np.array(skats, dtype=np.int64), np.array(games)
 
 
+@dataclass
+class SolveTimes:
+    """What one run of a solver benchmark measured, deal by deal."""
+
+    micros: np.ndarray
+    nodes: np.ndarray
+    games: np.ndarray
+
+
 def _solve_deals(question: str):
     """Per-deal solve times on one core; each run starts with a fresh table and reuses it
     across its deals, as a run of many deals would."""
     def make(deals: int):
-        import numpy as np
-
         from sim.rules import solver
 
         states, skats, games = _declared_deals(deals)
@@ -196,19 +204,17 @@ def _solve_deals(question: str):
                     solver.declarer_reaches(states[k], skats[k], 61, table, stack)
                 micros[k] = (time.perf_counter() - start) * 1e6
                 nodes[k] = stack[solver.NODES, 0]
-            return {"micros": micros, "nodes": nodes, "games": games}
+            return SolveTimes(micros, nodes, games)
         return run
     return make
 
 
-def _solve_stats(outcomes: list[dict]) -> dict:
+def _solve_stats(outcomes: list[SolveTimes]) -> dict:
     """Median per deal over the runs, then its distribution overall and by game type."""
-    import numpy as np
-
     from sim.rules.games import GAME_NAMES, GRAND, NULL
 
-    micros = np.median(np.stack([o["micros"] for o in outcomes]), axis=0)
-    nodes, games = outcomes[0]["nodes"], outcomes[0]["games"]
+    micros = np.median(np.stack([o.micros for o in outcomes]), axis=0)
+    nodes, games = outcomes[0].nodes, outcomes[0].games
     kinds = {"all": games >= 0, "suit": games < GRAND, "grand": games == GRAND, "null": games == NULL}
     stats = {}
     for kind, rows in kinds.items():
@@ -266,7 +272,7 @@ def measure(name: str, make, deals: int, runs: int) -> dict:
         times.append(time.perf_counter() - start)
         if isinstance(peak, float):
             peaks.append(peak)
-        elif isinstance(peak, dict) and "micros" in peak:  # a solve benchmark's per-deal figures
+        elif isinstance(peak, SolveTimes):
             outcomes.append(peak)
     seconds = statistics.median(times)
     result = {"name": name, "deals": deals, "seconds": round(seconds, 4),

@@ -187,6 +187,19 @@ def test_every_threshold_agrees_with_the_exact_value(case):
         assert bool(solver.declarer_reaches(state, skat, threshold, TABLE, STACK)) == (v >= threshold), threshold
 
 
+@settings(max_examples=150)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(list(range(5))), st.integers(0, 2), st.integers(1, 8))
+def test_sure_points_bound_the_value(seed, game, declarer, tricks_played):
+    """The cheap bounds cut the search, so they must hold: sure points never exceed what a
+    side gets with best play on both sides."""
+    state, skat = random_position(seed, game, declarer, 3 * tricks_played)
+    stack = solver.new_stack()
+    solver._set_root(stack, state, np.int64(solver.POINTS))
+    mine, theirs = solver._sure_points(stack, np.int64(0), np.int64(game), np.int64(declarer))
+    remaining = value(state, skat) - taken_so_far(state, skat)[0]
+    assert mine <= remaining <= stack[0, solver.F_REST] - theirs
+
+
 def test_schwarz_needs_every_trick_and_all_points():
     for game in range(5):
         for state, skat in endgames(game, 10, seed=4):

@@ -16,15 +16,17 @@ From Python, on one position::
 
     from sim.rules import solver
 
-    state = solver.position(["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9",
-                             "CK CQ SK SQ HK HQ DK DQ D8 D7"], "grand", declarer=0)
+    hands = ["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9",
+             "CK CQ SK SQ HK HQ DK DQ D8 D7"]
+    state = solver.position(hands, "grand", declarer=0)
     s = solver.solve(state, declarer_skat="H10 D10")
     s.declarer_points, s.declarer_wins, s.schwarz_possible   # 120, True, True
-    [format_card(c) for c in s.best_cards]                 # every card of forehand keeps 120
+    s.best_cards                                           # all ten of forehand's cards keep 120
     solver.can_reach(state, "H10 D10", 90)                 # True: schneider
 
     # a position after some cards (checked against the rules as they are played)
-    state = solver.position(hands, "spades", declarer=1, played="CA C7 C8 SJ")
+    later = solver.position(hands, "grand", declarer=1, played="CJ C9")
+    solver.solve(later, "H10 D10").declarer_points         # 20: only the skat
 
 ``solve`` takes an optional ``table`` (:func:`new_table`) to keep between calls; by
 default a module-wide 16 MB table is used. Entries are keyed by the whole position
@@ -322,9 +324,11 @@ def _card_at_place(game, laid_out, place):
 
 # --- sure points ------------------------------------------------------------------------
 #
-# Cheap bounds at a trick start. A trump higher than every trump of the other side
-# wins its trick whenever it is played, and the other side puts a card of each of
-# its hands into that trick: at least the lowest card points those hands hold.
+# Cheap bounds at a trick start, for suit and grand games: points a side takes however
+# the other plays. Trumps that win whenever they are played (_trump_points), and the
+# winners the side on lead can cash one after another (_quick_points). Every trick a
+# side surely wins also holds a card from each of the other two hands: at least the
+# lowest card points those hands hold.
 
 #: Laid-out places of each game's trumps (the last suit of the layout).
 _TRUMP_PLACES = np.array([sum(1 << q for q in range(32) if EFFECTIVE_SUIT[g, _CARD_AT[g, q]] == TRUMP)
@@ -392,11 +396,10 @@ def _least_given(hand, trumps, trump_tricks, tricks):
 def _quick_points(frames, p, game, leader):
     """Points the leader's side surely wins by cashing the leader's winners from the top.
 
-    First trumps, as long as the leader's highest beats every trump left elsewhere
-    (the others keep their highest trumps and must follow with the others), then in
-    each plain suit the leader's cards above everyone else's, as often as no one still
-    holding a trump can be void: a hand with trumps left has followed every lead so
-    far and discarded nothing.
+    First trumps, then each plain suit, as long as the leader's highest card of the suit
+    beats every card of it left elsewhere: the others keep their highest cards and
+    follow with the others, and a hand with trumps left must not be void in a plain suit
+    led (it has followed every lead so far and discarded nothing).
     """
     a, b = (leader + 1) % 3, (leader + 2) % 3
     own, la, lb = frames[p, F_LAID + leader], frames[p, F_LAID + a], frames[p, F_LAID + b]
@@ -415,22 +418,18 @@ def _quick_points(frames, p, game, leader):
     trump_tricks = k
     for e in range(4):
         places = _SUIT_PLACES[game, e]
-        mine = own & places
-        if mine == 0:
-            continue
-        theirs = (la | lb) & places
-        if theirs:
-            mine &= ~((np.int64(2) << _highest(theirs)) - 1)
-        safe = popcount(mine)
-        if trumps_a:
-            safe = min(safe, popcount(la & places))
-        if trumps_b:
-            safe = min(safe, popcount(lb & places))
-        for _ in range(safe):
-            top_card = _highest(mine)
-            points += _LAYOUT_POINTS[game, top_card]
-            mine &= ~(np.int64(1) << top_card)
-        k += safe
+        mine, suit_a, suit_b = own & places, la & places, lb & places
+        while mine:
+            c = _highest(mine)
+            if (suit_a and _highest(suit_a) > c) or (suit_b and _highest(suit_b) > c):
+                break
+            if (suit_a == 0 and trumps_a) or (suit_b == 0 and trumps_b):
+                break  # a hand void here with a trump left could ruff
+            k += 1
+            points += _LAYOUT_POINTS[game, c]
+            mine &= ~(np.int64(1) << c)
+            suit_a &= suit_a - 1
+            suit_b &= suit_b - 1
     if k == 0:
         return 0
     card_trumps = np.int64(TRUMP_MASKS[game])
@@ -439,25 +438,42 @@ def _quick_points(frames, p, game, leader):
 
 
 @njit(cache=True, _nrt=False)
+def _trump_points(frames, p, game, seat, others):
+    """Points a hand's trumps surely win against the trumps of ``others`` (laid out).
+
+    Its trumps above all of theirs win with their own points. Apart from that, each of
+    its trumps wins unless someone plays a higher one on it, and each of their trumps
+    beats at most one: so it wins at least as many tricks as it has trumps less theirs
+    above its lowest, worth at least its lowest trump points. The other two hands put a
+    card each into those tricks.
+    """
+    own = frames[p, F_LAID + seat]
+    mine = own & _TRUMP_PLACES[game]
+    if mine == 0:
+        return 0
+    theirs = others & _TRUMP_PLACES[game]
+    top = _top_trumps(game, own, others)
+    beaten = popcount(theirs & ~((np.int64(2) << _lowest(mine)) - 1))
+    wins = popcount(mine) - min(popcount(mine), beaten)
+    a, b = frames[p, F_HANDS + (seat + 1) % 3], frames[p, F_HANDS + (seat + 2) % 3]
+    k = popcount(top)
+    by_top = _laid_points(game, top) + _lowest_points(a, k) + _lowest_points(b, k) if k else 0
+    if wins <= k:
+        return by_top
+    hand = frames[p, F_HANDS + seat]
+    by_count = (_lowest_points(hand & np.int64(TRUMP_MASKS[game]), wins) + _lowest_points(a, wins)
+                + _lowest_points(b, wins))
+    return max(by_top, by_count)
+
+
+@njit(cache=True, _nrt=False)
 def _sure_points(frames, p, game, declarer):
     """(the declarer's sure points, the defenders' sure points) from the trick start of frame ``p``."""
     d1, d2 = (declarer + 1) % 3, (declarer + 2) % 3
     own, one, two = frames[p, F_LAID + declarer], frames[p, F_LAID + d1], frames[p, F_LAID + d2]
-    top = _top_trumps(game, own, one | two)
-    k = popcount(top)
-    mine = 0
-    if k:
-        mine = (_laid_points(game, top) + _lowest_points(frames[p, F_HANDS + d1], k)
-                + _lowest_points(frames[p, F_HANDS + d2], k))
-    theirs = 0
-    for d in range(2):
-        top = _top_trumps(game, one if d == 0 else two, own)
-        k = popcount(top)
-        if k:
-            partner = frames[p, F_HANDS + (d2 if d == 0 else d1)]
-            got = (_laid_points(game, top) + _lowest_points(frames[p, F_HANDS + declarer], k)
-                   + _lowest_points(partner, k))
-            theirs = max(theirs, got)
+    mine = _trump_points(frames, p, game, declarer, one | two)
+    # a defender's partner may overtake, but a trick the two of them win is theirs
+    theirs = max(_trump_points(frames, p, game, d1, own), _trump_points(frames, p, game, d2, own))
     leader = frames[p, F_LEADER]
     if leader == declarer:
         mine = max(mine, _quick_points(frames, p, game, leader))
@@ -694,8 +710,12 @@ def _enter(tt, frames, p, game, declarer, mode):
         follow = np.int64(legal_moves(hand, game, c0))
         if follow != hand:
             legal = _layout(game, follow)
-    moves = _representatives(frames, p, game, declarer, mode, seat, n, legal, in_play)
-    frames[p, F_COUNT] = _order(frames, p, game, declarer, mode, moves, seat, n, best)
+    if legal & (legal - 1) == 0:
+        # a forced card: nothing to group or order
+        frames[p, F_COUNT], frames[p, F_MOVES] = 1, _CARD_AT[game, _lowest(legal)]
+    else:
+        moves = _representatives(frames, p, game, declarer, mode, seat, n, legal, in_play)
+        frames[p, F_COUNT] = _order(frames, p, game, declarer, mode, moves, seat, n, best)
     frames[p, F_SEAT], frames[p, F_NEXT], frames[p, F_BEST] = seat, 0, -1
     frames[p, F_REDO_ALPHA], frames[p, F_REDO_BETA], frames[p, F_NULLED] = 0, 0, 0
     frames[p, F_G] = -1 if seat == declarer else 1000

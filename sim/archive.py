@@ -45,6 +45,7 @@ from .iss_batch import (
     F_ID,
     F_P0,
     NULL,
+    O_AGREES,
     O_BID,
     O_DECLARER,
     O_DISCARD,
@@ -59,7 +60,6 @@ from .iss_batch import (
     RESULT_COLUMNS,
     check_batch,
 )
-from .iss_batch import O_AGREES as O_AGREE
 from .runfolder import (
     ISS_ARCHIVE,
     MANIFEST,
@@ -368,7 +368,7 @@ def read_chunk(chunk: Lines, settings: Settings) -> tuple[dict, list[dict]]:
         slow[k] = checked
         keep[k] = True
         _put_row({**checked.row, "agrees": checked.agrees}, k, out, hands, logs)
-    for k in np.flatnonzero(keep & (out[:, O_AGREE] == 0)):
+    for k in np.flatnonzero(keep & (out[:, O_AGREES] == 0)):
         try:
             checked = slow.get(k) or check_line(_line(chunk, k))
         except IssError as e:  # the kernels and the checked path disagree: trust the checked path
@@ -412,7 +412,7 @@ def _disagreement(chunk: Lines, settings: Settings, k: int, checked) -> dict:
 
 _ROW_SLOTS = {"declarer": O_DECLARER, "bid": O_BID, "game": O_GAME, "hand": O_HAND,
               "schneider_announced": O_SCHNEIDER_ANNOUNCED, "schwarz_announced": O_SCHWARZ_ANNOUNCED,
-              "ouvert": O_OUVERT, "discard": O_DISCARD, "ended": O_ENDED, "ended_by": O_ENDED_BY, "agrees": O_AGREE,
+              "ouvert": O_OUVERT, "discard": O_DISCARD, "ended": O_ENDED, "ended_by": O_ENDED_BY, "agrees": O_AGREES,
               **{name: O_MATADORS + i for i, name in enumerate(RESULT_COLUMNS)}}
 
 
@@ -464,7 +464,7 @@ def _archive_columns(chunk: Lines, batch, rows: np.ndarray, out: np.ndarray, slo
     files = pa.DictionaryArray.from_arrays(pa.array(chunk.files[rows].astype(np.int16)), pa.array(settings.names))
     return {"archive_file": files, "archive_line": chunk.lines[rows], **strings,
             "date": dates.cast(pa.timestamp("s", tz="UTC")), "ended": ended, "ended_by": o[:, O_ENDED_BY],
-            "agrees": o[:, O_AGREE] == 1}
+            "agrees": o[:, O_AGREES] == 1}
 
 
 @njit(cache=True)

@@ -188,6 +188,28 @@ def _progress_reporter(total: int):
     return report, lambda: None
 
 
+@contextlib.contextmanager
+def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable]:
+    """Progress for a command that writes a run folder, and its failures as one line each.
+
+    Yields the progress callback. An interrupt keeps the finished parts (exit 130); a
+    ``RunError`` or one of ``errors`` is told as it is; a failed write names the file.
+    """
+    update, close = _progress_reporter(total)
+    try:
+        yield update
+    except KeyboardInterrupt:
+        close()
+        _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
+    except (RunError, *errors) as error:
+        close()
+        _fail(str(error))
+    except OSError as error:
+        close()
+        _fail(f"cannot write the run: {error.strerror or error} ({error.filename or out})")
+    close()
+
+
 @main.command(short_help="Play a run of deals with a profile and write them to Parquet.")
 @click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="How many deals to play.")
@@ -227,21 +249,10 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 
     from .simulation import simulate as run_profile
 
-    update, close = _progress_reporter(deals)
-    try:
+    with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = run_profile(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
                              backend, scheduler, progress=update, notice=lambda line: click.echo(line, err=True),
                              variants=variants, open_hand=open_hand)
-    except KeyboardInterrupt:
-        close()
-        _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
-    except (RunError, ProfileError, StrategyError) as error:
-        close()
-        _fail(str(error))
-    except OSError as error:
-        close()
-        _fail(f"cannot write the run: {error.strerror or error} ({error.filename or out})")
-    close()
     click.echo(str(folder))
 
 
@@ -273,19 +284,11 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
 
     from .simulation import match as play_match
 
-    update, close = _progress_reporter(deals)
-    try:
+    with _writing_run(deals, out, ProfileError, StrategyError, AnalysisError) as update:
         folder = play_match(a, b, deals, seed, settings, settings_a, settings_b, card_play_only, out, jobs,
                             chunk_size, progress=update, notice=lambda line: click.echo(line, err=True))
         run = load_run(folder)
         result, splits = match_result(run), match_splits(run)
-    except KeyboardInterrupt:
-        close()
-        _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
-    except (RunError, ProfileError, StrategyError, AnalysisError) as error:
-        close()
-        _fail(str(error))
-    close()
     if as_json:
         row = result.row(0, named=True)
         row.update(folder=str(folder), splits=splits.to_dicts())
@@ -377,19 +380,8 @@ def import_iss(files, out, jobs, anonymize, chunk_size):
     """
     from .archive import import_archives
 
-    update, close = _progress_reporter(0)
-    try:
+    with _writing_run(0, out) as update:
         imported = import_archives(files, out, jobs, anonymize, chunk_size, progress=update)
-    except KeyboardInterrupt:
-        close()
-        _fail("interrupted; the finished parts are kept: run the same command again to resume", 130)
-    except RunError as error:
-        close()
-        _fail(str(error))
-    except OSError as error:
-        close()
-        _fail(f"cannot write the run: {error.strerror or error} ({error.filename or out})")
-    close()
     for problem in imported.problems:
         click.echo(problem, err=True)
     hidden = imported.bad_lines + imported.disagreements - len(imported.problems)

@@ -627,6 +627,8 @@ def import_archives(paths, out, jobs: int | None = None, anonymize: bool = False
             if progress is not None:
                 progress(lines_done + imported, total, imported / max(time.perf_counter() - began, 1e-9))
         total = counted[0]
+        if total == 0:
+            raise ArchiveError(f"no record line in {', '.join(str(s.path) for s in sources)}: nothing to import")
         planned = -(-total // chunk_size)
         if sorted(manifest.parts_done) != list(range(planned)):
             raise ArchiveError(f"{folder}: its parts do not match the archive files' lines; import into a new folder")

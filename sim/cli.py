@@ -430,9 +430,12 @@ def verify(run, repair, jobs):
             manifest = read_manifest(Path(run))
     except RunError as error:
         _fail(str(error))
-    planned = -(-manifest.config["deals"] // manifest.config["chunk_size"])
     done = len(manifest.parts)
-    state = "" if done == planned else f" ({done} of {planned} parts finished: run it again to finish it)"
+    if manifest.config.get("deals") is None:
+        state = f" ({done} parts finished; the import is not: run it again to finish it)"
+    else:
+        planned = -(-manifest.config["deals"] // manifest.config["chunk_size"])
+        state = "" if done == planned else f" ({done} of {planned} parts finished: run it again to finish it)"
     made = f"made {len(damaged)} damaged part(s) again; " if damaged else ""
     click.echo(f"{run}: {made}every finished part is whole{state}")
 
@@ -462,6 +465,8 @@ def calibrate(runs, out, rounds, deals, seed, margin, jobs):
         summaries = fit_profile(runs, out, rounds, deals, seed, margin, jobs)
     except (RunError, ProfileError, StrategyError) as error:
         _fail(str(error))
+    except OSError as error:
+        _fail(f"cannot write {error.filename or out}: {error.strerror or error}")
     for summary in summaries:
         click.echo(json.dumps(summary))
     click.echo(out)

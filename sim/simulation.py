@@ -235,6 +235,8 @@ def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
     """
     manifest = read_manifest(folder)
     damaged = manifest.damaged_parts(folder, deep=True)
+    if not damaged:
+        return damaged
     if manifest.config.get("source", SIMULATION) != SIMULATION:
         for index in damaged:
             manifest.drop_part(index)

@@ -200,7 +200,9 @@ def _world_state(view, hands, world):
 
 @njit(cache=True)
 def _levels(view):
-    """The declared game's levels without matadors: game, hand, announcements, ouvert."""
+    """The declared game's levels without matadors: game, hand, ouvert, and each announcement
+    with the level it promises (schneider announced is schneider; schwarz announced is schwarz,
+    and comes with schneider announced)."""
     return (1 + view[VIEW_HAND_GAME] + 2 * view[VIEW_SCHNEIDER_ANNOUNCED] + 2 * view[VIEW_SCHWARZ_ANNOUNCED]
             + view[VIEW_OUVERT])
 
@@ -208,7 +210,13 @@ def _levels(view):
 @njit(cache=True)
 def world_result(view, child, skat, score, tt, stack):
     """The declarer's result with perfect play from ``child`` (the world after a card), in game
-    terms (``score`` 0) or card points (1)."""
+    terms (``score`` 0) or card points (1).
+
+    In game terms a won game adds schneider (90 points) and schwarz (every trick) when they
+    were not announced, a lost one schneider when the declarer stays at 30 or under and it
+    was not announced; announced and reached levels count once, as in the engine's scoring.
+    The declarer taking no trick in a lost game (a further level) is not searched for.
+    """
     game = view[VIEW_GAME]
     if game == NULL:
         won = solver.open_hand_value(child, skat, tt, stack) == 1
@@ -219,14 +227,17 @@ def world_result(view, child, skat, score, tt, stack):
     if score == 1:
         return float(solver.open_hand_value(child, skat, tt, stack))
     base = BASE_VALUES[game] * (1 + _levels(view))       # one matador: the value's scale is what matters
-    if view[VIEW_SCHWARZ_ANNOUNCED]:
+    schneider_announced, schwarz_announced = view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED]
+    if schwarz_announced:
         won = solver.declarer_takes_all(child, tt, stack)
     else:
-        won = solver.declarer_reaches(child, skat, 90 if view[VIEW_SCHNEIDER_ANNOUNCED] else 61, tt, stack)
+        won = solver.declarer_reaches(child, skat, 90 if schneider_announced else 61, tt, stack)
     if won:
-        schneider = view[VIEW_SCHNEIDER_ANNOUNCED] or solver.declarer_reaches(child, skat, 90, tt, stack)
-        return float(base + BASE_VALUES[game] * schneider + 50)
-    schneidered = not solver.declarer_reaches(child, skat, 31, tt, stack)
+        schneider = not schneider_announced and solver.declarer_reaches(child, skat, 90, tt, stack)
+        schwarz = (schneider or schneider_announced) and not schwarz_announced \
+            and solver.declarer_takes_all(child, tt, stack)
+        return float(base + BASE_VALUES[game] * (schneider + schwarz) + 50)
+    schneidered = not schneider_announced and not solver.declarer_reaches(child, skat, 31, tt, stack)
     return float(-2 * (base + BASE_VALUES[game] * schneidered) - 50)
 
 

@@ -8,21 +8,23 @@ from sim.rules import solver
 from sim.rules.cards import popcount
 from sim.rules.deal import deal
 from sim.rules.games import NULL
+from sim.rules.scoring import play_outcome
 from sim.rules.rng import stream_key
 from sim.rules.tricks import (
     EFFECTIVE_SUIT,
     STATE_FINISHED,
     STATE_HANDS,
     STATE_SIZE,
+    STATE_WON,
     legal_now,
     new_play,
     play_card,
     to_play,
 )
-from sim.rules.view import VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
+from sim.rules.view import VIEW_PLAYED, VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
 from strategies import load_profile, play_deals
 from strategies.cardplay import pimc_card
-from strategies.pimc import hand_sizes, sample_world
+from strategies.pimc import hand_sizes, sample_world, world_result
 
 PIMC = ["card_play=pimc", "card_play.worlds=3"]
 
@@ -138,3 +140,29 @@ def test_pimc_parameters_are_checked():
                              ("card_play.inference=2", "inference must be true or false")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", setting])
+
+
+#: Declarations as the engine normalizes them: (hand, schneider announced, schwarz announced, ouvert).
+DECLARATIONS = ((0, 0, 0, 0), (1, 0, 0, 0), (1, 1, 0, 0), (1, 1, 1, 0), (1, 1, 1, 1))
+
+
+def test_a_world_at_the_end_of_play_scores_as_the_engine_scores_the_game():
+    """In game terms a world's result is the declarer's Seeger-Fabian score with one matador: won or
+    lost, schneider and schwarz counted once whether announced or reached (RULES.md levels)."""
+    table, stack = solver.new_table(12), solver.new_stack()
+    kinds = set()
+    for index in range(120):
+        game, declarer = index % 5, index % 3           # suits and grand
+        state, skat = position(21, index, game, declarer, 30)
+        points = solver.open_hand_value(state, int(skat), table, stack)
+        tricks = popcount(int(state[STATE_WON + declarer])) // 3
+        for hand, schneider, schwarz, ouvert in DECLARATIONS:
+            value, won, _, _ = play_outcome(game, hand, schneider, schwarz, ouvert, 1, points, tricks)
+            if not won and tricks == 0:
+                continue                                # the one level world_result leaves out
+            view = view_of(state, declarer, 0)
+            set_declaration(view, hand, schneider, schwarz, ouvert, 18)
+            expected = value + 50 if won else -2 * value - 50
+            assert world_result(view, state, int(skat), 0, table, stack) == expected, (index, points, tricks)
+            kinds.add((bool(won), points >= 90 or points <= 30, schneider))
+    assert len(kinds) >= 6, kinds

@@ -106,12 +106,34 @@ def _json_type(value) -> str:
 
 def replay(record: dict) -> dict:
     """Check a record against the rules and play it through; the game's result as a dict."""
+    table = _first_lead(record, bid_required=True)
+    if table is None:
+        return passed_in_result(record)
+    declarer, declaration, bid, twelve, put_away, in_play = table
+    ended = read_ended(record)
+    play = play_through(read_play(record), in_play, declaration.game, declarer, ended is not None)
+    if ended is not None:
+        return early_end_result(record, declarer, declaration, bid, twelve, put_away, play, ended)
+    return game_result(record, declarer, declaration, bid, twelve, put_away, play)
+
+
+def _first_lead(record: dict, bid_required: bool) -> tuple | None:
+    """A record checked up to the first lead: (declarer, declaration, bid, the declarer's twelve
+    cards, the discard, the three hands in play); None for a deal all three passed.
+
+    Without a required bid the declaration is checked against the auction's final bid, or
+    the lowest bid (18) when there is no auction either.
+    """
     _check_field_names(record)
     hands, skat = read_deal(record)
     auction = read_auction(record)
     if auction is not None and auction.passed_in:
-        return passed_in_result(record)
-    declarer, bid = read_declarer(record), read_bid(record)
+        return None
+    declarer = read_declarer(record)
+    if bid_required or _field(record, "bid") is not None:
+        bid = read_bid(record)
+    else:
+        bid = LOWEST_BID if auction is None else auction.bid
     if auction is not None:
         _check_auction_winner(auction, declarer, bid)
     declaration = read_declaration(record, bid)
@@ -119,11 +141,7 @@ def replay(record: dict) -> dict:
     put_away = read_discard(record, declaration, twelve, skat)
     in_play = list(hands)
     in_play[declarer] = twelve & ~put_away
-    ended = read_ended(record)
-    play = play_through(read_play(record), in_play, declaration.game, declarer, ended is not None)
-    if ended is not None:
-        return early_end_result(record, declarer, declaration, bid, twelve, put_away, play, ended)
-    return game_result(record, declarer, declaration, bid, twelve, put_away, play)
+    return declarer, declaration, bid, twelve, put_away, in_play
 
 
 @dataclass(frozen=True)
@@ -146,25 +164,12 @@ def read_position(record: dict) -> Position | None:
     Without a bid the declaration is checked against the auction's final bid, or
     the lowest bid (18) when there is no auction either.
     """
-    _check_field_names(record)
-    hands, skat = read_deal(record)
-    auction = read_auction(record)
-    if auction is not None and auction.passed_in:
+    table = _first_lead(record, bid_required=False)
+    if table is None:
         passed_in_result(record)
         return None
-    declarer = read_declarer(record)
-    if _field(record, "bid") is not None:
-        bid = read_bid(record)
-    else:
-        bid = LOWEST_BID if auction is None else auction.bid
-    if auction is not None:
-        _check_auction_winner(auction, declarer, bid)
-    declaration = read_declaration(record, bid)
+    declarer, declaration, _, _, put_away, in_play = table
     read_ended(record)
-    twelve = hands[declarer] | skat
-    put_away = read_discard(record, declaration, twelve, skat)
-    in_play = list(hands)
-    in_play[declarer] = twelve & ~put_away
     cards = [] if _field(record, "play") is None else read_play(record)
     play = play_through(cards, in_play, declaration.game, declarer, partial=True)
     return Position(declarer, declaration, put_away, in_play, cards, play)
@@ -433,14 +438,14 @@ def read_ended(record: dict) -> tuple[str, int] | None:
             raise RecordError("field 'ended_by' is given, but 'ended' is missing")
         return None
     if how not in EARLY_ENDS:
-        raise RecordError(f"field 'ended' must be {', '.join(EARLY_ENDS)}, not {how!r}")
+        raise RecordError(f"field 'ended' must be {', '.join(EARLY_ENDS)}, not {shown(how)}")
     if seat is None:
         raise RecordError(f"field 'ended_by' is missing: who {how}?")
     if isinstance(seat, str) and seat.strip().lower() in SEAT_NAMES:
         return how, SEAT_NAMES.index(seat.strip().lower())
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 3:
         return how, seat
-    raise RecordError(f"field 'ended_by' must be forehand, middlehand, rearhand or 0, 1, 2, not {seat!r}")
+    raise RecordError(f"field 'ended_by' must be forehand, middlehand, rearhand or 0, 1, 2, not {shown(seat)}")
 
 
 def _how_it_ended(play: CardPlay) -> str:

@@ -91,6 +91,21 @@ def bootstrap_mean(values, counts, replicates: int = BOOTSTRAP_REPLICATES,
     return float(values @ counts / counts.sum()), float(lo[0]), float(hi[0])
 
 
+def bootstrap_ratio(numerators, denominators, counts, replicates: int = BOOTSTRAP_REPLICATES,
+                    seed: int = BOOTSTRAP_SEED) -> tuple[float, float, float]:
+    """(ratio, low, high) of sum(numerators) / sum(denominators) over units (deals) seen ``counts``
+    times each, with a percentile bootstrap interval that resamples whole units, so that what a
+    unit holds several of (games, plays) is never counted as independent."""
+    numerators, denominators, counts = (np.asarray(a, dtype=float) for a in (numerators, denominators, counts))
+    if counts @ denominators == 0:
+        return np.nan, np.nan, np.nan
+    draws = resample_counts(counts, replicates, seed)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratios = (draws @ numerators) / (draws @ denominators)
+    lo, hi = percentile_interval(ratios)
+    return float(counts @ numerators / (counts @ denominators)), float(lo), float(hi)
+
+
 def mean_table(cube: pl.DataFrame, keys: list[str], value: str, count: str = "n",
                name: str | None = None) -> pl.DataFrame:
     """Mean of ``value`` per group of ``keys`` in an aggregated table, with a 95% interval.

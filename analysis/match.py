@@ -10,13 +10,13 @@ cancels. Per deal:
   games (six per deal; a passed-in deal scores 0 and counts as a game);
 - the deal's difference is (A's points - B's points) / 6, so ``difference`` (A minus B,
   positive when A is stronger) is ``sf_per_game_a - sf_per_game_b``; its 95% interval is a
-  percentile bootstrap over deals (Poisson resampling of the per-deal differences, fixed
-  seed): the deals are the independent units, not the games.
+  percentile bootstrap over deals (Poisson resampling of the per-deal differences and games,
+  fixed seed): the deals are the independent units, not the games.
 
 The same split by role (points taken as declarer, points taken as defender; both divided
 by every game of the match, so they add up to the whole) and by the game type declared
-(divided by the games of that type), and each side's win rate as declarer (Wilson interval), complete the
-result. Everything is computed from the run's Parquet parts with polars.
+(divided by the games of that type), and each side's win rate as declarer, complete the result; every
+interval resamples whole deals, never single games. Everything is computed from the run's Parquet parts with polars.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sim.rules.games import GAME_NAMES
 from sim.runfolder import SEATINGS, seats_of
 
 from .games import game_id
-from .intervals import bootstrap_mean, wilson
+from .intervals import bootstrap_ratio
 from .runs import AnalysisError, Run
 
 SIDES = ("a", "b")
@@ -71,23 +71,22 @@ def per_deal(run: Run, part: str = "all", game: int | None = None) -> pl.DataFra
 
 def _compare(deals: pl.DataFrame, games: int) -> dict:
     """A's and B's points per game over ``games`` games, and the difference with its bootstrap
-    interval over the deals (each deal's points A - B, resampled; scaled to per game)."""
+    interval over the deals (each deal's points A - B and its games, resampled together)."""
     if not deals.height:
         return {"games": 0, "sf_per_game_a": None, "sf_per_game_b": None, "difference": None,
                 "difference_low": None, "difference_high": None}
-    # each distinct difference and its count, in a fixed order: the bootstrap draws value by value
-    counts = (deals["a"] - deals["b"]).to_frame("d").group_by("d").len().sort("d")
-    mean, low, high = bootstrap_mean(counts["d"].to_numpy(), counts["len"].to_numpy())
-    scale = deals.height / games
+    # each distinct (difference, games) and its count, in a fixed order: the bootstrap draws cell by cell
+    cells = deals.select(d=pl.col("a") - pl.col("b"), g="games").group_by("d", "g").len().sort("d", "g")
+    _, low, high = bootstrap_ratio(cells["d"].to_numpy(), cells["g"].to_numpy(), cells["len"].to_numpy())
     return {"games": games, "sf_per_game_a": deals["a"].sum() / games,
-            "sf_per_game_b": deals["b"].sum() / games, "difference": mean * scale,
-            "difference_low": low * scale, "difference_high": high * scale}
+            "sf_per_game_b": deals["b"].sum() / games, "difference": (deals["a"].sum() - deals["b"].sum()) / games,
+            "difference_low": low, "difference_high": high}
 
 
 def match_result(run: Run) -> pl.DataFrame:
     """The match's result as one row: ``a``, ``b``, ``card_play_only``, ``deals``, ``games``,
     ``sf_per_game_a``, ``sf_per_game_b``, ``difference`` (A - B), ``difference_low``,
-    ``difference_high`` and each side's declarer win rate with its Wilson interval."""
+    ``difference_high`` and each side's declarer win rate with its interval."""
     sides = _check(run)
     deals = per_deal(run)
     games = deals["games"].sum()
@@ -97,16 +96,19 @@ def match_result(run: Run) -> pl.DataFrame:
 
 
 def declarer_win_rates(run: Run) -> dict:
-    counts = (run.scan().filter(~pl.col("passed"))
-              .select(**{f"{side}_{what}": pl.when(_declares(side)).then(column).otherwise(0).sum()
-                         for side in SIDES for what, column in (("declared", pl.lit(1)),
-                                                                ("won", pl.col("won").cast(pl.Int64)))})
-              .collect().row(0, named=True))
+    """Each side's win rate as declarer, with an interval from a bootstrap over deals (the plays of
+    one deal share its cards, and in a card-play-only match its auction)."""
+    per_deal_counts = (run.scan().filter(~pl.col("passed")).group_by("deal_id")
+                       .agg(**{f"{side}_{what}": pl.when(_declares(side)).then(column).otherwise(0).sum()
+                               for side in SIDES for what, column in (("declared", pl.lit(1)),
+                                                                      ("won", pl.col("won").cast(pl.Int64)))})
+                       .collect())
     out = {}
     for side in SIDES:
-        won, games = counts[f"{side}_won"], counts[f"{side}_declared"]
-        low, high = wilson(won, games)
-        out.update({f"declarer_win_rate_{side}": won / games if games else None,
+        cells = per_deal_counts.group_by(f"{side}_won", f"{side}_declared").len().sort(pl.all())
+        rate, low, high = bootstrap_ratio(*(cells[c].to_numpy() for c in cells.columns))
+        defined = cells[f"{side}_declared"].sum() > 0
+        out.update({f"declarer_win_rate_{side}": rate if defined else None,
                     f"declarer_win_rate_{side}_lo": low, f"declarer_win_rate_{side}_hi": high})
     return out
 

@@ -23,12 +23,19 @@ from .thresholds import MIN_ROWS, THRESHOLD_SCHEMAS, shipped_thresholds, thresho
 
 def run_tables(run: Run, evaluators: list[str] | None = None,
                min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
-    """Contract, threshold and heuristic tables of one run (one scan of its parts)."""
+    """Contract, threshold and heuristic tables of one run (one scan of its parts).
+
+    A match run gives only its match tables: its contract, threshold and evaluator tables
+    would pool both sides' play and count the six plays of a deal as independent games.
+    """
+    if run.mode == "match":
+        tables = {"match": match_result(run), "match_splits": match_splits(run)}
+        return {key: table.select(pl.lit(run.label).alias("run"), pl.all()) for key, table in tables.items()}
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)
     queries = [contract_cube(frame), *(evaluator_cube(frame, e, found[e]) for e in names)]
-    auction = run.mode != "declare"  # game and match runs bid; declare mode has no auction
+    auction = run.mode != "declare"  # game runs bid; declare mode has no auction
     if auction:
         queries += [passed_in_query(run), deal_cube(run)]
     results = pl.collect_all(queries)
@@ -36,8 +43,6 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
     if auction:
         tables["passed_in"] = passed_in(results[-2])
         tables["game_mix"], tables["game_ends"] = game_mix(results[-1]), game_ends(results[-1])
-    if run.mode == "match":
-        tables.update(match=match_result(run), match_splits=match_splits(run))
 
     def evaluator_tables(name: str, cube: pl.DataFrame) -> dict[str, pl.DataFrame]:
         return {**threshold_tables(cube, found[name], min_rows, shipped_thresholds(run, name)),

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from analysis.games import game_id
 from strategies.calibration import GROUPS, Logistic, Model, brier, features, key, reliability
 from strategies.profiles import build_profile
 
@@ -48,7 +49,7 @@ def load_rows(folders) -> tuple[pl.DataFrame, dict]:
         if damaged or not manifest.finished:
             raise RunError(f"{folder}: {next(iter(damaged.values()), 'the run is not finished')}")
         parts = [Path(folder) / part_name(index) for index in manifest.parts_done]
-        rows = pl.read_parquet(parts, columns=COLUMNS).with_columns(pl.col("game").to_physical())
+        rows = pl.read_parquet(parts, columns=COLUMNS).with_columns(game=game_id())
         dealt = deal_batch(config["seed"], 0, config["deals"])
         ids, seats = rows["deal_id"].to_numpy(), rows["seat"].to_numpy()
         frames.append(rows.with_columns(ten=pl.Series(dealt[ids, seats]), skat=pl.Series(dealt[ids, 3]),

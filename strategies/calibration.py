@@ -171,17 +171,30 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, signs=None, ridge: float = RIDGE)
 
 
 def _newton(x: np.ndarray, y: np.ndarray, ridge: float) -> tuple[np.ndarray, float]:
+    """The penalized maximum-likelihood fit by Newton's method, each step halved until the
+    penalized log-likelihood grows (so a nearly flat direction cannot throw the fit far off)."""
     design = np.column_stack([np.ones(len(x)), x])
     rate = np.clip(y.mean(), 1e-4, 1 - 1e-4)
     beta = np.zeros(design.shape[1])
     beta[0] = np.log(rate / (1 - rate))
     penalty = ridge * len(x) * np.diag([0.0] + [1.0] * x.shape[1])
+
+    def objective(b):
+        z = design @ b
+        return float(y @ z - np.logaddexp(0, z).sum() - 0.5 * b @ penalty @ b)
+
+    current = objective(beta)
     for _ in range(NEWTON_STEPS):
         p = 1 / (1 + np.exp(-np.clip(design @ beta, -30, 30)))
         gradient = design.T @ (y - p) - penalty @ beta
         hessian = (design * (p * (1 - p))[:, None]).T @ design + penalty + 1e-9 * np.eye(len(beta))
         step = np.linalg.solve(hessian, gradient)
-        beta += step
+        for _ in range(30):
+            value = objective(beta + step)
+            if value >= current - 1e-9 * abs(current):
+                break
+            step /= 2
+        beta, current = beta + step, value
         if np.abs(step).max() < 1e-8:
             break
     return beta[1:], float(beta[0])
@@ -216,15 +229,25 @@ class Logistic:
                 "scale": self.scale.tolist(), "coef": self.coef.tolist(), "intercept": self.intercept}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Logistic":
+    def from_dict(cls, data: dict, name: str = "") -> "Logistic":
+        if not isinstance(data, dict):
+            raise ValueError(f"model part {name} must be a table, not {type(data).__name__}")
         group = data.get("group")
-        if group not in FEATURES or list(data.get("features", ())) != list(FEATURES[group]):
-            raise ValueError(f"model part for {group!r} does not have this skatsim's features")
-        parts = [np.asarray(data[key], dtype=float) for key in ("mean", "scale", "coef")]
-        if any(p.shape != (len(FEATURES[group]),) or not np.isfinite(p).all() for p in parts):
-            raise ValueError(f"model part for {group!r}: mean, scale and coef must be "
-                             f"{len(FEATURES[group])} finite numbers each")
-        return cls(group, *parts, float(data["intercept"]))
+        if not isinstance(group, str) or group not in FEATURES \
+                or list(data.get("features", ())) != list(FEATURES[group]):
+            raise ValueError(f"model part {name} does not have this skatsim's group and features")
+        try:
+            parts = [np.asarray(data[key], dtype=float) for key in ("mean", "scale", "coef")]
+            intercept = float(data["intercept"])
+        except KeyError as missing:
+            raise ValueError(f"model part {name} lacks {missing}") from None
+        except (TypeError, ValueError):
+            raise ValueError(f"model part {name}: mean, scale, coef and intercept must be numbers") from None
+        if any(p.shape != (len(FEATURES[group]),) or not np.isfinite(p).all() for p in parts) \
+                or not np.isfinite(intercept):
+            raise ValueError(f"model part {name}: mean, scale and coef must be "
+                             f"{len(FEATURES[group])} finite numbers each, and the intercept finite")
+        return cls(group, *parts, intercept)
 
 
 def key(outcome: str, group: str, situation: str) -> str:
@@ -254,7 +277,7 @@ class Model:
         if not isinstance(data, dict) or data.get("version") != MODEL_VERSION:
             raise ValueError(f"the model must be a table of version {MODEL_VERSION}"
                              " (made by `skatsim calibrate`)")
-        parts = {name: Logistic.from_dict(part) for name, part in data.items() if name != "version"}
+        parts = {name: Logistic.from_dict(part, name) for name, part in data.items() if name != "version"}
         needed = [key("win", group, situation) for group in GROUPS for situation in SITUATIONS]
         missing = [name for name in needed if name not in parts]
         if missing:

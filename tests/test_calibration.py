@@ -2,16 +2,18 @@
 
 import json
 import tomllib
+from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sim.calibrate import calibrate, fit, load_rows
+from sim.calibrate import calibrate, fit, load_rows, toml_text
 from sim.cli import main
 from sim.hand import judge_hand, read_hand
 from sim.rules.cards import parse_hand
-from sim.rules.games import Declaration
+from sim.rules.games import GAME_NAMES, Declaration
 from sim.simulation import simulate
 from strategies import load_profile, play_deals
 from strategies.calibration import FEATURES, MONOTONE, HandFeatures, Model, features
@@ -56,6 +58,29 @@ def test_every_strength_feature_has_its_sign(calibrated):
     for name, part in model.parts.items():
         signs = np.array([MONOTONE[part.group].get(f, 0) for f in FEATURES[part.group]])
         assert (signs * part.coef >= 0).all(), name
+
+
+def test_rows_carry_the_engines_game_ids(calibrated):
+    """The fit groups rows by game: the ids must be the engine's, whatever order the run's
+    dictionary column lists the names in."""
+    _, model, _, _ = calibrated
+    folder = calibrated[0].parent / "run"
+    rows, _ = load_rows([folder])
+    names = pl.read_parquet(sorted(folder.glob("part-*.parquet")), columns=["game"])["game"].cast(pl.String)
+    assert rows["game"].to_list() == [GAME_NAMES.index(n) for n in names.to_list()]
+    assert {"win_null_ouvert_pickup", "win_null_ouvert_hand", "win_null_ouvert_kept"} <= set(model.parts)
+
+
+@pytest.mark.parametrize("source", ["fitted", "default", "calibrated"])
+def test_every_part_of_the_model_converged(calibrated, source):
+    """A fit that ran away (a nearly flat direction) shows as huge weights: none may, in a fresh fit or
+    in the shipped profiles."""
+    if source == "fitted":
+        parts = calibrated[1].parts
+    else:
+        parts = Model.from_dict(load_profile(source).spec["forehand"]["bidder"]["model"]).parts
+    for name, part in parts.items():
+        assert abs(part.intercept) < 40 and (np.abs(part.coef) < 20).all(), (name, part.intercept, part.coef)
 
 
 def test_the_win_probabilities_are_calibrated_on_held_out_deals(calibrated):
@@ -163,3 +188,20 @@ def test_calibrate_refits_in_rounds_and_says_how_the_fit_moved(tmp_path):
     rounds = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
     assert [r["round"] for r in rounds] == [0, 1] and 0 <= rounds[1]["largest_change"] < 0.2
     assert load_profile(tmp_path / "mine.toml").seats[0].bidder.margin == 0.0
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda part: part.pop("intercept"), "lacks 'intercept'"),
+    (lambda part: part.update(group=["grand"]), "does not have this skatsim's group and features"),
+    (lambda part: part.update(coef="many"), "must be numbers"),
+    (lambda part: part.update(intercept=float("inf")), "the intercept finite"),
+])
+def test_a_damaged_model_in_a_profile_is_one_line(tmp_path, change, message):
+    from strategies.profiles import ProfileError
+
+    data = tomllib.loads((Path(__file__).parents[1] / "strategies/profile_files/default.toml").read_text())
+    change(data["bidder"]["model"]["win_suit_pickup"])
+    path = tmp_path / "damaged.toml"
+    path.write_text(toml_text(data))
+    with pytest.raises(ProfileError, match=f"model part win_suit_pickup.*{message}"):
+        load_profile(str(path))

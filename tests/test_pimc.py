@@ -8,8 +8,8 @@ from sim.rules import solver
 from sim.rules.cards import popcount
 from sim.rules.deal import deal
 from sim.rules.games import NULL
-from sim.rules.scoring import play_outcome
 from sim.rules.rng import stream_key
+from sim.rules.scoring import play_outcome
 from sim.rules.tricks import (
     EFFECTIVE_SUIT,
     STATE_FINISHED,
@@ -69,7 +69,7 @@ def test_a_world_is_consistent_with_what_the_seat_sees(index):
         if ouvert:
             assert hands[declarer] == int(state[STATE_HANDS + declarer])
         assert [popcount(h) for h in hands] == list(sizes) and popcount(counted) == 2
-        every = hands[0] | hands[1] | hands[2] | counted | int(view[10])   # VIEW_PLAYED
+        every = hands[0] | hands[1] | hands[2] | counted | int(view[VIEW_PLAYED])
         assert every == 0xFFFFFFFF and not (hands[0] & hands[1] or hands[1] & hands[2] or hands[0] & hands[2])
         for s in range(3):
             suits = {int(EFFECTIVE_SUIT[game, c]) for c in range(32) if hands[s] >> c & 1}

@@ -1,6 +1,7 @@
 """Speed of the analysis: the time of a full report of one run.
 
-``bench_analyze(folder)`` is what scripts/bench.py calls. ``enlarge_run`` builds a
+``bench_analyze(folder)`` times a full report in this process (scripts/bench.py runs
+``skatsim analyze`` in a process of its own, to measure its memory too). ``enlarge_run`` builds a
 large run for it from a small real one: its deals are drawn again at random
 (with replacement) into parts of the same schema, numbered as new deals. Such a
 run has realistic columns and value distributions for timing, but it is not a

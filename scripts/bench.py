@@ -15,7 +15,10 @@ runs) and the nodes searched, and the slowest deal; ``simulate_1m`` runs the
 whole command on every core and also reports the peak memory of its largest
 process (``peak_rss_mb``; each of the two workers and the main process stays
 under it), ``simulate_1m_threshold`` the same with the threshold profile (the
-rule-of-thumb bidder, the default before the calibrated one); ``simulate_jobs_1`` and
+rule-of-thumb bidder, the default before the calibrated one); ``threshold_profile`` and
+``random_profile`` are ``default_profile``'s games with those profiles; ``pimc_deal``
+times whole deals with PIMC card play at every seat (default worlds; ``seconds`` /
+``deals`` is the time per deal); ``simulate_jobs_1`` and
 ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is ``simulate --open-hand``
 on every core (each declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze`` of a
 ten-million-deal run (resampled from a real run, built before timing), with its peak
@@ -189,6 +192,7 @@ def _solve_deals(question: str):
     across its deals, as a run of many deals would."""
     def make(deals: int):
         from sim.rules import solver
+        from sim.rules.games import NULL
 
         states, skats, games = _declared_deals(deals)
         stack = solver.new_stack()
@@ -198,7 +202,7 @@ def _solve_deals(question: str):
             micros, nodes = np.empty(len(states)), np.empty(len(states), dtype=np.int64)
             for k in range(len(states)):
                 start = time.perf_counter()
-                if question == "value":
+                if question == "value" or games[k] == NULL:
                     solver.open_hand_value(states[k], skats[k], table, stack)
                 else:
                     solver.declarer_reaches(states[k], skats[k], 61, table, stack)

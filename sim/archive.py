@@ -44,7 +44,7 @@ from .iss import COMPARED, ENDINGS, PASSED, IssError, check_line
 from .iss_batch import (
     F_ID,
     F_P0,
-    NULL,
+    MISSING,
     O_AGREES,
     O_BID,
     O_DECLARER,
@@ -417,10 +417,10 @@ _ROW_SLOTS = {"declarer": O_DECLARER, "bid": O_BID, "game": O_GAME, "hand": O_HA
 
 
 def _put_row(row: dict, k: int, out: np.ndarray, hands: np.ndarray, logs: np.ndarray) -> None:
-    """A row of the checked path into the kernels' arrays (None becomes NULL)."""
+    """A row of the checked path into the kernels' arrays (None becomes MISSING)."""
     for name, slot in _ROW_SLOTS.items():
         value = row.get(name)
-        out[k, slot] = NULL if value is None else int(value)
+        out[k, slot] = MISSING if value is None else int(value)
     hands[k] = [row["hand_f"], row["hand_m"], row["hand_r"], row["skat"]]
     logs[k] = row["tricks"]
 
@@ -438,7 +438,7 @@ def _game_columns(chunk: Lines, rows: np.ndarray, out: np.ndarray, hands: np.nda
                "discard": o[:, O_DISCARD], "tricks": logs[rows]}
     for i, name in enumerate(RESULT_COLUMNS):
         values = o[:, O_MATADORS + i]
-        columns[name] = np.ma.masked_array(np.where(values == NULL, 0, values), mask=values == NULL)
+        columns[name] = np.ma.masked_array(np.where(values == MISSING, 0, values), mask=values == MISSING)
     unknown = np.ma.masked_all(len(rows), dtype=np.int16)
     for suffix in "fmr":
         columns[f"max_bid_{suffix}"] = unknown
@@ -458,8 +458,8 @@ def _archive_columns(chunk: Lines, batch, rows: np.ndarray, out: np.ndarray, slo
             strings[name] = pseudonyms(strings[name])
     seconds = batch.dates[rows].copy()
     for i, line in checked.items():
-        seconds[i] = NULL if line.date is None else int(line.date.timestamp())
-    dates = pa.array(np.where(seconds == NULL, 0, seconds), mask=seconds == NULL, type=pa.int64())
+        seconds[i] = MISSING if line.date is None else int(line.date.timestamp())
+    dates = pa.array(np.where(seconds == MISSING, 0, seconds), mask=seconds == MISSING, type=pa.int64())
     ended = pa.DictionaryArray.from_arrays(pa.array(o[:, O_ENDED].astype(np.int8)), pa.array(ENDINGS))
     files = pa.DictionaryArray.from_arrays(pa.array(chunk.files[rows].astype(np.int16)), pa.array(settings.names))
     return {"archive_file": files, "archive_line": chunk.lines[rows], **strings,

@@ -27,10 +27,6 @@ from .runfolder import RunError, temporary_beside
 EXIT_BAD_INPUT = 1
 
 
-#: Exit code of a wrong command line (an unknown option, a value out of range), as click has it.
-EXIT_USAGE = 2
-
-
 class OneLineErrors(click.Group):
     """A click group whose command-line mistakes print one line, ``skatsim COMMAND: problem``,
     instead of click's usage block."""

@@ -21,7 +21,7 @@ from strategies.table import RESULT_COLUMNS, VARIANTS, declare_variant, play_and
 from .rules.auction import BID_VALUES
 from .rules.cards import SEAT_NAMES, CardError, parse_hand
 from .rules.deal import deal_around
-from .rules.games import GAME_NAMES, Declaration
+from .rules.games import GAME_NAMES, NULL, Declaration
 from .rules.scoring import seeger_fabian_at_bid
 
 
@@ -53,13 +53,13 @@ def judge_hand(hand: int, seat: int, skat: int = 0, deals: int = 2000, seed: int
                profile: str = "default", settings=()) -> pl.DataFrame:
     """One row per game variant: win rate and interval, expected Seeger-Fabian score at 18,
     schneider rate and the highest bid worth making (0: none), best first."""
-    table = load_profile(profile, list(settings))
+    players = load_profile(profile, list(settings))
     dealt = deal_around(seed, 0, deals, seat, hand, skat)
     ids = np.arange(deals, dtype=np.int64)
     rows = []
     for game, play_hand, ouvert in VARIANTS:
-        decl = declare_variant(table.seats[seat].discarder, dealt, seat, game, play_hand, ouvert)
-        results, _ = play_and_score(table, seed, ids, dealt, np.full(deals, seat), np.full(deals, 18), decl)
+        decl = declare_variant(players.seats[seat].discarder, dealt, seat, game, play_hand, ouvert)
+        results, _ = play_and_score(players, seed, ids, dealt, np.full(deals, seat), np.full(deals, 18), decl)
         rows.append(_judged(game, play_hand, ouvert, {n: results[:, i] for i, n in enumerate(RESULT_COLUMNS)}))
     return pl.DataFrame(rows).sort("expected_sf", descending=True)
 
@@ -74,7 +74,7 @@ def _judged(game: int, play_hand: bool, ouvert: bool, result: dict) -> dict:
     return {"game": Declaration(game, play_hand, ouvert=ouvert).name, "game_type": GAME_NAMES[game],
             "hand": play_hand, "ouvert": ouvert, "deals": len(won), "win_rate": won.mean(), "win_rate_lo": low,
             "win_rate_hi": high, "expected_sf": float(expected[0]) if expected else float("nan"),
-            "schneider_rate": float((result["declarer_points"] >= 90).mean()) if game < 5 else 0.0,
+            "schneider_rate": float((result["declarer_points"] >= 90).mean()) if game != NULL else 0.0,
             "bid_up_to": max(worth) if worth else 0}
 
 

@@ -1,7 +1,7 @@
 """Game records of the International Skat Server (ISS): reading, checking and writing one line.
 
-A record is one line ``(;GM[Skat]...ID[..]DT[..]P0[..]P1[..]P2[..]MV[..]R[..];)`` (the format
-is described in the project's ISS notes): the moves ``MV`` hold the deal, the auction, the
+A record is one line ``(;GM[Skat]...ID[..]DT[..]P0[..]P1[..]P2[..]MV[..]R[..];)`` as the server writes its
+archives: the moves ``MV`` hold the deal, the auction, the
 skat, the declaration and the cards played (or an early end: ``RE``, ``SC``, ``TI.n``,
 ``LE.n``), and ``R`` the server's result.
 

@@ -26,7 +26,18 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .iss import GAME_LETTERS, IssError, auction_of_text, declaration_of
+from .iss import (
+    CLAIMED,
+    GAME_LETTERS,
+    LEFT,
+    PASSED,
+    PLAYED,
+    RESIGNED,
+    TIMEOUT,
+    IssError,
+    auction_of_text,
+    declaration_of,
+)
 from .rules.auction import BID_VALUES
 from .rules.scoring import (
     classic_score,
@@ -39,7 +50,7 @@ from .rules.scoring import (
 from .rules.tricks import STATE_FINISHED, STATE_HANDS, STATE_SIZE, declarer_result, legal_now, play_card, start_play
 from .rules.tricks import to_play as seat_to_play
 
-NULL = np.iinfo(np.int64).min  # a missing value in the kernels' outputs
+MISSING = np.iinfo(np.int64).min  # a missing value in the kernels' outputs
 
 # --- byte tables -------------------------------------------------------------------------------
 
@@ -89,7 +100,6 @@ OUT_SIZE = 25
 #: The result columns of the run (sim.runfolder), in the order of the O_* columns from O_MATADORS on.
 RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "schneider", "schwarz", "won", "overbid",
                   "game_value", "score", "sf_f", "sf_m", "sf_r", "value_reached", "won_in_play")
-PLAYED, PASSED, RESIGNED, CLAIMED, TIMEOUT, LEFT = range(6)  # as sim.iss.ENDINGS
 
 
 def declaration_table() -> np.ndarray:
@@ -168,20 +178,20 @@ def _tokens(data, a, b, starts, ends):
 
 @njit(cache=True)
 def _number(data, a, b):
-    """A whole number -?digits (at most 5 digits, within +-32767) in data[a:b], or NULL."""
+    """A whole number -?digits (at most 5 digits, within +-32767) in data[a:b], or MISSING."""
     neg = a < b and data[a] == 45
     p = a + 1 if neg else a
     if p >= b or b - p > 5:
-        return NULL
+        return MISSING
     value = 0
     while p < b:
         d = data[p] - 48
         if d < 0 or d > 9:
-            return NULL
+            return MISSING
         value = value * 10 + d
         p += 1
     if value > 32767:
-        return NULL
+        return MISSING
     return -value if neg else value
 
 
@@ -233,9 +243,9 @@ def _days_from_civil(y, m, d):
 
 @njit(cache=True)
 def _date(data, a, b):
-    """Seconds since 1970 of ``YYYY-MM-DD/HH:MM:SS/UTC`` in data[a:b], or NULL."""
+    """Seconds since 1970 of ``YYYY-MM-DD/HH:MM:SS/UTC`` in data[a:b], or MISSING."""
     if b - a != 23:
-        return NULL
+        return MISSING
     digits = np.empty(14, dtype=np.int64)
     n = 0
     for i in range(23):
@@ -254,16 +264,16 @@ def _date(data, a, b):
                 digits[n] = ch - 48
                 n += 1
         if not ok:
-            return NULL
+            return MISSING
     year = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]
     month, day = digits[4] * 10 + digits[5], digits[6] * 10 + digits[7]
     hour, minute, second = digits[8] * 10 + digits[9], digits[10] * 10 + digits[11], digits[12] * 10 + digits[13]
     if year < 1 or month < 1 or month > 12 or day < 1 or hour > 23 or minute > 59 or second > 59:
-        return NULL
+        return MISSING
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     month_days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
     if day > month_days:
-        return NULL
+        return MISSING
     return _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
 
 
@@ -320,7 +330,7 @@ def _scan_one(data, a, b, spans, hands, auction, date, ts, te, cards):
         return False
     if spans[F_DT, 0] >= 0:
         date[0] = _date(data, spans[F_DT, 0], spans[F_DT, 1])
-        if date[0] == NULL:
+        if date[0] == MISSING:
             return False
     n = _tokens(data, spans[F_MV, 0], spans[F_MV, 1], ts, te)
     if n < 2 or n % 2:
@@ -381,7 +391,7 @@ def scan_lines(data, starts, ends, ok, spans, hands, auction, dates):
     cards = np.empty(32, np.int64)
     date = np.empty(1, np.int64)
     for k in range(starts.shape[0]):
-        date[0] = NULL
+        date[0] = MISSING
         hands[k, :] = 0
         ok[k] = _scan_one(data, starts[k], ends[k], spans[k], hands[k], auction[k], date, ts, te, cards)
         dates[k] = date[0]
@@ -402,8 +412,8 @@ def _word_is(data, a, b, w):
 
 @njit(cache=True)
 def _result(data, a, b, items, ts, te):
-    """The items of the R field into ``items`` (NULL where absent); False if one is broken."""
-    items[:] = NULL
+    """The items of the R field into ``items`` (MISSING where absent); False if one is broken."""
+    items[:] = MISSING
     n = _tokens(data, a, b, ts, te)
     if n < 0:
         return False
@@ -428,9 +438,9 @@ def _result(data, a, b, items, ts, te):
             if slot < 0 or colon >= e:
                 return False
             value = _number(data, colon + 1, e)
-            if value == NULL or ((slot == R_S or slot == R_Z or slot == 12) and value != 0 and value != 1):
+            if value == MISSING or ((slot == R_S or slot == R_Z or slot == 12) and value != 0 and value != 1):
                 return False
-        if items[slot] != NULL:
+        if items[slot] != MISSING:
             return False
         items[slot] = value
     return True
@@ -442,7 +452,7 @@ def _server_value(outcome, score):
         return score
     if outcome == 1 and score < 0 and score % 2 == 0:
         return -score // 2
-    return NULL
+    return MISSING
 
 
 @njit(cache=True)
@@ -465,10 +475,10 @@ def _replay_one(data, mv, rs, first, hand_masks, declarer, bid_index, table, out
         if i != n:
             return False
         out[O_DECLARER], out[O_GAME], out[O_ENDED] = -1, -1, PASSED
-        out[O_AGREES] = (items[R_D] == NULL or items[R_D] == -1) and (items[R_V] == NULL or items[R_V] == 0)
+        out[O_AGREES] = (items[R_D] == MISSING or items[R_D] == -1) and (items[R_V] == MISSING or items[R_V] == 0)
         return True
     for key in (R_D, R_OUTCOME, R_V, R_M, R_BID, R_P, R_T, R_S, R_Z):
-        if items[key] == NULL:
+        if items[key] == MISSING:
             return False
     skat = hand_masks[3]
     picked = 0
@@ -598,21 +608,21 @@ def _replay_one(data, mv, rs, first, hand_masks, declarer, bid_index, table, out
     # ended early: the server's result
     outcome, score = items[R_OUTCOME], items[R_V]
     value = _server_value(outcome, score)
-    if value == NULL and outcome != 2:
+    if value == MISSING and outcome != 2:
         return False
     if items[R_P] < 0 or items[R_P] > 120 or items[R_T] < 0 or items[R_T] > 10:
         return False
     out[O_POINTS], out[O_TRICKS], out[O_SCHNEIDER], out[O_SCHWARZ] = items[R_P], items[R_T], items[R_S], items[R_Z]
     out[O_OVERBID], out[O_SCORE] = items[R_BID], score
     if outcome == 2:  # a penalty: no outcome of the game
-        out[O_WON], out[O_VALUE], out[O_REACHED], out[O_WON_IN_PLAY] = NULL, NULL, NULL, NULL
-        out[O_SF_F], out[O_SF_M], out[O_SF_R] = NULL, NULL, NULL
+        out[O_WON], out[O_VALUE], out[O_REACHED], out[O_WON_IN_PLAY] = MISSING, MISSING, MISSING, MISSING
+        out[O_SF_F], out[O_SF_M], out[O_SF_R] = MISSING, MISSING, MISSING
     else:
         won = outcome == 0
         out[O_WON], out[O_VALUE] = won, value
         _put_sf(out, declarer, won, value)
         if items[R_BID] == 1:
-            out[O_REACHED], out[O_WON_IN_PLAY] = NULL, NULL
+            out[O_REACHED], out[O_WON_IN_PLAY] = MISSING, MISSING
         else:
             out[O_REACHED], out[O_WON_IN_PLAY] = value, won
     out[O_AGREES] = items[R_D] == declarer and items[R_M] == mat
@@ -685,7 +695,7 @@ class Batch:
     ok: np.ndarray       # bool: the kernels accepted the line (False: ask sim.iss.check_line)
     spans: np.ndarray    # (n, 7, 2): where ID, DT, P0, P1, P2, MV, R stand in the buffer
     hands: np.ndarray    # (n, 4): forehand, middlehand, rearhand, skat as dealt
-    dates: np.ndarray    # seconds since 1970 (UTC), NULL when absent
+    dates: np.ndarray    # seconds since 1970 (UTC), MISSING when absent
     out: np.ndarray      # (n, OUT_SIZE): the O_* columns
     logs: np.ndarray     # (n, 30) int8: the cards in the order played, -1 after the last
 
@@ -698,7 +708,7 @@ def check_batch(data: bytes, starts: np.ndarray, ends: np.ndarray) -> Batch:
     spans = np.full((n, len(FIELDS), 2), -1, dtype=np.int64)
     hands = np.zeros((n, 4), dtype=np.int64)
     auction = np.zeros((n, 4), dtype=np.int64)  # start, end of the auction's text, the word after it, its hash
-    dates = np.full(n, NULL, dtype=np.int64)
+    dates = np.full(n, MISSING, dtype=np.int64)
     scan_lines(buf, starts, ends, ok, spans, hands, auction, dates)
     declarer, bid_index = _auctions_of(data, buf, auction, ok)
     out = np.zeros((n, OUT_SIZE), dtype=np.int64)

@@ -26,7 +26,7 @@ from strategies.table import play_deals
 
 from .iss import ISS_CARDS, declaration_text, format_line, result_text
 from .rules.auction import BID_VALUES, max_bid_answers, run_auction
-from .rules.cards import SEAT_NAMES, cards_of
+from .rules.cards import CARD_POINTS, SEAT_NAMES, card_points, cards_of
 from .rules.deal import deal_batch
 from .rules.games import GAME_NAMES, Declaration, IllegalDeclaration, null_value
 from .rules.records import replay
@@ -60,7 +60,7 @@ def auction_moves(calls) -> list[tuple[str, str]]:
 
 
 @njit(cache=True)
-def _seats_of_play(games, declarers, logs, seats):
+def _seats_of_play(games, logs, seats):
     """The seat that played each logged card (forehand leads, then each trick's winner)."""
     for k in range(logs.shape[0]):
         leader = 0
@@ -80,8 +80,7 @@ def profile_lines(profile: str = "default", seed: int = 1, start: int = 0, count
     columns = play_deals(load_profile(profile), seed, start, count, log_tricks=True)
     logs = columns["tricks"]
     seats = np.full(logs.shape, -1, dtype=np.int64)
-    _seats_of_play(np.maximum(columns["game"], 0).astype(np.int64), columns["declarer"].astype(np.int64),
-                   logs.astype(np.int64), seats)
+    _seats_of_play(np.maximum(columns["game"], 0).astype(np.int64), logs.astype(np.int64), seats)
     rows = {name: values.tolist() for name, values in columns.items() if name != "tricks"}
     lines = []
     for k in range(count):
@@ -266,8 +265,8 @@ def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, 
     declarer_wins = (kind == "RE" and who != declarer) or kind == "SC" or (kind in ("TI", "LE") and who != declarer)
     mat = int(matadors(d.game, twelve))
     played_points = _points_taken(cards[:cut], seats[:cut], d.game, declarer)
-    rest = sum(_card_points(c) for c in cards[cut:])
-    points = played_points[0] + _card_points_mask(put_away) + (rest if declarer_wins else 0)
+    rest = sum(int(CARD_POINTS[c]) for c in cards[cut:])
+    points = played_points[0] + int(card_points(put_away)) + (rest if declarer_wins else 0)
     tricks = played_points[1] + ((10 - played_points[2]) if declarer_wins else 0)
     if d.is_null:
         tricks = 0 if declarer_wins else max(1, tricks)
@@ -297,14 +296,6 @@ def _still_held(hand: int, played) -> int:
     return hand
 
 
-def _card_points(card: int) -> int:
-    return (0, 0, 0, 3, 4, 10, 11, 2)[card & 7]
-
-
-def _card_points_mask(mask: int) -> int:
-    return sum(_card_points(c) for c in cards_of(mask))
-
-
 def _points_taken(cards, seats, game, declarer) -> tuple[int, int, int]:
     """(declarer's card points, declarer's tricks, tricks completed) of the cards played so far."""
     points = tricks = done = 0
@@ -313,17 +304,6 @@ def _points_taken(cards, seats, game, declarer) -> tuple[int, int, int]:
         winner = seats[3 * t + int(trick_winner(game, *trick))]
         done += 1
         if winner == declarer:
-            points += sum(_card_points(c) for c in trick)
+            points += sum(int(CARD_POINTS[c]) for c in trick)
             tricks += 1
     return points, tricks, done
-
-
-def sample_archive(path, profile_count: int = 1000, constructed_count: int = 200, seed: int = 1) -> list[str]:
-    """Write a sample archive: a comment, profile records and constructed ones; returns its lines."""
-    lines = ["# sample ISS archive written by skatsim (sim.iss_sample)"]
-    lines += profile_lines(seed=seed, count=profile_count)
-    lines += [c.line for c in constructed_games(seed=seed, count=constructed_count)]
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
-    return lines
-

@@ -56,7 +56,7 @@ class RunError(ValueError):
 
 GAME_TYPE = pa.dictionary(pa.int8(), pa.string())
 
-#: Columns shared by both modes, with their Parquet types.
+#: Columns shared by every mode, with their Parquet types.
 _RESULT_TYPES = {
     "matadors": pa.int8(), "declarer_points": pa.int8(), "declarer_tricks": pa.int8(),
     "schneider": pa.bool_(), "schwarz": pa.bool_(), "won": pa.bool_(), "overbid": pa.bool_(),
@@ -119,7 +119,7 @@ def evaluator_column(evaluator: str, seat: int | None = None, game: int | None =
     """The column of an evaluator's scores.
 
     Without a seat: ``eval_<evaluator>``, the declarer's score for the declared game
-    (one per row in both modes; what analysis reads). With a seat and a game:
+    (one per row in every mode; what analysis reads). With a seat and a game:
     ``eval_<evaluator>_<f|m|r>_<game>``, that seat's score for that game (game mode).
     """
     if seat is None:
@@ -229,7 +229,10 @@ def _first_line(error: Exception) -> str:
 def remove_stale_temporaries(folder: Path) -> None:
     """Temporary files of a run that was killed are incomplete: remove them."""
     for path in Path(folder).glob("*.tmp"):
-        path.unlink(missing_ok=True)
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
 
 
 # --- the manifest ---------------------------------------------------------------------------
@@ -304,8 +307,10 @@ def _manifest_problem(manifest: Manifest) -> str | None:
         # an import has no seed, and knows its number of deals once every line is read
         if imported and config[key] is None and (key == "seed" or (key == "deals" and not manifest.finished)):
             continue
-        if not _whole(config[key]) or config[key] < (1 if key in ("deals", "chunk_size") else 0):
-            return f"its config's {key} is not a whole number: {shown(config[key])}"
+        least = 1 if key in ("deals", "chunk_size") else 0
+        if not is_whole(config[key]) or config[key] < least:
+            kind = "a positive whole number" if least else "a whole number"
+            return f"its config's {key} is not {kind}: {shown(config[key])}"
     if config["mode"] not in MODES:
         return f"its config's mode is not one of {', '.join(MODES)}: {shown(config['mode'])}"
     if not isinstance(config.get("evaluators", {}), dict):
@@ -323,7 +328,8 @@ def _manifest_problem(manifest: Manifest) -> str | None:
     return None
 
 
-def _whole(value) -> bool:
+def is_whole(value) -> bool:
+    """An int that is not a bool (JSON's true is not a count)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -26,6 +26,7 @@ from .runfolder import (
     SCHEMA_VERSION,
     Manifest,
     RunError,
+    is_whole,
     read_manifest,
     remove_stale_temporaries,
     write_part,
@@ -60,21 +61,17 @@ class RunConfig:
 
 
 def check_config(deals: int, seed: int, mode: str, chunk_size: int) -> None:
-    if not _whole(deals) or not 0 < deals <= MAX_DEALS:
+    if not is_whole(deals) or not 0 < deals <= MAX_DEALS:
         raise RunError(f"the number of deals must be a whole number from 1 to {MAX_DEALS:,}, not {deals!r}")
-    if not _whole(seed) or not 0 <= seed < 2**64:
+    if not is_whole(seed) or not 0 <= seed < 2**64:
         raise RunError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
     if mode not in MODES:
         raise RunError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
-    if not _whole(chunk_size) or chunk_size <= 0:
+    if not is_whole(chunk_size) or chunk_size <= 0:
         raise RunError(f"the chunk size must be a positive whole number, not {chunk_size!r}")
     if -(-deals // chunk_size) > MAX_PARTS:
         raise RunError(f"{deals:,} deals in parts of {chunk_size:,} make more than {MAX_PARTS:,} parts;"
                        " choose a larger --chunk-size")
-
-
-def _whole(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def versions() -> dict:

@@ -178,11 +178,14 @@ def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
     problem = check_part(folder, index, facts) if facts is not None else None
     if problem:
         raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair`")
-    found = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).collect() if facts else None
+    try:
+        found = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).collect() if facts else None
+    except (pl.exceptions.PolarsError, OSError):
+        raise RunError(f"{folder}: {part.name} cannot be read; run `skatsim verify {folder} --repair`") from None
     if found is None or not found.height:
-        lines = config.get("deals")
-        if lines is not None and not 0 <= deal_id < lines:
-            raise RunError(f"deal {deal_id} is not in this run (deals 0 to {lines - 1})")
+        deals = config.get("deals")
+        if deals is not None and not 0 <= deal_id < deals:
+            raise RunError(f"deal {deal_id} is not in this run (deals 0 to {deals - 1})")
         raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
                        if part.exists() else f"deal {deal_id} is not imported yet")
     row = {name: value for name, value in found.row(0, named=True).items()}

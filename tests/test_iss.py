@@ -14,7 +14,7 @@ import pytest
 
 from sim.iss import IssError, check_line, parse_result
 from sim.iss_batch import (
-    NULL,
+    MISSING,
     O_AGREES,
     O_BID,
     O_DECLARER,
@@ -73,7 +73,7 @@ def kernel_rows(lines: list[str]) -> tuple[np.ndarray, list[dict]]:
                "discard": o[O_DISCARD], "ended": o[O_ENDED], "ended_by": o[O_ENDED_BY],
                "tricks": b.logs[k].tolist()}
         for i, name in enumerate(RESULT_COLUMNS):
-            row[name] = None if o[O_MATADORS + i] == NULL else o[O_MATADORS + i]
+            row[name] = None if o[O_MATADORS + i] == MISSING else o[O_MATADORS + i]
         rows.append({k2: (v if v is None or isinstance(v, list) else int(v)) for k2, v in row.items()})
     return b.ok, rows
 

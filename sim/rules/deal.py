@@ -108,6 +108,8 @@ def deal_around(seed: int, start: int, count: int, seat: int, hand: int, skat: i
     _check_seed(seed)
     if bin(hand).count("1") != 10 or (skat and (bin(skat).count("1") != 2 or hand & skat)):
         raise ValueError("a hand of ten cards, and a skat of two other cards or none")
+    if seat not in (0, 1, 2) or count < 0:
+        raise ValueError(f"the seat must be 0, 1 or 2 and the count at least 0, not {seat} and {count}")
     out = np.empty((count, 4), dtype=np.uint32)
     _deal_around_into(np.uint64(seed), start, seat, np.uint32(hand), np.uint32(skat), out)
     return out

@@ -480,7 +480,7 @@ def early_end_result(record: dict, declarer: int, declaration: Declaration, bid:
     points, tricks = play.declarer_result(put_away)
     d = declaration.normalized()
     return {
-        "id": _field(record, "id"), "passed_in": False, "declarer": declarer,
+        "id": record_id(record), "passed_in": False, "declarer": declarer,
         "game": GAME_NAMES[declaration.game], "declaration": d.name, "bid": bid,
         "declarer_points": points, "declarer_tricks": tricks, "trick_winners": play.trick_winners,
         "matadors": int(matadors(d.game, twelve)), "schneider": None, "schwarz": None,

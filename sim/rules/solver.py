@@ -529,7 +529,7 @@ def _probe(tt, key0, key1):
 
 
 @njit(cache=True, _nrt=False)
-def _store(tt, key0, key1, lower, upper, best, cards):
+def _store(tt, key0, key1, lower, upper, best):
     """Store bounds (merged with what is stored); a new entry evicts an old or the smallest one."""
     base = _bucket(tt, key0, key1)
     gen = np.int64(tt[0]) & 3
@@ -781,7 +781,7 @@ def _finish(tt, frames, p, game):
         else:
             lower, upper = g, g
         place = _squeezed_place(game, frames[p, F_LAID_ALL], frames[p, F_BEST])
-        _store(tt, frames[p, F_KEY0], frames[p, F_KEY1], lower, upper, place, popcount(frames[p, F_HANDS]))
+        _store(tt, frames[p, F_KEY0], frames[p, F_KEY1], lower, upper, place)
     return g
 
 
@@ -827,7 +827,6 @@ def _search(tt, frames, game, declarer, mode, alpha, beta):
         elif _play_next(frames, p, game, declarer, mode) == PUSHED:
             p += 1
             nodes += 1
-            frames[NODES, p] += 1
             value = _enter(tt, frames, p, game, declarer, mode)
             continue
         else:

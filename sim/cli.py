@@ -214,7 +214,7 @@ def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable
 @click.option("--profile", default="default", show_default=True,
               help="A named profile (see `skatsim strategies`) or a .toml file.")
 @click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
-              help="Change the profile, e.g. card_play=random, bidder.aggressiveness=1, "
+              help="Change the profile, e.g. card_play=random, bidder.margin=10, "
                    "middlehand.card_play=random. May be repeated.")
 @click.option("--out", type=click.Path(file_okay=False),
               help="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS].")

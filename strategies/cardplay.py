@@ -6,8 +6,10 @@ cards; ``params`` a float64 array of the policy's parameters; ``rng`` the seat's
 random state for :func:`sim.rules.rng.below`). Register a factory that returns a
 :class:`CardPolicy` to make a policy available by name.
 
-Built in: ``random`` (uniformly random legal cards) and ``heuristic`` (a club
-player's rules of thumb: draw trumps, cash masters, smear, stay under in null).
+Built in: ``random`` (uniformly random legal cards), ``heuristic`` (a club player's
+rules of thumb: draw trumps, cash masters, smear, stay under in null), ``pimc``
+(perfect-information Monte Carlo on the open-hand solver, :mod:`strategies.pimc`) and
+``open_hand`` (the open-hand best card, seeing every hand: an upper bound).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from sim.rules.cards import CARD_POINTS, card_points, lowest_card, nth_card, popcount
+from sim.rules.cards import ALL_CARDS, CARD_POINTS, card_points, lowest_card, nth_card, popcount
 from sim.rules.games import NULL
 from sim.rules.play import finish_turn, start_turn
 from sim.rules.rng import below
@@ -122,7 +124,6 @@ SUIT_CARDS = np.array([[sum(1 << c for c in range(32) if EFFECTIVE_SUIT[g, c] ==
 VOID_CARDS = np.array([[sum(int(SUIT_CARDS[g, s]) for s in range(5) if bits >> s & 1) for bits in range(32)]
                        for g in range(6)], dtype=np.int64)
 TRUMP_CARDS = TRUMP_MASKS.astype(np.int64)
-ALL_CARDS = np.int64(0xFFFFFFFF)
 _NO_KEY = 1 << 30
 
 # --- sort keys ---------------------------------------------------------------------------

@@ -372,7 +372,7 @@ def default(hands, seats):
     """The suit columns of trump_length, grand of grand_rule and null of null_rule.
 
     Source and rule: those of the three evaluators, each with its default
-    parameters; so are the thresholds (suits 5, grand 5, null -1).
+    parameters; so are the thresholds (suits 5, grand 6, null -1).
     """
     out = trump_length(hands, seats)
     out[:, GRAND] = grand_rule(hands, seats)[:, GRAND]

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from sim.rules import solver
-from sim.rules.cards import lowest_card, popcount
+from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
 from sim.rules.rng import below
 from sim.rules.scoring import matadors
@@ -73,7 +73,6 @@ from sim.rules.view import (
     VIEW_WON,
 )
 
-ALL_CARDS = np.int64(0xFFFFFFFF)
 #: Places a hidden card can go in a world: the two other seats (in seat order) and the skat.
 SKAT_PLACE = 2
 #: Tries to deal a world that respects every shown void before the voids are let go.

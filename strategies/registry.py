@@ -131,7 +131,21 @@ def build(role: str, name: str, **params):
         if getattr(strategy.factory, "thresholds", None) is None:
             raise StrategyError(f"evaluator {name!r} has no thresholds attribute")
         return BoundEvaluator(name, strategy.factory, dict(params))
-    return strategy.factory(**params)
+    built = strategy.factory(**params)
+    _check_role(role, name, built)
+    return built
+
+
+def _check_role(role: str, name: str, built) -> None:
+    """A bidder, discarder or declarer must have its role's methods (strategies.roles), or it
+    would fail deep inside a run."""
+    from . import roles
+
+    protocol = {"bidder": roles.Bidder, "discarder": roles.Discarder, "declarer": roles.Declarer}.get(role)
+    if protocol is not None and not isinstance(built, protocol):
+        members = {m for m in vars(protocol) if not m.startswith("_")} | set(protocol.__annotations__)
+        wanted = ", ".join(m for m in sorted(members) if not hasattr(built, m))
+        raise StrategyError(f"{role} {name!r} lacks {wanted}: see strategies.roles.{protocol.__name__}")
 
 
 def logged_evaluators() -> list[str]:

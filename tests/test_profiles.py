@@ -79,6 +79,22 @@ def test_unknown_role_in_registry_lookup():
     assert "rules" in names("discarder")
 
 
+def test_a_strategy_without_its_roles_methods_is_refused_in_one_line():
+    """A bidder lacking ``assess`` would fail deep inside a run; building it names what is missing."""
+    from strategies import registry
+
+    class PlanOnly:
+        def plan(self, hands, seats):
+            raise AssertionError("never called")
+
+    registry.register("bidder", "plan_only")(lambda: PlanOnly())
+    try:
+        with pytest.raises(StrategyError, match="bidder 'plan_only' lacks assess: see strategies.roles.Bidder"):
+            registry.build("bidder", "plan_only")
+    finally:
+        registry._registry["bidder"].pop("plan_only", None)
+
+
 @pytest.mark.slow
 def test_the_examples_in_docs_strategies_run(capsys, monkeypatch, tmp_path):
     """The profile example and the card player, bidder and declarer of docs/strategies.md work as

@@ -39,6 +39,8 @@ SEAT_SUFFIXES = "fmr"
 RANK_POINTS = np.array([0, 0, 0, 3, 4, 10, 11, 2], dtype=np.int64)
 #: Card points by card id.
 CARD_POINTS = np.tile(RANK_POINTS, 4)
+#: Every card of the deck as a mask (int64, as the play state holds masks).
+ALL_CARDS = np.int64(0xFFFFFFFF)
 
 #: The four jacks: bit 7 of every suit byte.
 JACKS = np.uint32(0x80808080)

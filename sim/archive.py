@@ -100,15 +100,17 @@ class Source:
         return {"name": self.name, "bytes": self.size, "sha256": self.sha256}
 
 
-def open_archive(path: Path):
-    """The file as a binary stream, decompressed when it is bzip2 or gzip (told by its first bytes)."""
+def compression(path: Path) -> str | None:
+    """"bz2" or "gzip" as the file's first bytes tell, None for a plain file."""
     with open(path, "rb") as f:
         magic = f.read(3)
-    if magic == b"BZh":
-        return bz2.open(path, "rb")
-    if magic[:2] == b"\x1f\x8b":
-        return gzip.open(path, "rb")
-    return open(path, "rb")
+    return "bz2" if magic == b"BZh" else "gzip" if magic[:2] == b"\x1f\x8b" else None
+
+
+def open_archive(path: Path):
+    """The file as a binary stream, decompressed when it is bzip2 or gzip."""
+    opener = {"bz2": bz2.open, "gzip": gzip.open, None: open}[compression(path)]
+    return opener(path, "rb")
 
 
 def describe_sources(paths) -> list[Source]:
@@ -171,16 +173,10 @@ class Block:
     lines: np.ndarray
 
 
-def is_compressed(path: Path) -> bool:
-    with open(path, "rb") as f:
-        magic = f.read(3)
-    return magic == b"BZh" or magic[:2] == b"\x1f\x8b"
-
-
 def record_blocks(source: Source) -> Iterator[Block]:
     """The file in blocks of whole lines, with the spans and line numbers of its record lines."""
     tail, lines, position = b"", 0, 0
-    plain = not is_compressed(source.path)
+    plain = compression(source.path) is None
     try:
         with open_archive(source.path) as f:
             while True:

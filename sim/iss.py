@@ -414,13 +414,13 @@ def _read_skat_and_declaration(game: Game, rest: list[Move]) -> None:
     move = _next(rest, "the declaration", None)
     if move.what == "s":
         _by_declarer(move, game, "picking up the skat")
-        shown = _next(rest, "the skat shown by the server (w and two cards)", move)
-        if shown.who != "w" or shown.what.count(".") != 1:
-            raise IssError(f"{shown}: the server must show the skat here (w and two cards)")
-        if _mask(read_cards(shown.what, shown)) != game.skat:
-            raise IssError(f"{shown}: the skat shown is not the skat dealt")
+        skat_shown = _next(rest, "the skat shown by the server (w and two cards)", move)
+        if skat_shown.who != "w" or skat_shown.what.count(".") != 1:
+            raise IssError(f"{skat_shown}: the server must show the skat here (w and two cards)")
+        if _mask(read_cards(skat_shown.what, skat_shown)) != game.skat:
+            raise IssError(f"{skat_shown}: the skat shown is not the skat dealt")
         game.picked_up = True
-        move = _next(rest, "the declaration", shown)
+        move = _next(rest, "the declaration", skat_shown)
     _by_declarer(move, game, "the declaration")
     kind, modifiers, cards = read_declaration(move)
     game.declaration = declaration_of(kind, modifiers, game.picked_up, game.bid, move)

@@ -74,6 +74,7 @@ MAX_TOKENS = 640
 # Result items (the R field), in the order of the kernels' item array.
 R_KEYS = ("d", "v", "m", "p", "t", "s", "z", "p0", "p1", "p2", "l", "to", "r")
 R_D, R_V, R_M, R_P, R_T, R_S, R_Z = range(7)
+R_R = R_KEYS.index("r")  # 'r:', a flag (0 or 1)
 R_OUTCOME, R_BID = 13, 14  # outcome: 0 win, 1 loss, 2 penalty, 3 passed; bid: 0 bidok, 1 overbid
 R_SIZE = 15
 _KEY_CODES = np.zeros((len(R_KEYS), 3), dtype=np.int64)  # up to two letters and the length
@@ -438,7 +439,7 @@ def _result(data, a, b, items, ts, te):
             if slot < 0 or colon >= e:
                 return False
             value = _number(data, colon + 1, e)
-            if value == MISSING or ((slot == R_S or slot == R_Z or slot == 12) and value != 0 and value != 1):
+            if value == MISSING or ((slot == R_S or slot == R_Z or slot == R_R) and value != 0 and value != 1):
                 return False
         if items[slot] != MISSING:
             return False

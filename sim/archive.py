@@ -62,17 +62,14 @@ from .iss_batch import (
 )
 from .runfolder import (
     ISS_ARCHIVE,
-    MANIFEST,
     PART_GLOB,
     SCHEMA_VERSION,
-    Manifest,
     RunError,
-    read_manifest,
     remove_stale_temporaries,
     temporary_beside,
     write_part,
 )
-from .runner import versions
+from .runner import open_run
 from .simulation import evaluator_columns, evaluator_record
 
 DEFAULT_CHUNK = 50_000
@@ -528,38 +525,6 @@ def identity(sources: list[Source], chunk_size: int, anonymize: bool) -> dict:
             "seed": None, "mode": "game", "chunk_size": chunk_size, "schema_version": SCHEMA_VERSION}
 
 
-def open_import(folder: Path, config: dict) -> Manifest:
-    """The manifest of ``folder``: the old one to resume the same import, a new one for an empty
-    folder (``deals`` null until every line is read); RunError for a folder holding anything else."""
-    folder.mkdir(parents=True, exist_ok=True)
-    if not os.access(folder, os.W_OK):
-        raise RunError(f"cannot write to {folder}")
-    if (folder / MANIFEST).exists():
-        manifest = read_manifest(folder)
-        old = {k: v for k, v in manifest.config.items() if k != "deals"}
-        if old != config:
-            raise RunError(f"{folder} holds a different run ({_difference(old, config)}); choose another --out folder")
-        damaged = manifest.damaged_parts(folder)
-        for index in damaged:  # missing or cut short: import it again
-            manifest.drop_part(index)
-            manifest.finished = None
-        if damaged:
-            manifest.save(folder)
-        return manifest
-    if any(p.name != ".gitkeep" for p in folder.iterdir()):
-        raise RunError(f"{folder} is not empty and holds no run; choose an empty or new --out folder")
-    manifest = Manifest({**config, "deals": None}, versions(), created=time.strftime("%Y-%m-%dT%H:%M:%S"))
-    manifest.save(folder)
-    return manifest
-
-
-def _difference(old: dict, new: dict) -> str:
-    if old.get("source") != new.get("source"):
-        return f"source {old.get('source', 'simulation')} there, {new['source']} asked"
-    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-    return ", ".join(f"{k} differs" if k != "sources" else "other archive files or contents" for k in keys[:3])
-
-
 @dataclass
 class ImportReport:
     """What an import made: counts, and the first problems (all of them are in ``errors``)."""
@@ -602,7 +567,7 @@ def import_archives(paths, out, jobs: int | None = None, anonymize: bool = False
     sources = describe_sources(paths)
     folder = Path(out)
     config = identity(sources, chunk_size, anonymize)
-    manifest = open_import(folder, config)
+    manifest = open_run(folder, config, unknown_yet=("deals",), again="importing it again")
     remove_stale_temporaries(folder)
     if (folder / ERROR_PARTS).is_dir():
         remove_stale_temporaries(folder / ERROR_PARTS)

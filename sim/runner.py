@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from .rules.cards import shown
 from .runfolder import (
     MANIFEST,
     MAX_DEALS,
     MAX_PARTS,
     MODES,
     SCHEMA_VERSION,
+    SIMULATION,
     Manifest,
     RunError,
     is_whole,
@@ -86,39 +88,47 @@ def versions() -> dict:
             "numba": numba.__version__, "pyarrow": pyarrow.__version__, "polars": polars.__version__}
 
 
-def open_run(folder: Path, config: RunConfig, notice=None) -> Manifest:
-    """The manifest of ``folder``: a new one for an empty folder, the old one to resume the same run.
+def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, ...] = (),
+             again: str = "playing it again") -> Manifest:
+    """The manifest of ``folder``: a new one for an empty folder, the old one to resume the same run
+    (its config equal to ``identity`` but for the ``unknown_yet`` settings, null in a new manifest).
 
     Resuming checks each finished part cheaply (present, size, Parquet footer); a part that
-    fails is dropped from the manifest, so that it is played again (the same deals give the
-    same data), and ``notice`` is told in one line.
+    fails is dropped from the manifest, so that it is made again (the same deals or lines give
+    the same data), and ``notice`` is told in one line.
     """
     folder.mkdir(parents=True, exist_ok=True)
     if not os.access(folder, os.W_OK):
         raise RunError(f"cannot write to {folder}")
     if (folder / MANIFEST).exists():
         manifest = read_manifest(folder)
-        if manifest.config != config.identity():
-            raise RunError(f"{folder} holds a different run ({_difference(manifest.config, config.identity())});"
+        old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
+        if old != identity:
+            raise RunError(f"{folder} holds a different run ({_difference(old, identity)});"
                            " choose another --out folder")
         damaged = manifest.damaged_parts(folder)
         for index, problem in damaged.items():
             manifest.drop_part(index)
             manifest.finished = None
             if notice is not None:
-                notice(f"{folder}: {problem}; playing it again")
+                notice(f"{folder}: {problem}; {again}")
         if damaged:
             manifest.save(folder)
         return manifest
     if any(p.name != ".gitkeep" for p in folder.iterdir()):
         raise RunError(f"{folder} is not empty and holds no run; choose an empty or new --out folder")
-    manifest = Manifest(config.identity(), versions(), created=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    manifest = Manifest({**identity, **dict.fromkeys(unknown_yet)}, versions(),
+                        created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     manifest.save(folder)
     return manifest
 
 
 def _difference(old: dict, new: dict, prefix: str = "") -> str:
-    """The first few settings that differ, as dotted names: ``seed 7 there, 9 asked``."""
+    """The first few settings that differ, as dotted names: ``seed 7 there, 9 asked``; a
+    simulation against an import says only that."""
+    source_there, source_asked = old.get("source", SIMULATION), new.get("source", SIMULATION)
+    if source_there != source_asked:
+        return f"source {source_there} there, {source_asked} asked"
     found = []
     for key in sorted(set(old) | set(new)):
         a, b = old.get(key), new.get(key)
@@ -126,7 +136,8 @@ def _difference(old: dict, new: dict, prefix: str = "") -> str:
             inner = _difference(a, b, f"{prefix}{key}.")
             found += [inner] if inner else []
         elif a != b:
-            found.append(f"{prefix}{key} {a!r} there, {b!r} asked")
+            found.append("other archive files or contents" if key == "sources"
+                         else f"{prefix}{key} {shown(a)} there, {shown(b)} asked")
     return ", ".join(found[:3])
 
 
@@ -194,7 +205,7 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
     folder = Path(out)
-    manifest = open_run(folder, config, notice)
+    manifest = open_run(folder, config.identity(), notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)

@@ -161,7 +161,7 @@ def test_a_folder_holding_another_run_is_refused(tmp_path):
     import_archives([a], tmp_path / "run", jobs=1)
     with pytest.raises(RunError, match="holds a different run .other archive files or contents"):
         import_archives([b], tmp_path / "run", jobs=1)
-    with pytest.raises(RunError, match="holds a different run .anonymize differs"):
+    with pytest.raises(RunError, match="holds a different run .anonymize False there, True asked"):
         import_archives([a], tmp_path / "run", jobs=1, anonymize=True)
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")

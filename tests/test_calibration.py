@@ -205,3 +205,22 @@ def test_a_damaged_model_in_a_profile_is_one_line(tmp_path, change, message):
     path.write_text(toml_text(data))
     with pytest.raises(ProfileError, match=f"model part win_suit_pickup.*{message}"):
         load_profile(str(path))
+
+
+def test_expected_scores_of_a_game_follow_the_seeger_fabian_list():
+    """Known answers (RULES.md: won +value + 50, lost -2 x value - 50; an overbid loses at the smallest
+    multiple of the base value reaching the bid)."""
+    from strategies.expected import NO_GAME, announced, null, suit_or_grand
+
+    # hearts with 2: value 30, with schneider 40
+    assert suit_or_grand(1.0, 0.0, 10, 3, 18) == 80 and suit_or_grand(0.0, 0.0, 10, 3, 18) == -110
+    assert suit_or_grand(1.0, 1.0, 10, 3, 18) == 90
+    assert suit_or_grand(1.0, 1.0, 10, 3, 40) == 90 and suit_or_grand(1.0, 0.0, 10, 3, 40) == -130  # needs schneider
+    assert suit_or_grand(1.0, 1.0, 10, 3, 48) == -150                                              # overbid at 50
+    # clubs with 1: value 24, with schneider 36: 0.3 (36 + 50) + 0.5 (24 + 50) - 0.2 (2 x 24 + 50)
+    assert suit_or_grand(0.8, 0.3, 12, 2, 18) == pytest.approx(43.2)
+    assert suit_or_grand(0.8, 0.9, 12, 2, 18) == pytest.approx(0.8 * 86 - 0.2 * 98)  # schneider at most the win
+    # grand hand with 2, schneider announced: levels 2 + 1 + 1 hand + 2 = 6, value 144
+    assert announced(0.5, 24, 6, 96) == pytest.approx(0.5 * 194 - 0.5 * 338)
+    assert announced(1.0, 24, 6, 168) == NO_GAME
+    assert null(0.5, 23, 18) == pytest.approx(0.5 * 73 - 0.5 * 96) and null(1.0, 23, 24) == NO_GAME

@@ -727,7 +727,7 @@ def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat,
 # --- the searching players --------------------------------------------------------------------
 
 #: Worlds a PIMC player draws at each decision: see docs/strategies.md for how it was chosen.
-DEFAULT_WORLDS = 10
+DEFAULT_WORLDS = 4
 SCORES = ("game", "points")
 
 

@@ -81,16 +81,6 @@ def bootstrap_means(values, counts, starts, replicates: int = BOOTSTRAP_REPLICAT
     return percentile_interval(means)
 
 
-def bootstrap_mean(values, counts, replicates: int = BOOTSTRAP_REPLICATES,
-                   seed: int = BOOTSTRAP_SEED) -> tuple[float, float, float]:
-    """(mean, low, high) of ``values`` seen ``counts`` times, with a percentile bootstrap interval."""
-    values, counts = np.asarray(values, dtype=float), np.asarray(counts, dtype=float)
-    if counts.sum() == 0:
-        return np.nan, np.nan, np.nan
-    lo, hi = bootstrap_means(values, counts, np.array([0]), replicates, seed)
-    return float(values @ counts / counts.sum()), float(lo[0]), float(hi[0])
-
-
 def bootstrap_ratio(numerators, denominators, counts, replicates: int = BOOTSTRAP_REPLICATES,
                     seed: int = BOOTSTRAP_SEED) -> tuple[float, float, float]:
     """(ratio, low, high) of sum(numerators) / sum(denominators) over units (deals) seen ``counts``

@@ -29,8 +29,7 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
     would pool both sides' play and count the six plays of a deal as independent games.
     """
     if run.mode == "match":
-        tables = {"match": match_result(run), "match_splits": match_splits(run)}
-        return {key: table.select(pl.lit(run.label).alias("run"), pl.all()) for key, table in tables.items()}
+        return _labelled(run, {"match": match_result(run), "match_splits": match_splits(run)})
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)
@@ -55,6 +54,11 @@ def run_tables(run: Run, evaluators: list[str] | None = None,
     for key in ("heuristics", "heuristics_open_hand"):
         if key in tables:
             tables[key] = rank(tables[key])
+    return _labelled(run, tables)
+
+
+def _labelled(run: Run, tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """Each table with the run's label as its first column."""
     return {key: table.select(pl.lit(run.label).alias("run"), pl.all()) for key, table in tables.items()}
 
 

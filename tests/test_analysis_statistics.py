@@ -6,7 +6,7 @@ import pytest
 
 from analysis.binning import round_width
 from analysis.heuristics import auc, brier, fit_logistic, log_loss
-from analysis.intervals import bootstrap_mean, mean_table, normal_mean, wilson
+from analysis.intervals import bootstrap_ratio, mean_table, normal_mean, wilson
 from analysis.thresholds import break_even, first_positive_run, reachable_bids, sf_at_bid
 
 
@@ -32,9 +32,18 @@ def test_normal_mean_interval_from_sums():
 
 
 def test_bootstrap_of_a_constant_is_the_constant_and_is_reproducible():
-    assert bootstrap_mean([7.0], [30]) == (7.0, 7.0, 7.0)
-    first, second = bootstrap_mean([0.0, 10.0], [5, 5]), bootstrap_mean([0.0, 10.0], [5, 5])
+    assert bootstrap_ratio([7.0], [1.0], [30]) == (7.0, 7.0, 7.0)
+    first, second = (bootstrap_ratio([0.0, 10.0], [1.0, 1.0], [5, 5]) for _ in range(2))
     assert first == second and first[1] < 5.0 < first[2]
+
+
+def test_a_bootstrap_ratio_resamples_whole_units():
+    """Units (deals) holding several games each: the ratio of sums, and an interval that widens
+    when the same games come in fewer units."""
+    ratio, low, high = bootstrap_ratio([2.0, 0.0], [2.0, 2.0], [50, 50])
+    assert ratio == 0.5 and low < 0.5 < high
+    _, few_low, few_high = bootstrap_ratio([6.0, 0.0], [6.0, 6.0], [50 // 3, 50 // 3])
+    assert few_high - few_low > high - low
 
 
 def test_mean_table_uses_the_normal_interval_for_large_groups_and_bootstrap_for_small():

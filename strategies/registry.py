@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import roles
+
 ROLES = ("evaluator", "bidder", "discarder", "declarer", "card_play")
 #: Hands an evaluator scores in one numpy call (see BoundEvaluator).
 EVALUATOR_BLOCK = 8192
@@ -139,8 +141,6 @@ def build(role: str, name: str, **params):
 def _check_role(role: str, name: str, built) -> None:
     """A bidder, discarder or declarer must have its role's methods (strategies.roles), or it
     would fail deep inside a run."""
-    from . import roles
-
     protocol = {"bidder": roles.Bidder, "discarder": roles.Discarder, "declarer": roles.Declarer}.get(role)
     if protocol is not None and not isinstance(built, protocol):
         members = {m for m in vars(protocol) if not m.startswith("_")} | set(protocol.__annotations__)

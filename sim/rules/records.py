@@ -159,11 +159,8 @@ class Position:
 
 def read_position(record: dict) -> Position | None:
     """A record's card-play position, checked like :func:`replay`; ``bid`` and ``play`` may be
-    missing. None for a deal all three passed (it has no card play).
-
-    Without a bid the declaration is checked against the auction's final bid, or
-    the lowest bid (18) when there is no auction either.
-    """
+    missing (see :func:`_first_lead` for a missing bid). None for a deal all three passed (it
+    has no card play)."""
     table = _first_lead(record, bid_required=False)
     if table is None:
         passed_in_result(record)

@@ -76,6 +76,11 @@ def null(p_win, variant_value, bid):
     return np.where(variant_value >= bid, p_win * _won(variant_value) - (1 - p_win) * _lost(variant_value), NO_GAME)
 
 
+def _group(game: int) -> tuple[str, int]:
+    """The model's group of a suit or grand game, and the trump suit its features are read for."""
+    return ("suit", game) if game < GRAND else ("grand", 3)
+
+
 def _highest_bid(value):
     """The highest legal bid at or below ``value`` (0 below 18)."""
     index = np.searchsorted(BID_VALUES, value, side="right") - 1
@@ -103,7 +108,7 @@ def options(model: Model, hands: HandFeatures, situation: str, bid, matadors: np
     levels = np.abs(matadors[:, :GRAND + 1]) + 1 + hand
     schneider = np.full((n, GRAND + 1), NO_GAME)
     for game in (g for g in games if g <= GRAND):
-        group, trump = ("suit", game) if game < GRAND else ("grand", 3)
+        group, trump = _group(game)
         win = model.probability("win", group, situation, hands, trump)
         made = model.probability("schneider", group, situation, hands, trump)
         base = BASE_VALUES[game]
@@ -138,7 +143,10 @@ class ExpectedScoreBidder:
         return in_blocks(lambda rows: self._assess(hands[rows], seats[rows]), len(hands))
 
     def _assess(self, hands, seats) -> Assessment:
-        pickup, hand = self._both(hands, seats, BID_VALUES[0])
+        return self._judged(*self._both(hands, seats, BID_VALUES[0]))
+
+    def _judged(self, pickup: Options, hand: Options) -> Assessment:
+        """Every game at its better variant (hand or pick-up; null plain or ouvert)."""
         best = np.maximum(pickup.best, hand.best)
         play_hand = hand.best > pickup.best
         null_ouvert = np.where(play_hand[:, NULL], hand.null_ouvert, pickup.null_ouvert)
@@ -160,10 +168,8 @@ class ExpectedScoreBidder:
         plays = max_bid >= BID_VALUES[0]
         game = np.where(plays, best.argmax(axis=1), -1)
         null_ouvert = np.where(play_hand, hand.null_ouvert, pickup.null_ouvert)
-        judged = Assessment(np.maximum(pickup.best, hand.best), np.maximum(pickup.best, hand.best) - self.margin,
-                            hand.best > pickup.best,
-                            np.where(hand.best[:, NULL] > pickup.best[:, NULL], hand.null_ouvert, pickup.null_ouvert))
-        return BidPlan(max_bid.astype(np.int64), game, plays & play_hand, plays & (game == NULL) & null_ouvert, judged)
+        return BidPlan(max_bid.astype(np.int64), game, plays & play_hand, plays & (game == NULL) & null_ouvert,
+                       self._judged(pickup, hand))
 
     def _reach(self, judged: Options, hand: bool) -> np.ndarray:
         """(n, 6): the highest bid at which each game's expected result still beats passing by the margin."""
@@ -211,7 +217,7 @@ class ExpectedScoreDeclarer:
         for extra, outcome in ((2, "schneider"), (4, "schwarz"), (5, "schwarz")):
             column = np.full((n, 6), NO_GAME)
             for game in range(GRAND + 1):
-                group, trump = ("suit", game) if game < GRAND else ("grand", 3)
+                group, trump = _group(game)
                 made = self.model.probability(outcome, group, "hand", cards, trump)
                 column[:, game] = announced(made, BASE_VALUES[game], judged.levels[:, game] + extra, bids)
             choices.append(column)

@@ -33,7 +33,7 @@ from sim.rules.scoring import matadors_of
 
 from .bidding import choose_game
 from .registry import register
-from .roles import Declarations, DeclarerTask
+from .roles import Declarations, DeclarerTask, declare_hand_and_pickup
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,7 @@ class MarginDeclarer:
     switch_margin: float
 
     def declare(self, task: DeclarerTask) -> Declarations:
-        out = Declarations.empty(len(task.cards))
-        hand = np.flatnonzero(task.hand)
-        pick_up = np.flatnonzero(~task.hand)
-        out.put(hand, self.hand_games(task, hand))
-        out.put(pick_up, self.after_pickup(task, pick_up))
-        return out
+        return declare_hand_and_pickup(task, self.hand_games, self.after_pickup)
 
     def hand_games(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
         """The game bid for (or the given game), announced by the margins; a planned null the bid

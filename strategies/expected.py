@@ -33,7 +33,7 @@ from sim.rules.scoring import SF_LOST_PENALTY, SF_WON_BONUS, matadors_of
 
 from .calibration import HandFeatures, Model
 from .registry import register
-from .roles import Assessment, BidPlan, Declarations, DeclarerTask, concatenate
+from .roles import Assessment, BidPlan, Declarations, DeclarerTask, concatenate, declare_hand_and_pickup
 
 NO_GAME = -1e9  # the expected result of a game that may not be declared at the bid
 #: Hands judged in one go: blocks small enough that numpy's temporaries stay in the processor's
@@ -199,14 +199,8 @@ class ExpectedScoreDeclarer:
     model: Model
 
     def declare(self, task: DeclarerTask) -> Declarations:
-        return in_blocks(lambda rows: self._declare(task.take(rows)), len(task.cards))
-
-    def _declare(self, task: DeclarerTask) -> Declarations:
-        out = Declarations.empty(len(task.cards))
-        hand, pick_up = np.flatnonzero(task.hand), np.flatnonzero(~task.hand)
-        out.put(hand, self.hand_games(task, hand))
-        out.put(pick_up, self.after_pickup(task, pick_up))
-        return out
+        return in_blocks(lambda rows: declare_hand_and_pickup(task.take(rows), self.hand_games, self.after_pickup),
+                         len(task.cards))
 
     def hand_games(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
         """Hand games: every game plain or announced (schneider, schwarz, ouvert), the best expected result."""

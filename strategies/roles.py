@@ -176,3 +176,13 @@ class Declarer(Protocol):
 
     def declare(self, task: DeclarerTask) -> Declarations: ...
 
+
+def declare_hand_and_pickup(task: DeclarerTask, hand_games, after_pickup) -> Declarations:
+    """The declarations of a task whose hand-game rows are declared by ``hand_games(task, rows)`` and
+    whose pick-up rows by ``after_pickup(task, rows)``: the split every built-in declarer makes."""
+    out = Declarations.empty(len(task.cards))
+    hand, pick_up = np.flatnonzero(task.hand), np.flatnonzero(~task.hand)
+    out.put(hand, hand_games(task, hand))
+    out.put(pick_up, after_pickup(task, pick_up))
+    return out
+

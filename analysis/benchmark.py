@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.runfolder import MANIFEST, part_facts, part_name, write_json_atomic
+from sim.runs.folder import MANIFEST, part_facts, part_name, write_json_atomic
 
 from .report import analyze
 from .runs import load_run

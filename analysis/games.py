@@ -26,7 +26,7 @@ import polars as pl
 
 from sim.rules.cards import SEAT_NAMES
 from sim.rules.games import GAME_NAMES
-from sim.runfolder import evaluator_column
+from sim.runs.folder import evaluator_column
 
 from .runs import Run
 

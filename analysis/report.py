@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from sim.runfolder import RunError, folder_in_place
+from sim.runs.folder import RunError, folder_in_place
 
 from . import plots
 from .formats import (

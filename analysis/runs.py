@@ -1,6 +1,6 @@
 """Run folders for analysis: checked, described, and scanned lazily with polars.
 
-A run folder (see :mod:`sim.runfolder`) holds ``manifest.json`` and ``part-NNNNN.parquet``
+A run folder (see :mod:`sim.runs.folder`) holds ``manifest.json`` and ``part-NNNNN.parquet``
 files. Analysis reads the parts through one lazy scan, so a run of ten million
 deals is never loaded whole: every table is a polars aggregation over the scan.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runfolder import SCHEMA_VERSION, SIMULATION, RunError, part_name, read_manifest
+from sim.runs.folder import SCHEMA_VERSION, SIMULATION, RunError, part_name, read_manifest
 
 
 class AnalysisError(ValueError):

@@ -82,8 +82,8 @@ def _simulate(jobs: int | None, profile: str = "default", *options: str):
     def make(deals: int):
         def run():
             with tempfile.TemporaryDirectory() as folder:
-                command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", str(deals), "--profile", profile,
-                           "--out", str(Path(folder) / "run"), *options]
+                command = [sys.executable, "-m", "sim.commands.cli", "simulate", "--deals", str(deals),
+                           "--profile", profile, "--out", str(Path(folder) / "run"), *options]
                 if jobs:
                     command += ["--jobs", str(jobs)]
                 return _peak_rss_mb(command)
@@ -113,7 +113,7 @@ def bench_analyze(rows: int):
     The run is built before the clock starts (and kept for the repeated runs).
     """
     from analysis import enlarge_run
-    from sim.simulation import simulate
+    from sim.runs.simulation import simulate
 
     folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-analyze-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
@@ -123,7 +123,7 @@ def bench_analyze(rows: int):
     def run():
         report = folder / "report"
         shutil.rmtree(report, ignore_errors=True)
-        return _peak_rss_mb([sys.executable, "-m", "sim.cli", "analyze", str(big), "--out", str(report)])
+        return _peak_rss_mb([sys.executable, "-m", "sim.commands.cli", "analyze", str(big), "--out", str(report)])
 
     return run
 
@@ -135,8 +135,8 @@ def _import_iss(jobs: int):
         is generated before timing (engine games of the default profile, 1% constructed ones with early
         ends); the import runs in this process on ``jobs`` processes, whose workers the first, small call
         has started."""
-        from sim.archive import import_archives
-        from sim.iss_sample import constructed_games, profile_lines
+        from sim.imports.iss.archive import import_archives
+        from sim.imports.iss.sample import constructed_games, profile_lines
 
         folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-iss-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)
@@ -191,7 +191,7 @@ def _solve_deals(question: str):
     """Per-deal solve times on one core; each run starts with a fresh table and reuses it
     across its deals, as a run of many deals would."""
     def make(deals: int):
-        from sim.rules import solver
+        from sim import solver
         from sim.rules.games import NULL
 
         states, skats, games = _declared_deals(deals)

@@ -5,10 +5,10 @@ The package is layered, each layer importing only those below it:
 - :mod:`sim.rules`: the rules engine (cards, dealing, auction, declarations, trick
   play, what a seat may see, scoring, game records);
 - :mod:`strategies` (a package of its own): who bids, discards, declares and plays;
-- :mod:`sim.runfolder`: the format of a run folder (manifest, Parquet parts, schema);
+- :mod:`sim.runs.folder`: the format of a run folder (manifest, Parquet parts, schema);
 - :mod:`analysis` (a package of its own): tables, plots and reports of run folders;
-- on top, :mod:`sim.runner` (runs of deals on every core), :mod:`sim.simulation`
-  (a profile's run: ``simulate``), :mod:`sim.show` and the command line :mod:`sim.cli`.
+- on top, :mod:`sim.runs.runner` (runs of deals on every core), :mod:`sim.runs.simulation`
+  (a profile's run: ``simulate``), :mod:`sim.commands.show` and the command line :mod:`sim.commands.cli`.
 
 This module only knows the installed version, so that importing the engine never
 imports the layers above it.

@@ -7,9 +7,9 @@ them per seat. This package imports only the rules engine (:mod:`sim.rules`).
 """
 
 from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (registers built-ins)
+from .deals import play_deals
 from .profiles import Profile, load_profile, profile_names
 from .registry import StrategyError, build, logged_evaluators, names, register
-from .table import play_deals
 
 __all__ = ["Profile", "load_profile", "profile_names", "StrategyError", "build", "logged_evaluators", "names",
            "register", "play_deals"]

@@ -4,7 +4,7 @@
 consistent with everything its view shows (its own cards, the cards played, the suits
 each seat has shown void in, an ouvert declarer's hand, its own discard as declarer;
 the skat stays unseen by the defenders and by a declarer who played hand). In each
-world every legal card is scored with the open-hand solver (:mod:`sim.rules.solver`):
+world every legal card is scored with the open-hand solver (:mod:`sim.solver`):
 the game's result for the declarer if both sides play perfectly from there. The seat
 plays the card with the best mean result for its side (the declarer the highest, a
 defender the lowest); among equally good cards the heuristic player's rules choose.
@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rules import solver
+from sim import solver
 from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
 from sim.rules.rng import below

@@ -13,10 +13,10 @@ from analysis import AnalysisError, analyze, contract_success, load_run
 from analysis.compare import check_comparable
 from analysis.games import games
 from analysis.tables import run_tables
-from sim.archive import import_archives
-from sim.cli import main
-from sim.iss_sample import constructed_games, profile_lines
-from sim.simulation import simulate
+from sim.commands.cli import main
+from sim.imports.iss.archive import import_archives
+from sim.imports.iss.sample import constructed_games, profile_lines
+from sim.runs.simulation import simulate
 
 DEALS = 400
 

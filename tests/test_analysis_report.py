@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from analysis import AnalysisError, analyze
-from sim.simulation import simulate
+from sim.runs.simulation import simulate
 
 pytestmark = pytest.mark.slow
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from analysis import AnalysisError, bench_analyze, compare_runs, contract_success, load_run, thresholds
-from sim.runfolder import (
+from sim.runs.folder import (
     DECLARE_MODE_TYPES,
     GAME_MODE_TYPES,
     SCHEMA_VERSION,

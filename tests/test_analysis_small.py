@@ -21,7 +21,7 @@ from analysis.mix import ENDS_SCHEMA, MIX_SCHEMA
 from analysis.report import NO_GAMES
 from analysis.tables import comparisons
 from analysis.thresholds import THRESHOLD_SCHEMAS, threshold_tables
-from sim.simulation import simulate
+from sim.runs.simulation import simulate
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -129,7 +129,7 @@ def test_the_same_run_gives_the_same_bootstrap_intervals(tmp_path):
     polars groups rows in any order: analysing one run twice gives identical tables."""
     from analysis import load_run
     from analysis.tables import run_tables
-    from sim.simulation import simulate
+    from sim.runs.simulation import simulate
 
     run = load_run(simulate(300, seed=2, out=tmp_path / "run", jobs=1))
     first = run_tables(run)

@@ -9,12 +9,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sim.calibrate import calibrate, fit, load_rows, toml_text
-from sim.cli import main
-from sim.hand import judge_hand, read_hand
+from sim.commands.calibrate import calibrate, fit, load_rows, toml_text
+from sim.commands.cli import main
+from sim.commands.hand import judge_hand, read_hand
 from sim.rules.cards import parse_hand
 from sim.rules.games import GAME_NAMES, Declaration
-from sim.simulation import simulate
+from sim.runs.simulation import simulate
 from strategies import load_profile, play_deals
 from strategies.calibration import FEATURES, MONOTONE, HandFeatures, Model, features
 
@@ -118,7 +118,7 @@ def test_the_calibrated_profile_bids_declares_and_plays_legally(calibrated):
 
 
 def test_the_calibrated_profile_declares_every_game_in_declare_mode(calibrated):
-    from strategies.table import declare_every_game
+    from strategies.deals import declare_every_game
 
     path, _, _, _ = calibrated
     c = declare_every_game(load_profile(path), 5, 0, 300)

@@ -21,11 +21,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.cli import main
-from sim.rules.open_hand import solve_record
+from sim.commands.cli import main
 from sim.rules.records import FIELDS, RecordError, parse_record, replay
-from sim.runfolder import RunError, read_manifest
-from sim.simulation import simulate
+from sim.runs.folder import RunError, read_manifest
+from sim.runs.simulation import simulate
+from sim.solver.open_hand import solve_record
 from strategies.profiles import ProfileError, load_profile
 from strategies.registry import ROLES, lookup, names, settable_parameters
 
@@ -388,7 +388,7 @@ def mutated_archive_lines(draw) -> str:
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_archive_lines())
 def test_mutated_archive_lines_are_read_or_refused_in_one_line(line):
-    from sim.iss import IssError, check_line
+    from sim.imports.iss.record import IssError, check_line
 
     try:
         check_line(line)
@@ -401,8 +401,8 @@ def test_mutated_archive_lines_are_read_or_refused_in_one_line(line):
 @given(st.lists(mutated_archive_lines(), min_size=1, max_size=8))
 def test_an_archive_with_bad_lines_imports_every_good_line_and_reports_each_bad_one(tmp_path_factory, bad):
     """Lines that are no record (no "(;") are ignored; every record line is imported or reported."""
-    from sim.archive import import_archives
-    from sim.iss import is_record_line
+    from sim.imports.iss.archive import import_archives
+    from sim.imports.iss.record import is_record_line
 
     folder = tmp_path_factory.mktemp("archive")
     lines = [*bad, *ISS_LINES]
@@ -417,7 +417,7 @@ def test_an_archive_with_bad_lines_imports_every_good_line_and_reports_each_bad_
 
 
 def _valid(line: str) -> bool:
-    from sim.iss import IssError, check_line
+    from sim.imports.iss.record import IssError, check_line
 
     try:
         check_line(line)

@@ -15,11 +15,11 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sim.archive import ArchiveError, import_archives, pseudonym
-from sim.cli import main
-from sim.iss_sample import constructed_games, profile_lines
-from sim.runfolder import ARCHIVE_TYPES, GAME_MODE_TYPES, RunError, read_manifest
-from sim.simulation import ProfileDeals, evaluator_columns
+from sim.commands.cli import main
+from sim.imports.iss.archive import ArchiveError, import_archives, pseudonym
+from sim.imports.iss.sample import constructed_games, profile_lines
+from sim.runs.folder import ARCHIVE_TYPES, GAME_MODE_TYPES, RunError, read_manifest
+from sim.runs.simulation import ProfileDeals, evaluator_columns
 from strategies import load_profile, play_deals
 from strategies.registry import logged_evaluators
 
@@ -170,7 +170,7 @@ def test_a_folder_holding_another_run_is_refused(tmp_path):
 
 
 def test_a_simulation_folder_is_refused(tmp_path):
-    from sim.simulation import simulate
+    from sim.runs.simulation import simulate
 
     simulate(5, seed=1, out=tmp_path / "sim", jobs=1)
     with pytest.raises(RunError, match="source simulation there, iss asked"):

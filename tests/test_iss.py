@@ -1,7 +1,7 @@
 """ISS record lines: the example games of the format notes, engine games written as lines and read
 back (the same rows), both forms an archive may use, and bad lines. The batch kernels
-(sim.iss_batch) must accept exactly what the checked path (sim.iss.check_line) accepts, with the
-same rows."""
+(sim.imports.iss.kernels) must accept exactly what the checked path
+(sim.imports.iss.record.check_line) accepts, with the same rows."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.iss import IssError, check_line, parse_result
-from sim.iss_batch import (
+from sim.imports.iss.kernels import (
     MISSING,
     O_AGREES,
     O_BID,
@@ -30,7 +29,8 @@ from sim.iss_batch import (
     RESULT_COLUMNS,
     check_batch,
 )
-from sim.iss_sample import constructed_games, profile_lines
+from sim.imports.iss.record import IssError, check_line, parse_result
+from sim.imports.iss.sample import constructed_games, profile_lines
 from sim.rules.records import replay
 from strategies import load_profile, play_deals
 
@@ -365,7 +365,7 @@ def test_result_items():
 def test_lines_grouped_by_an_auction_hash_must_share_its_text():
     """Lines are grouped by a hash of their auction's text; a line whose text differs from its group's
     (a hash collision) is left to the checked path rather than given another line's auction."""
-    from sim.iss_batch import same_text
+    from sim.imports.iss.kernels import same_text
 
     data = np.frombuffer(b"1 18 0 y 1 p 2 p|1 18 0 y 1 p 2 p|1 20 0 p 2 p", dtype=np.uint8)
     auction = np.array([[0, 16, 0, 7], [17, 33, 0, 7], [34, 46, 0, 7]], dtype=np.int64)

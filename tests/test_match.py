@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from analysis import load_run, match_result, match_splits
-from sim.cli import main
-from sim.runfolder import SEATINGS, read_manifest, seats_of
-from sim.simulation import match
+from sim.commands.cli import main
+from sim.runs.folder import SEATINGS, read_manifest, seats_of
+from sim.runs.simulation import match
 
 
 def table(folder) -> pl.DataFrame:

@@ -4,7 +4,7 @@ hidden card read, legal play, the same deal in any batch."""
 import numpy as np
 import pytest
 
-from sim.rules import solver
+from sim import solver
 from sim.rules.cards import popcount
 from sim.rules.deal import deal
 from sim.rules.games import NULL

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.cli import main
+from sim.commands.cli import main
 from sim.rules.cards import CARD_POINTS, cards_of, format_card, format_hand, mask_of, parse_card, parse_hand
 from sim.rules.deal import deal
 from sim.rules.records import RecordError, parse_record, replay
@@ -507,7 +507,7 @@ def test_cli_missing_input_file(tmp_path):
 @pytest.mark.slow
 def test_console_script_exit_codes(tmp_path):
     """The real process: exit status, stdout and stderr kept apart, no traceback."""
-    command = [sys.executable, "-c", "from sim.cli import main; main()", "replay", str(_mixed_input(tmp_path))]
+    command = [sys.executable, "-c", "from sim.commands.cli import main; main()", "replay", str(_mixed_input(tmp_path))]
     bad = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 1 and len(bad.stderr.splitlines()) == 1
     assert len(bad.stdout.splitlines()) == 1  # the good line before the bad one

@@ -11,9 +11,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import main
-from sim.runfolder import SCHEMA_VERSION, RunError, read_manifest
-from sim.simulation import simulate
+from sim.commands.cli import main
+from sim.runs.folder import SCHEMA_VERSION, RunError, read_manifest
+from sim.runs.simulation import simulate
 
 PROFILE = "random"  # the runner does not care who plays; random compiles fastest
 
@@ -64,7 +64,7 @@ def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
 @pytest.mark.slow
 def test_a_killed_run_resumes_to_the_same_data(reference, tmp_path):
     folder = tmp_path / "killed"
-    command = [sys.executable, "-m", "sim.cli", "simulate", "--deals", "3000", "--seed", "7",
+    command = [sys.executable, "-m", "sim.commands.cli", "simulate", "--deals", "3000", "--seed", "7",
                "--profile", PROFILE, "--out", str(folder), "--jobs", "1", "--chunk-size", "100",
                "--log-tricks"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

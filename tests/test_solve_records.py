@@ -1,4 +1,4 @@
-"""`skatsim solve` and sim.rules.open_hand: open-hand answers for game records."""
+"""`skatsim solve` and sim.solver.open_hand: open-hand answers for game records."""
 
 import copy
 import json
@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sim.cli import main
-from sim.rules import solver
+from sim import solver
+from sim.commands.cli import main
 from sim.rules.cards import parse_card, parse_cards
-from sim.rules.open_hand import ANSWER_FIELDS, solve_record
 from sim.rules.records import RecordError, read_position, replay
 from sim.rules.tricks import legal_now
+from sim.solver.open_hand import ANSWER_FIELDS, solve_record
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "examples" / "games.jsonl"

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.rules import solver
+from sim import solver
 from sim.rules.cards import card_points, cards_of, parse_hand
 from sim.rules.deal import deal
 from sim.rules.games import GAME_NAMES, GRAND, NULL

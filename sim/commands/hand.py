@@ -15,14 +15,13 @@ import numpy as np
 import polars as pl
 
 from analysis.intervals import wilson
+from sim.rules.auction import BID_VALUES
+from sim.rules.cards import SEAT_NAMES, CardError, parse_hand
+from sim.rules.deal import deal_around
+from sim.rules.games import GAME_NAMES, NULL, Declaration
+from sim.rules.scoring import seeger_fabian_at_bid
+from strategies.deals import RESULT_COLUMNS, VARIANTS, declare_variant, play_and_score
 from strategies.profiles import load_profile
-from strategies.table import RESULT_COLUMNS, VARIANTS, declare_variant, play_and_score
-
-from .rules.auction import BID_VALUES
-from .rules.cards import SEAT_NAMES, CardError, parse_hand
-from .rules.deal import deal_around
-from .rules.games import GAME_NAMES, NULL, Declaration
-from .rules.scoring import seeger_fabian_at_bid
 
 
 class HandError(ValueError):

@@ -4,10 +4,10 @@ duplicate match (``match``); every row is logged with every evaluator's scores.
 This module composes the layers: it builds the profiles (:mod:`strategies`), wraps
 them in the picklable function the runner calls for each part (:class:`ProfileDeals`,
 :class:`MatchDeals`), names the evaluator columns as the run format says
-(:mod:`sim.runfolder`), and hands both to the strategy-agnostic runner
-(:mod:`sim.runner`)::
+(:mod:`sim.runs.folder`), and hands both to the strategy-agnostic runner
+(:mod:`sim.runs.runner`)::
 
-    from sim.simulation import match, simulate
+    from sim.runs.simulation import match, simulate
     folder = simulate(100_000, seed=1, profile="default", out="results/try")
     folder = match("default", "random", deals=2000, seed=1, out="results/match")
 """
@@ -20,16 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.rules.cards import SEAT_SUFFIXES
+from sim.rules.deal import deal_batch
+from sim.rules.games import GAME_NAMES, NULL
+from sim.runs.folder import RUN_SETTINGS, SEATINGS, SIMULATION, RunError, evaluator_column, read_manifest, seats_of
+from sim.runs.runner import RunConfig, check_config, run
+from sim.solver.open_hand import first_lead_outcomes
+from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals
 from strategies.profiles import Profile, build_profile, load_profile, mixed_table
 from strategies.registry import build, logged_evaluators
-from strategies.table import DECLARE_VARIANTS, declare_every_game, play_deals
-
-from .rules.cards import SEAT_SUFFIXES
-from .rules.deal import deal_batch
-from .rules.games import GAME_NAMES, NULL
-from .rules.open_hand import first_lead_outcomes
-from .runfolder import RUN_SETTINGS, SEATINGS, SIMULATION, RunError, evaluator_column, read_manifest, seats_of
-from .runner import RunConfig, check_config, run
 
 _profiles: dict[str, Profile] = {}
 
@@ -92,7 +91,7 @@ class ProfileDeals:
 
 def open_hand_columns(dealt: np.ndarray, declarer: np.ndarray, columns: dict) -> dict:
     """``oh_declarer_points`` and ``oh_won`` of each row's declared game at its first lead
-    (:func:`sim.rules.open_hand.first_lead_outcomes`); null where no game was played, and the
+    (:func:`sim.solver.open_hand.first_lead_outcomes`); null where no game was played, and the
     points also null in null games. ``dealt`` (n, 4): the hands and the skat as dealt."""
     game = np.asarray(columns["game"], np.int64)
     values, won, _ = first_lead_outcomes(
@@ -106,7 +105,7 @@ def open_hand_columns(dealt: np.ndarray, declarer: np.ndarray, columns: dict) ->
 @dataclass(frozen=True)
 class MatchDeals:
     """Plays each deal six times, once per seating of a duplicate match between profiles A and B
-    (see :data:`sim.runfolder.SEATINGS`): one row per deal and seating, deal by deal.
+    (see :data:`sim.runs.folder.SEATINGS`): one row per deal and seating, deal by deal.
 
     With ``card_play_only`` every seat bids, discards and declares as A does; only the card
     play follows the seating. Every seating of a deal draws from that deal's own random
@@ -187,7 +186,7 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
     ``settings`` change the profile (``card_play=random``, ...). ``variants="all"`` makes
-    declare mode try every variant of every game (``strategies.table.VARIANTS``). A folder holding
+    declare mode try every variant of every game (``strategies.deals.VARIANTS``). A folder holding
     the same run resumes it (playing again any part found missing or damaged, of which
     ``notice`` is told in one line). ``progress`` is called with (deals done, deals in
     all, deals per second) after each part. ``open_hand`` adds each game's open-hand value

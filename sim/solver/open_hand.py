@@ -2,7 +2,7 @@
 
 A record (:mod:`sim.rules.records`, with ``bid`` and ``play`` optional) gives a
 position: the start of card play, or the point after the cards it lists. Its answer
-is the open-hand value there (:mod:`sim.rules.solver`): the declarer's card points
+is the open-hand value there (:mod:`sim.solver`): the declarer's card points
 with best play on both sides (null games: whether the declarer avoids every trick),
 whether schwarz is possible, and the cards of the side to move that keep the value.
 
@@ -22,12 +22,12 @@ import time
 import numpy as np
 from numba import njit
 
-from . import solver
-from .cards import format_card
-from .games import GAME_NAMES, NULL
-from .records import Position, read_position, record_id
-from .scoring import game_outcome, matadors
-from .tricks import STATE_SIZE, CardPlay, start_play
+from sim import solver
+from sim.rules.cards import format_card
+from sim.rules.games import GAME_NAMES, NULL
+from sim.rules.records import Position, read_position, record_id
+from sim.rules.scoring import game_outcome, matadors
+from sim.rules.tricks import STATE_SIZE, CardPlay, start_play
 
 #: The fields of an answer after ``id`` and ``passed_in`` (all null for a deal all three passed).
 ANSWER_FIELDS = ("game", "declarer", "cards_played", "to_play", "declarer_points", "declarer_wins",

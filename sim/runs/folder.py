@@ -34,9 +34,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .rules.cards import SEAT_SUFFIXES, shown
-from .rules.games import GAME_NAMES
-from .rules.play import TRICK_LOG_SIZE
+from sim.rules.cards import SEAT_SUFFIXES, shown
+from sim.rules.games import GAME_NAMES
+from sim.rules.play import TRICK_LOG_SIZE
 
 SCHEMA_VERSION = 2
 MANIFEST = "manifest.json"

@@ -5,7 +5,7 @@ record a line), checks every game with the rules engine and writes a run folder 
 schema of a game-mode simulation, so that analysis reads human games exactly as it reads
 simulated ones (see docs/schema.md for the columns it adds)::
 
-    from sim.archive import import_archives
+    from sim.imports.iss.archive import import_archives
     report = import_archives(["iss-2024-05.txt.bz2"], "results/iss-2024-05", jobs=2)
 
 The record lines of the files, taken in the order given (blank lines and ``#`` comments
@@ -38,10 +38,7 @@ import polars as pl
 import pyarrow as pa
 from numba import njit
 
-from strategies.registry import logged_evaluators
-
-from .iss import COMPARED, ENDINGS, PASSED, IssError, check_line
-from .iss_batch import (
+from sim.imports.iss.kernels import (
     F_ID,
     F_P0,
     MISSING,
@@ -60,7 +57,8 @@ from .iss_batch import (
     RESULT_COLUMNS,
     check_batch,
 )
-from .runfolder import (
+from sim.imports.iss.record import COMPARED, ENDINGS, PASSED, IssError, check_line
+from sim.runs.folder import (
     ISS_ARCHIVE,
     PART_GLOB,
     SCHEMA_VERSION,
@@ -69,8 +67,9 @@ from .runfolder import (
     temporary_beside,
     write_part,
 )
-from .runner import open_run
-from .simulation import evaluator_columns, evaluator_record
+from sim.runs.runner import open_run
+from sim.runs.simulation import evaluator_columns, evaluator_record
+from strategies.registry import logged_evaluators
 
 DEFAULT_CHUNK = 50_000
 ERRORS = "errors.jsonl"
@@ -419,7 +418,7 @@ def _put_row(row: dict, k: int, out: np.ndarray, hands: np.ndarray, logs: np.nda
 
 
 def _game_columns(chunk: Lines, rows: np.ndarray, out: np.ndarray, hands: np.ndarray, logs: np.ndarray) -> dict:
-    """The game-mode columns of the kept rows (see sim.runfolder.GAME_MODE_TYPES)."""
+    """The game-mode columns of the kept rows (see sim.runs.folder.GAME_MODE_TYPES)."""
     o = out[rows]
     dealt = hands[rows].astype(np.uint32)
     columns = {"deal_id": chunk.first + rows.astype(np.int64),

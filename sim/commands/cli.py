@@ -16,9 +16,9 @@ from typing import IO, Callable, Iterator
 
 import click
 
-from .rules.records import RecordError, parse_record, record_id
-from .rules.records import replay as replay_record
-from .runfolder import RunError, temporary_beside
+from sim.rules.records import RecordError, parse_record, record_id
+from sim.rules.records import replay as replay_record
+from sim.runs.folder import RunError, temporary_beside
 
 # The commands import the layers they need (strategies, analysis) when they run, so that
 # `skatsim replay` or `--help` start in a fraction of a second.
@@ -146,8 +146,8 @@ def solve(source: str, out: str | None, trace: bool, keep_going: bool) -> None:
     microseconds; with --trace, "trace" lists every card played with the value after
     it and what it gave away. Bad records as in replay.
     """
-    from .rules.open_hand import solve_record
-    from .rules.solver import new_table
+    from sim.solver import new_table
+    from sim.solver.open_hand import solve_record
 
     table = new_table()
     answer_records(source, out, keep_going, lambda record: solve_record(record, trace, table))
@@ -240,10 +240,9 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     Running the same command again resumes an interrupted run; the output is the
     same for any --jobs, --chunk-size and backend.
     """
+    from sim.runs.simulation import simulate as run_profile
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
-
-    from .simulation import simulate as run_profile
 
     with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = run_profile(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
@@ -275,10 +274,9 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     The run is written like any run (resumable; `skatsim analyze` reports it).
     """
     from analysis import AnalysisError, load_run, match_result, match_splits
+    from sim.runs.simulation import match as play_match
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
-
-    from .simulation import match as play_match
 
     with _writing_run(deals, out, ProfileError, StrategyError, AnalysisError) as update:
         folder = play_match(a, b, deals, seed, settings, settings_a, settings_b, card_play_only, out, jobs,
@@ -330,10 +328,9 @@ def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
     """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
+    from sim.commands.hand import HandError, advice, judge_hand, read_hand
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
-
-    from .hand import HandError, advice, judge_hand, read_hand
 
     try:
         held, where, known = read_hand(cards, seat, skat)
@@ -374,7 +371,7 @@ def import_iss(files, out, jobs, anonymize, chunk_size):
     file, a folder holding another run, or archives without a single valid game do. Running the
     same command again finishes an interrupted import.
     """
-    from .archive import import_archives
+    from sim.imports.iss.archive import import_archives
 
     with _writing_run(0, out) as update:
         imported = import_archives(files, out, jobs, anonymize, chunk_size, progress=update)
@@ -394,7 +391,7 @@ def import_iss(files, out, jobs, anonymize, chunk_size):
 def show(run, deal_id):
     """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
     (of a declare-mode run: the hands and its eighteen games)."""
-    from .show import show_deal
+    from sim.commands.show import show_deal
 
     try:
         click.echo(show_deal(run, deal_id))
@@ -410,7 +407,7 @@ def show(run, deal_id):
 def verify(run, repair, jobs):
     """Compare every finished part of the run in RUN with the manifest (size, rows, CRC-32 of its
     bytes). Prints one line per damaged part and exits 1, unless --repair made them again."""
-    from .runfolder import read_manifest
+    from sim.runs.folder import read_manifest
 
     try:
         manifest = read_manifest(Path(run))
@@ -420,7 +417,7 @@ def verify(run, repair, jobs):
         if damaged and not repair:
             _fail(f"{run}: {len(damaged)} damaged part(s); run `skatsim verify {run} --repair` to make them again")
         if damaged:
-            from .simulation import repair as repair_run
+            from sim.runs.simulation import repair as repair_run
 
             repair_run(Path(run), jobs)
             manifest = read_manifest(Path(run))
@@ -452,10 +449,9 @@ def calibrate(runs, out, rounds, deals, seed, margin, jobs):
     """Fit the win, schneider and schwarz probabilities of every game on RUNS (declare-mode runs of every
     variant: skatsim simulate --mode declare --variants all) and write a profile whose bidder and
     declarer choose by expected Seeger-Fabian score. Prints each fit's Brier scores on held-out deals."""
+    from sim.commands.calibrate import calibrate as fit_profile
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
-
-    from .calibrate import calibrate as fit_profile
 
     try:
         summaries = fit_profile(runs, out, rounds, deals, seed, margin, jobs)

@@ -21,12 +21,11 @@ import numpy as np
 import polars as pl
 
 from analysis.games import game_id
+from sim.rules.deal import deal_batch
+from sim.runs.folder import RunError, part_name, read_manifest, temporary_beside
+from sim.runs.simulation import simulate
 from strategies.calibration import GROUPS, Logistic, Model, brier, features, key, reliability
 from strategies.profiles import build_profile
-
-from .rules.deal import deal_batch
-from .runfolder import RunError, part_name, read_manifest, temporary_beside
-from .simulation import simulate
 
 HELD_OUT = 5          # deals whose id is a multiple of this are held out of the fit
 MOST_ROWS = 300_000   # rows a part of the model is fitted on at most (a fixed subsample)

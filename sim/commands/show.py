@@ -13,16 +13,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from sim.rules.auction import max_bid_answers, run_auction
+from sim.rules.cards import SEAT_NAMES, format_card, format_hand
+from sim.rules.deal import deal
+from sim.rules.games import GAME_NAMES, Declaration
+from sim.rules.tricks import CardPlay
+from sim.runs.folder import SEATINGS, SIMULATION, RunError, check_part, part_name, read_manifest
+from sim.runs.simulation import replay_of
+from strategies.deals import declare_every_game, play_deals
 from strategies.profiles import build_profile
-from strategies.table import declare_every_game, play_deals
-
-from .rules.auction import max_bid_answers, run_auction
-from .rules.cards import SEAT_NAMES, format_card, format_hand
-from .rules.deal import deal
-from .rules.games import GAME_NAMES, Declaration
-from .rules.tricks import CardPlay
-from .runfolder import SEATINGS, SIMULATION, RunError, check_part, part_name, read_manifest
-from .simulation import replay_of
 
 SEAT_LETTERS = "FMR"
 #: Logged columns a regenerated deal must match.

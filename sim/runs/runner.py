@@ -2,7 +2,7 @@
 
 The runner knows nothing of who plays. It is given a picklable function that
 plays deals, ``play(seed, start, count) -> columns`` (a dict of numpy arrays in
-the schema of :mod:`sim.runfolder`), and the description of what it plays, which
+the schema of :mod:`sim.runs.folder`), and the description of what it plays, which
 goes into the manifest. Running the same run again skips the parts that exist;
 the finished run is the same, deal for deal, as one that was never interrupted,
 and the same for any number of jobs, since deal ``i`` depends on ``(seed, i)``
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .rules.cards import shown
-from .runfolder import (
+from sim.rules.cards import shown
+from sim.runs.folder import (
     MANIFEST,
     MAX_DEALS,
     MAX_PARTS,
@@ -82,7 +82,7 @@ def versions() -> dict:
     import polars
     import pyarrow
 
-    from . import __version__
+    from sim import __version__
 
     return {"skatsim": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
             "numba": numba.__version__, "pyarrow": pyarrow.__version__, "polars": polars.__version__}

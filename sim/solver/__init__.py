@@ -14,7 +14,7 @@ play state (:mod:`sim.rules.tricks`), mid-trick included:
 
 From Python, on one position::
 
-    from sim.rules import solver
+    from sim import solver
 
     hands = ["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9",
              "CK CQ SK SQ HK HQ DK DQ D8 D7"]
@@ -70,7 +70,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from .cards import (
+from sim.rules.cards import (
     ACE,
     CARD_POINTS,
     JACKS,
@@ -84,8 +84,8 @@ from .cards import (
     parse_hand,
     popcount,
 )
-from .games import NULL, game_id
-from .tricks import (
+from sim.rules.games import NULL, game_id
+from sim.rules.tricks import (
     EFFECTIVE_SUIT,
     ORDER,
     STATE_DECLARER,

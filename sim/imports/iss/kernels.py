@@ -5,14 +5,14 @@ The lines of a batch lie in one byte buffer. Two kernels and one lookup do the w
 1. :func:`scan_lines` finds each record's fields, reads the deal and the date, and marks
    where the auction stands in the moves;
 2. the lines are grouped by their auction's text (a hash, then a byte-for-byte check), and each
-   distinct auction is replayed once by the engine's auction (:func:`sim.iss.auction_of_text`,
+   distinct auction is replayed once by the engine's auction (:func:`sim.imports.iss.record.auction_of_text`,
    cached), giving the declarer and the bid;
 3. :func:`replay_lines` reads the skat, the declaration (legal or not by a table the
    engine's :meth:`Declaration.check <sim.rules.games.Declaration.check>` filled), plays the
    cards with the engine's kernels (``legal_now``, ``play_card``), scores the game with the
    engine's scoring kernels, reads the server's result and compares the two.
 
-The kernels accept only what the checked path :func:`sim.iss.check_line` accepts, and give
+The kernels accept only what the checked path :func:`sim.imports.iss.record.check_line` accepts, and give
 the same row; a line they do not accept is *flagged*, and the importer asks the checked path,
 which gives the exact one-line problem (or, for a form the kernels leave to it, the row).
 No rule of Skat is written here: legality and results come from the engine's kernels and
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .iss import (
+from sim.imports.iss.record import (
     CLAIMED,
     GAME_LETTERS,
     LEFT,
@@ -38,8 +38,8 @@ from .iss import (
     auction_of_text,
     declaration_of,
 )
-from .rules.auction import BID_VALUES
-from .rules.scoring import (
+from sim.rules.auction import BID_VALUES
+from sim.rules.scoring import (
     classic_score,
     matadors,
     outcome_at_bid,
@@ -47,8 +47,8 @@ from .rules.scoring import (
     seeger_fabian_declarer,
     seeger_fabian_defender,
 )
-from .rules.tricks import STATE_FINISHED, STATE_HANDS, STATE_SIZE, declarer_result, legal_now, play_card, start_play
-from .rules.tricks import to_play as seat_to_play
+from sim.rules.tricks import STATE_FINISHED, STATE_HANDS, STATE_SIZE, declarer_result, legal_now, play_card, start_play
+from sim.rules.tricks import to_play as seat_to_play
 
 MISSING = np.iinfo(np.int64).min  # a missing value in the kernels' outputs
 
@@ -98,7 +98,7 @@ for _i, _label in enumerate(FIELDS):
  O_MATADORS, O_POINTS, O_TRICKS, O_SCHNEIDER, O_SCHWARZ, O_WON, O_OVERBID, O_VALUE, O_SCORE, O_SF_F,
  O_SF_M, O_SF_R, O_REACHED, O_WON_IN_PLAY, O_ENDED, O_ENDED_BY, O_AGREES) = range(25)
 OUT_SIZE = 25
-#: The result columns of the run (sim.runfolder), in the order of the O_* columns from O_MATADORS on.
+#: The result columns of the run (sim.runs.folder), in the order of the O_* columns from O_MATADORS on.
 RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "schneider", "schwarz", "won", "overbid",
                   "game_value", "score", "sf_f", "sf_m", "sf_r", "value_reached", "won_in_play")
 
@@ -693,7 +693,7 @@ def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, ok: np.ndarr
 class Batch:
     """What the kernels made of a batch of lines (one entry per line)."""
 
-    ok: np.ndarray       # bool: the kernels accepted the line (False: ask sim.iss.check_line)
+    ok: np.ndarray       # bool: the kernels accepted the line (False: ask sim.imports.iss.record.check_line)
     spans: np.ndarray    # (n, 7, 2): where ID, DT, P0, P1, P2, MV, R stand in the buffer
     hands: np.ndarray    # (n, 4): forehand, middlehand, rearhand, skat as dealt
     dates: np.ndarray    # seconds since 1970 (UTC), MISSING when absent

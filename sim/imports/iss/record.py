@@ -9,7 +9,7 @@ This module is the checked, one-game-at-a-time path: :func:`check_line` reads a 
 turns its game into a replay record (:mod:`sim.rules.records`, which checks every rule
 with the engine's own code), plays it through and compares the engine's result with the
 server's. Every problem is an :class:`IssError` whose message names the field or move and
-the rule. The batch importer (:mod:`sim.iss_batch`) does the same for many lines at once
+the rule. The batch importer (:mod:`sim.imports.iss.kernels`) does the same for many lines at once
 in numba kernels, and comes here for a line it cannot accept, to give the message.
 
 :func:`format_line` writes a record (the sample archives of the tests and the benchmark
@@ -22,12 +22,12 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from .rules.auction import AuctionError, run_auction
-from .rules.cards import SEAT_NAMES, format_card, shown
-from .rules.games import GAME_NAMES, NULL, Declaration, IllegalDeclaration
-from .rules.records import RecordError, replay
-from .rules.scoring import play_outcome, seeger_fabian_declarer, seeger_fabian_defender
-from .runfolder import ENDINGS
+from sim.rules.auction import AuctionError, run_auction
+from sim.rules.cards import SEAT_NAMES, format_card, shown
+from sim.rules.games import GAME_NAMES, NULL, Declaration, IllegalDeclaration
+from sim.rules.records import RecordError, replay
+from sim.rules.scoring import play_outcome, seeger_fabian_declarer, seeger_fabian_defender
+from sim.runs.folder import ENDINGS
 
 #: ISS card notation: suit letter and rank, ``T`` for ten (``CT``), by card id.
 ISS_CARDS = tuple(format_card(c).replace("10", "T") for c in range(32))
@@ -36,7 +36,7 @@ HIDDEN = "??"
 #: Game letters of a declaration, by game type id (diamonds 0 ... null 5).
 GAME_LETTERS = "DHSCGN"
 MODIFIERS = "OHSZ"  # ouvert, hand, schneider announced, schwarz announced
-#: Indices of how a game ended, in the order of :data:`sim.runfolder.ENDINGS` (the ``ended`` column):
+#: Indices of how a game ended, in the order of :data:`sim.runs.folder.ENDINGS` (the ``ended`` column):
 #: played out (or a null game ended by the declarer's trick), passed in, and the four early ends.
 PLAYED, PASSED, RESIGNED, CLAIMED, TIMEOUT, LEFT = range(6)
 END_TOKENS = {"RE": RESIGNED, "SC": CLAIMED, "TI": TIMEOUT, "LE": LEFT}

@@ -3,7 +3,7 @@
 No real archive ships with skatsim, so the importer is tested on records written here:
 
 - :func:`profile_lines`: the deals of a profile played by the engine in bulk
-  (:func:`strategies.table.play_deals`), one record per deal, passed-in deals included; the
+  (:func:`strategies.deals.play_deals`), one record per deal, passed-in deals included; the
   imported rows must equal the simulated ones;
 - :func:`constructed_games`: games the table's profiles rarely or never play (every game type
   from every seat, hand, ouvert and announced games, overbids, random legal cards) and games that
@@ -21,17 +21,16 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from sim.imports.iss.record import ISS_CARDS, declaration_text, format_line, result_text
+from sim.rules.auction import BID_VALUES, max_bid_answers, run_auction
+from sim.rules.cards import CARD_POINTS, SEAT_NAMES, card_points, cards_of
+from sim.rules.deal import deal_batch
+from sim.rules.games import GAME_NAMES, Declaration, IllegalDeclaration, null_value
+from sim.rules.records import replay
+from sim.rules.scoring import matadors, outcome_at_bid, play_outcome
+from sim.rules.tricks import CardPlay, trick_winner
+from strategies.deals import play_deals
 from strategies.profiles import load_profile
-from strategies.table import play_deals
-
-from .iss import ISS_CARDS, declaration_text, format_line, result_text
-from .rules.auction import BID_VALUES, max_bid_answers, run_auction
-from .rules.cards import CARD_POINTS, SEAT_NAMES, card_points, cards_of
-from .rules.deal import deal_batch
-from .rules.games import GAME_NAMES, Declaration, IllegalDeclaration, null_value
-from .rules.records import replay
-from .rules.scoring import matadors, outcome_at_bid, play_outcome
-from .rules.tricks import CardPlay, trick_winner
 
 START = datetime(2024, 5, 1, tzinfo=timezone.utc)
 PLAYERS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
@@ -128,7 +127,7 @@ class Constructed:
 
     line: str
     record: dict          # the replay record of sim.rules.records
-    server: dict          # the result the line's R field gives (archive terms, see sim.iss.archive_result)
+    server: dict          # the R field's result (archive terms: sim.imports.iss.record.archive_result)
     split: bool = False   # the declaration was written in two moves
 
 

@@ -1,0 +1,7 @@
+"""The ``skatsim`` commands: the top layer, free to import every layer below it.
+
+- :mod:`sim.commands.cli`: the click group and one subcommand per job;
+- :mod:`sim.commands.show`: one deal of a run as a person reads it;
+- :mod:`sim.commands.hand`: what one hand is worth, by simulation;
+- :mod:`sim.commands.calibrate`: fitting a calibrated profile on declare-mode runs.
+"""

@@ -24,7 +24,18 @@ from sim.rules.cards import ALL_CARDS, CARD_POINTS, card_points, lowest_card, nt
 from sim.rules.games import NULL
 from sim.rules.play import finish_turn, start_turn
 from sim.rules.rng import below
-from sim.rules.tricks import EFFECTIVE_SUIT, ORDER, STATE_FINISHED, TRUMP, TRUMP_MASKS, to_play, trick_winner
+from sim.rules.tricks import (
+    ABOVE,
+    BEATERS,
+    BELOW,
+    EFFECTIVE_SUIT,
+    ORDER,
+    STATE_FINISHED,
+    TRUMP,
+    TRUMP_MASKS,
+    to_play,
+    trick_winner,
+)
 from sim.rules.view import (
     VIEW_DECLARER,
     VIEW_GAME,
@@ -96,27 +107,6 @@ def random_policy() -> CardPolicy:
 # void in (an ouvert declarer: exactly its open cards). Masks are int64 here.
 
 
-def _card_relations():
-    """ABOVE / BELOW: higher / lower cards of the same effective suit; BEATERS: cards that beat a card."""
-    above = np.zeros((6, 32), dtype=np.int64)
-    below_ = np.zeros((6, 32), dtype=np.int64)
-    for game in range(6):
-        for c in range(32):
-            for d in range(32):
-                if EFFECTIVE_SUIT[game, d] == EFFECTIVE_SUIT[game, c]:
-                    if ORDER[game, d] > ORDER[game, c]:
-                        above[game, c] |= 1 << d
-                    elif ORDER[game, d] < ORDER[game, c]:
-                        below_[game, c] |= 1 << d
-    beaters = above.copy()
-    for game in range(6):
-        for c in range(32):
-            if EFFECTIVE_SUIT[game, c] != TRUMP:
-                beaters[game, c] |= int(TRUMP_MASKS[game])
-    return above, below_, beaters
-
-
-ABOVE, BELOW, BEATERS = _card_relations()
 #: SUIT_CARDS[game, effective suit]: the cards of a plain suit (without its jack) or the trumps.
 SUIT_CARDS = np.array([[sum(1 << c for c in range(32) if EFFECTIVE_SUIT[g, c] == s) for s in range(5)]
                        for g in range(6)], dtype=np.int64)

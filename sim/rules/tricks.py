@@ -11,6 +11,8 @@ Order tables::
                                 by rank index (A 10 K Q 9 8 7); in suit and grand
                                 games the jacks rank 8..11 above the trump suit's
                                 own cards; in null A K Q J 10 9 8 7
+    ABOVE, BELOW[game, card]    the higher, lower cards of the card's effective suit
+    BEATERS[game, card]         the cards that win over the card when it leads the trick
 """
 
 from __future__ import annotations
@@ -50,6 +52,31 @@ TRUMP_MASKS = np.array(
     [JACKS | SUIT_MASKS[g] for g in range(4)] + [JACKS, 0], dtype=np.uint32
 )
 
+
+
+def _card_relations():
+    """ABOVE / BELOW[game, card]: the higher / lower cards of the card's effective suit;
+    BEATERS[game, card]: the cards that win over the card when it leads the trick so far
+    (higher cards of its effective suit, and every trump over a plain card)."""
+    above = np.zeros((6, 32), dtype=np.int64)
+    below = np.zeros((6, 32), dtype=np.int64)
+    for game in range(6):
+        for c in range(32):
+            for d in range(32):
+                if EFFECTIVE_SUIT[game, d] == EFFECTIVE_SUIT[game, c]:
+                    if ORDER[game, d] > ORDER[game, c]:
+                        above[game, c] |= 1 << d
+                    elif ORDER[game, d] < ORDER[game, c]:
+                        below[game, c] |= 1 << d
+    beaters = above.copy()
+    for game in range(6):
+        for c in range(32):
+            if EFFECTIVE_SUIT[game, c] != TRUMP:
+                beaters[game, c] |= int(TRUMP_MASKS[game])
+    return above, below, beaters
+
+
+ABOVE, BELOW, BEATERS = _card_relations()
 
 @njit(cache=True, inline="always")
 def suit_mask(game, effective_suit):

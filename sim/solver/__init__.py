@@ -86,6 +86,7 @@ from sim.rules.cards import (
 )
 from sim.rules.games import NULL, game_id
 from sim.rules.tricks import (
+    BEATERS,
     EFFECTIVE_SUIT,
     ORDER,
     STATE_DECLARER,
@@ -174,20 +175,6 @@ def _run_tables():
 _RUN_START, _RUN_MASK, _RUNS, _RUN_COUNT = _run_tables()
 
 
-def _beating_table():
-    """_BEATS[game, card]: the cards that win over ``card`` when it leads or leads the trick so far."""
-    beats = np.zeros((6, 32), dtype=np.int64)
-    for game in range(6):
-        for c in range(32):
-            for d in range(32):
-                same = EFFECTIVE_SUIT[game, d] == EFFECTIVE_SUIT[game, c]
-                if (same and ORDER[game, d] > ORDER[game, c]) or (
-                        EFFECTIVE_SUIT[game, d] == TRUMP and EFFECTIVE_SUIT[game, c] != TRUMP):
-                    beats[game, c] |= 1 << d
-    return beats
-
-
-_BEATS = _beating_table()
 #: _SQUEEZE[r, h]: the bits of h (a subset of the 4-bit r) moved down onto the lowest popcount(r)
 #: places; longer runs (a null suit) go a nibble at a time. (Tables stay small: numba builds
 #: them into every kernel that reads them.)
@@ -224,13 +211,13 @@ def _trick_side(frames, p, game, declarer, seat, n, card):
         if (third == declarer) == (winner == declarer):
             return side
         legal = np.int64(legal_moves(frames[p, F_HANDS + third], game, c0))
-        beating = legal & _BEATS[game, top]
+        beating = legal & BEATERS[game, top]
         if beating == 0:
             return side
         return -side if beating == legal else 0
     for k in range(1, 3):
         later = (seat + k) % 3
-        if (later == declarer) != mine and np.int64(legal_moves(frames[p, F_HANDS + later], game, card)) & _BEATS[
+        if (later == declarer) != mine and np.int64(legal_moves(frames[p, F_HANDS + later], game, card)) & BEATERS[
                 game, card]:
             return 0
     return 1
@@ -635,7 +622,7 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
             for k in range(n + 1, 3):
                 later = (leader + k) % 3
                 if (later == declarer) != (winner == declarer):
-                    beating = np.int64(legal_moves(frames[p, F_HANDS + later], game, lead)) & _BEATS[game, top]
+                    beating = np.int64(legal_moves(frames[p, F_HANDS + later], game, lead)) & BEATERS[game, top]
                     if beating:
                         winner, top = later, _CARD_AT[game, _highest(_layout(game, beating))]
             own = ((winner == declarer) != (mode == NULL_AVOID)) == declarer_side

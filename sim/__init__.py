@@ -1,18 +1,20 @@
 """skatsim: Skat by the International Skat Order, simulated in bulk.
 
-The package is layered, each layer importing only those below it:
+The code is layered, one folder a layer, each importing only those below it (the import
+contract in pyproject.toml, checked by ``lint-imports``, holds it so):
 
-- :mod:`sim.rules`: the rules engine (cards, dealing, auction, declarations, trick
-  play, what a seat may see, scoring, game records);
+- :mod:`sim.rules`: the rules engine (cards, dealing, auction, declarations, trick play,
+  what a seat may see, scoring, game records); it imports nothing above it;
+- :mod:`sim.solver`: the open-hand solver and its answers for records and declared games;
 - :mod:`strategies` (a package of its own): who bids, discards, declares and plays;
-- :mod:`sim.runs.folder`: the format of a run folder (manifest, Parquet parts, schema);
-- :mod:`analysis` (a package of its own): tables, plots and reports of run folders;
-- on top, :mod:`sim.runs.runner` (runs of deals on every core), :mod:`sim.runs.simulation`
-  (a profile's run: ``simulate``), :mod:`sim.commands.show` and the command line :mod:`sim.commands.cli`.
+- :mod:`sim.runs`: the run folder's format, the runner that fills it and a profile's run;
+- :mod:`analysis` (a package of its own): tables, plots and reports of run folders; it reads
+  what a run used from its manifest (:mod:`sim.runs.folder`), never from the strategies;
+- :mod:`sim.imports`: game archives of other programs turned into runs (ISS);
+- :mod:`sim.commands`: the ``skatsim`` command line and the commands behind it.
 
 This module only knows the installed version, so that importing the engine never
-imports the layers above it.
-"""
+imports the layers above it."""
 
 from importlib.metadata import PackageNotFoundError, version
 

@@ -22,6 +22,9 @@ from sim.rules.tricks import (
     play_card,
     to_play,
 )
+from sim.solver.bounds import _sure_points
+from sim.solver.frames import F_REST, POINTS
+from sim.solver.roots import _set_root
 
 # A small table shared by every test: positions of different games and declarers
 # meet in it, as they do in a Monte Carlo player's table.
@@ -194,10 +197,10 @@ def test_sure_points_bound_the_value(seed, game, declarer, tricks_played):
     side gets with best play on both sides."""
     state, skat = random_position(seed, game, declarer, 3 * tricks_played)
     stack = solver.new_stack()
-    solver._set_root(stack, state, np.int64(solver.POINTS))
-    mine, theirs = solver._sure_points(stack, np.int64(0), np.int64(game), np.int64(declarer))
+    _set_root(stack, state, np.int64(POINTS))
+    mine, theirs = _sure_points(stack, np.int64(0), np.int64(game), np.int64(declarer))
     remaining = value(state, skat) - taken_so_far(state, skat)[0]
-    assert mine <= remaining <= stack[0, solver.F_REST] - theirs
+    assert mine <= remaining <= stack[0, F_REST] - theirs
 
 
 def test_schwarz_needs_every_trick_and_all_points():

@@ -22,12 +22,14 @@ import time
 import numpy as np
 from numba import njit
 
-from sim import solver
 from sim.rules.cards import format_card
 from sim.rules.games import GAME_NAMES, NULL
 from sim.rules.records import Position, read_position, record_id
 from sim.rules.scoring import game_outcome, matadors
 from sim.rules.tricks import STATE_SIZE, CardPlay, start_play
+from sim.solver.api import default_table, solve
+from sim.solver.frames import NODES, new_stack
+from sim.solver.roots import declarer_takes_all, open_hand_value
 
 #: The fields of an answer after ``id`` and ``passed_in`` (all null for a deal all three passed).
 ANSWER_FIELDS = ("game", "declarer", "cards_played", "to_play", "declarer_points", "declarer_wins",
@@ -43,7 +45,7 @@ def solve_record(record: dict, trace: bool = False, table: np.ndarray | None = N
     if position is None:
         return {"id": record_id(record), "passed_in": True, **dict.fromkeys(ANSWER_FIELDS)}
     start = time.perf_counter_ns()
-    s = solver.solve(position.play.state, position.declarer_skat, table)
+    s = solve(position.play.state, position.declarer_skat, table)
     microseconds = (time.perf_counter_ns() - start) // 1000
     play = position.play
     answer = {
@@ -71,16 +73,16 @@ def solve_record(record: dict, trace: bool = False, table: np.ndarray | None = N
 def card_by_card(position: Position, table: np.ndarray | None = None) -> tuple[int, list[dict]]:
     """The open-hand value at the first lead (points, or null's 1/0), and for each card played:
     who played it, the value after it, and what it gave away."""
-    tt = solver.default_table() if table is None else table
-    stack = solver.new_stack()
+    tt = default_table() if table is None else table
+    stack = new_stack()
     play = CardPlay(position.hands, position.declaration.game, position.declarer)
     skat = position.declarer_skat
-    before = first_lead = int(solver.open_hand_value(play.state, skat, tt, stack))
+    before = first_lead = int(open_hand_value(play.state, skat, tt, stack))
     steps = []
     for card in position.played:
         seat = play.to_play
         play.play(card)
-        after = int(solver.open_hand_value(play.state, skat, tt, stack))
+        after = int(open_hand_value(play.state, skat, tt, stack))
         steps.append(_step(card, seat, position, before, after))
         before = after
     return first_lead, steps
@@ -120,9 +122,9 @@ def first_lead_outcomes(hands, skat, declarer, game, discard, bid, hand, schneid
     values, won, nodes = np.full(n, -1, np.int64), np.zeros(n, np.bool_), np.zeros(n, np.int64)
     flags = np.column_stack([np.asarray(a, np.int64).reshape(n) for a in
                              (declarer, game, discard, bid, hand, schneider, schwarz, ouvert)])
-    tt = solver.default_table() if table is None else table
+    tt = default_table() if table is None else table
     _first_lead_outcomes(np.asarray(hands, np.int64).reshape(n, 3), np.asarray(skat, np.int64).reshape(n),
-                         flags, tt, solver.new_stack(), values, won, nodes)
+                         flags, tt, new_stack(), values, won, nodes)
     return values, won, nodes
 
 
@@ -151,8 +153,8 @@ def _first_lead_outcomes(hands, skat, flags, tt, stack, values, won, nodes):
         in_play[:] = hands[k]
         in_play[d] = twelve & ~counted
         start_play(state, in_play[0], in_play[1], in_play[2], game, d)
-        values[k] = solver.open_hand_value(state, counted, tt, stack)
-        nodes[k] = stack[solver.NODES, 0]
+        values[k] = open_hand_value(state, counted, tt, stack)
+        nodes[k] = stack[NODES, 0]
         if game == NULL:
             won[k] = values[k] == 1
             continue
@@ -160,5 +162,5 @@ def _first_lead_outcomes(hands, skat, flags, tt, stack, values, won, nodes):
         if level < 2:
             won[k] = values[k] >= _LEVELS[level, 0]
         elif level == 2:
-            won[k] = solver.declarer_takes_all(state, tt, stack)
-            nodes[k] += stack[solver.NODES, 0]
+            won[k] = declarer_takes_all(state, tt, stack)
+            nodes[k] += stack[NODES, 0]

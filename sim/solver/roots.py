@@ -1,0 +1,227 @@
+"""The numba kernels on an engine play state: open-hand value, thresholds, schwarz, best cards.
+
+Each sets the root frame from the play state, counts what the declarer has already
+taken, and asks the search (:mod:`sim.solver.search`) one question or a few:
+:func:`open_hand_value` (one principal variation search; null: one null window),
+:func:`declarer_reaches` and :func:`declarer_takes_all` (one null window each),
+:func:`keeping_cards` and :func:`card_values` (each legal card of the side to move) and
+:func:`solve_batch` (many states, one table). Each counts a new solve in the table and
+leaves its node count in ``stack[NODES, 0]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rules.cards import CARD_POINTS, card_points, popcount
+from sim.rules.games import NULL
+from sim.rules.tricks import (
+    STATE_DECLARER,
+    STATE_FINISHED,
+    STATE_GAME,
+    STATE_HANDS,
+    STATE_IN_TRICK,
+    STATE_LEADER,
+    STATE_SIZE,
+    STATE_TRICK,
+    STATE_WON,
+    legal_now,
+    play_card,
+    to_play,
+)
+from sim.solver.frames import (
+    F_HANDS,
+    F_IN_TRICK,
+    F_LAID,
+    F_LEADER,
+    F_REST,
+    F_TRICK,
+    FRAME_SIZE,
+    NODES,
+    NULL_AVOID,
+    POINTS,
+    SCHWARZ,
+    STACK,
+)
+from sim.solver.layout import _layout, _lowest
+from sim.solver.search import _search
+
+
+@njit(cache=True)
+def _set_root(frames, state, mode):
+    """Frame 0 from an engine play state."""
+    game = state[STATE_GAME]
+    all_cards = np.int64(0)
+    for s in range(3):
+        frames[0, F_HANDS + s] = state[STATE_HANDS + s]
+        frames[0, F_LAID + s] = _layout(game, state[STATE_HANDS + s])
+        all_cards |= state[STATE_HANDS + s]
+    n = state[STATE_IN_TRICK]
+    frames[0, F_LEADER], frames[0, F_IN_TRICK] = state[STATE_LEADER], n
+    frames[0, F_TRICK] = state[STATE_TRICK] if n > 0 else -1
+    frames[0, F_TRICK + 1] = state[STATE_TRICK + 1] if n > 1 else -1
+    if mode == POINTS:
+        rest = card_points(all_cards)
+        for k in range(n):
+            rest += CARD_POINTS[state[STATE_TRICK + k]]
+    else:
+        rest = (popcount(all_cards) + n) // 3
+    frames[0, F_REST] = rest
+
+
+@njit(cache=True, inline="always")
+def _taken(state, declarer_skat):
+    """The declarer's card points so far: tricks won and the two cards that count unplayed."""
+    return card_points(state[STATE_WON + state[STATE_DECLARER]]) + card_points(declarer_skat)
+
+
+@njit(cache=True)
+def _points(state, declarer_skat, tt, stack):
+    """Exact declarer points of a suit or grand position: one principal variation search."""
+    taken = _taken(state, declarer_skat)
+    if state[STATE_FINISHED]:
+        return taken
+    mode = np.int64(POINTS)
+    _set_root(stack, state, mode)
+    return taken + _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], mode, np.int64(-1),
+                           stack[0, F_REST] + 1)
+
+
+@njit(cache=True)
+def _reaches(state, declarer_skat, threshold, tt, stack):
+    """Does the declarer of a suit or grand position reach ``threshold`` points? One null-window test."""
+    need = threshold - _taken(state, declarer_skat)
+    if state[STATE_FINISHED] or need <= 0:
+        return need <= 0
+    mode = np.int64(POINTS)
+    _set_root(stack, state, mode)
+    return _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], mode, need - 1, need) >= need
+
+
+@njit(cache=True)
+def _takes_every_trick(state, mode, tt, stack):
+    """Null (NULL_AVOID): does the declarer avoid every trick? Schwarz (SCHWARZ): take every one?"""
+    declarer = state[STATE_DECLARER]
+    won = state[STATE_WON + declarer]
+    if mode == NULL_AVOID:
+        if state[STATE_FINISHED] or won:
+            return won == 0
+    elif state[STATE_WON + (declarer + 1) % 3] or state[STATE_WON + (declarer + 2) % 3]:
+        return False
+    elif state[STATE_FINISHED]:
+        return True
+    _set_root(stack, state, mode)
+    tricks = stack[0, F_REST]
+    return _search(tt, stack, state[STATE_GAME], declarer, mode, tricks - 1, tricks) >= tricks
+
+
+@njit(cache=True)
+def open_hand_value(state, declarer_skat, tt, stack):
+    """Open-hand value of a play state: the declarer's card points at the end (suit and grand
+    games), or 1 when the declarer avoids every trick and 0 when not (null).
+
+    ``declarer_skat`` (a mask) holds the two cards that count for the declarer unplayed:
+    the discard, or the skat of a hand game. Leaves the node count in ``stack[NODES, 0]``.
+    """
+    stack[NODES, 0] = 0
+    tt[0] += np.uint64(1)
+    if state[STATE_GAME] == NULL:
+        return 1 if _takes_every_trick(state, np.int64(NULL_AVOID), tt, stack) else 0
+    return _points(state, np.int64(declarer_skat), tt, stack)
+
+
+@njit(cache=True)
+def declarer_reaches(state, declarer_skat, threshold, tt, stack):
+    """Suit and grand games: can the declarer reach ``threshold`` card points (31, 61, 90 ...)?
+
+    The defenders can hold the declarer under ``threshold`` exactly when this is False.
+    """
+    stack[NODES, 0] = 0
+    tt[0] += np.uint64(1)
+    return _reaches(state, np.int64(declarer_skat), np.int64(threshold), tt, stack)
+
+
+@njit(cache=True)
+def declarer_takes_all(state, tt, stack):
+    """Suit and grand games: can the declarer take every trick (schwarz)? The defenders can take
+    one exactly when this is False; False once they have."""
+    stack[NODES, 0] = 0
+    tt[0] += np.uint64(1)
+    return _takes_every_trick(state, np.int64(SCHWARZ), tt, stack)
+
+
+@njit(cache=True)
+def _keeps(child, declarer_skat, value, mover_is_declarer, tt, stack):
+    """Does the position after a card keep ``value`` (points, or the null outcome 1/0)?"""
+    if child[STATE_GAME] == NULL:
+        return (1 if _takes_every_trick(child, np.int64(NULL_AVOID), tt, stack) else 0) == value
+    if mover_is_declarer:
+        return _reaches(child, declarer_skat, value, tt, stack)
+    return not _reaches(child, declarer_skat, value + 1, tt, stack)
+
+
+@njit(cache=True)
+def keeping_cards(state, declarer_skat, value, tt, stack):
+    """Mask of the legal cards of the side to move that keep the open-hand ``value``.
+
+    ``value`` is what :func:`open_hand_value` returned for ``state``; the count of
+    nodes adds up over the cards tried.
+    """
+    stack[NODES, 0] = 0
+    tt[0] += np.uint64(1)
+    declarer_skat = np.int64(declarer_skat)
+    keep = np.int64(0)
+    if state[STATE_FINISHED]:
+        return keep
+    mover_is_declarer = to_play(state) == state[STATE_DECLARER]
+    child = np.empty(STATE_SIZE, dtype=np.int64)
+    legal = np.int64(legal_now(state))
+    nodes = 0
+    while legal:
+        card = _lowest(legal)
+        legal &= legal - 1
+        child[:] = state
+        play_card(child, card)
+        stack[NODES, 0] = 0
+        if _keeps(child, declarer_skat, value, mover_is_declarer, tt, stack):
+            keep |= np.int64(1) << card
+        nodes += stack[NODES, 0]
+    stack[NODES, 0] = nodes
+    return keep
+
+
+@njit(cache=True)
+def card_values(state, declarer_skat, tt, stack, out):
+    """``out[card]``: the open-hand value after each legal card of the side to move; -1 for the others.
+
+    Exact for every card, so dearer than :func:`keeping_cards`; the node count adds up.
+    """
+    out[:] = -1
+    if state[STATE_FINISHED]:
+        stack[NODES, 0] = 0
+        return
+    child = np.empty(STATE_SIZE, dtype=np.int64)
+    legal = np.int64(legal_now(state))
+    nodes = 0
+    while legal:
+        card = _lowest(legal)
+        legal &= legal - 1
+        child[:] = state
+        play_card(child, card)
+        out[card] = open_hand_value(child, declarer_skat, tt, stack)
+        nodes += stack[NODES, 0]
+    stack[NODES, 0] = nodes
+
+
+@njit(cache=True)
+def solve_batch(states, declarer_skats, tt, out_values, out_nodes):
+    """:func:`open_hand_value` of each row of ``states`` (n, STATE_SIZE) into ``out_values``.
+
+    ``declarer_skats`` (n,) holds each row's two cards that count for the declarer; the
+    node counts go to ``out_nodes``. The table is shared by all rows.
+    """
+    stack = np.zeros((STACK, FRAME_SIZE), dtype=np.int64)
+    for k in range(states.shape[0]):
+        out_values[k] = open_hand_value(states[k], declarer_skats[k], tt, stack)
+        out_nodes[k] = stack[NODES, 0]

@@ -36,21 +36,7 @@ from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
 from sim.rules.rng import below
 from sim.rules.scoring import matadors
-from sim.rules.tricks import (
-    EFFECTIVE_SUIT,
-    STATE_DECLARER,
-    STATE_GAME,
-    STATE_HANDS,
-    STATE_IN_TRICK,
-    STATE_LEADER,
-    STATE_PLAYED_BY,
-    STATE_SIZE,
-    STATE_TRICK,
-    STATE_TRICKS_DONE,
-    STATE_VOIDS,
-    STATE_WON,
-    play_card,
-)
+from sim.rules.tricks import EFFECTIVE_SUIT, STATE_HANDS, STATE_SIZE, play_card
 from sim.rules.view import (
     VIEW_BID,
     VIEW_DECLARER,
@@ -67,10 +53,9 @@ from sim.rules.view import (
     VIEW_SCHNEIDER_ANNOUNCED,
     VIEW_SCHWARZ_ANNOUNCED,
     VIEW_SEAT,
-    VIEW_TRICK,
     VIEW_TRICKS_DONE,
     VIEW_VOIDS,
-    VIEW_WON,
+    play_state_of_view,
 )
 
 #: Places a hidden card can go in a world: the two other seats (in seat order) and the skat.
@@ -149,7 +134,7 @@ def sample_world(view, rng, world):
         hands[seats[place]] |= placed[place]
     if skat == 0:
         skat = placed[SKAT_PLACE]
-    _world_state(view, hands, world)
+    play_state_of_view(view, hands, world)
     return rng, skat
 
 
@@ -177,21 +162,6 @@ def _deal_hidden(cards, allowed, n, room, rng):
                     break
                 pick -= free[place]
     return rng, True, placed
-
-
-@njit(cache=True)
-def _world_state(view, hands, world):
-    world[:] = 0
-    for s in range(3):
-        world[STATE_HANDS + s] = hands[s]
-        world[STATE_WON + s] = view[VIEW_WON + s]
-        world[STATE_VOIDS + s] = view[VIEW_VOIDS + s]
-        world[STATE_PLAYED_BY + s] = view[VIEW_PLAYED_BY + s]
-    world[STATE_GAME], world[STATE_DECLARER] = view[VIEW_GAME], view[VIEW_DECLARER]
-    world[STATE_LEADER], world[STATE_IN_TRICK] = view[VIEW_LEADER], view[VIEW_IN_TRICK]
-    world[STATE_TRICKS_DONE] = view[VIEW_TRICKS_DONE]
-    for k in range(view[VIEW_IN_TRICK]):
-        world[STATE_TRICK + k] = view[VIEW_TRICK + k]
 
 
 # --- the result of a world ------------------------------------------------------------------------

@@ -29,8 +29,7 @@ from sim.rules.scoring import (
 from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
 from sim.rules.view import VIEW_SIZE, set_declaration
 
-from .cardplay import SEARCHING_KINDS, play_out_builtin
-from .pimc import new_workspace
+from .cardplay.builtin import BUILTIN_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
@@ -170,7 +169,7 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     table = np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
                       decl.skat, decl.discarded], axis=1).astype(np.int64)
     deals = np.ascontiguousarray(deals)
-    if all(p.builtin is not None for p in policies):
+    if all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
         tt, stack = new_workspace(SEARCH_TABLE_BITS if searching else 8)
         play_batch_builtin(np.uint64(seed), deal_ids, deals, table, params, results, logs, tt, stack)

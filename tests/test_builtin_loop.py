@@ -2,7 +2,9 @@
 
 The doc's worked example is run as printed: its module goes into a scratch package, its
 changes to strategies/cardplay/builtin.py and __init__.py are applied to copies of those
-files, and the scratch loop must play card for card what the general loop plays.
+files, and the scratch loop must play card for card what the general loop plays (a slow test:
+numba compiles both loops for the new player). The quick test checks that the changes still
+fit the files and that the player plays as documented.
 """
 
 import importlib
@@ -106,6 +108,7 @@ def lowest_rank(game: int, legal: int, save_trumps: bool) -> int:
     return min(ranked, key=lambda c: (ORDER[game, c], c))
 
 
+@pytest.mark.slow
 def test_the_worked_example_joins_the_fast_loop_and_plays_as_the_general_loop(lowest_loop):
     """The doc's three steps: the player's kind reaches its kernel in the cached loop, which plays
     the same cards as the general loop (where the package's own builtin.py sends the new kind)."""

@@ -25,9 +25,8 @@ from datetime import datetime, timezone
 from sim.rules.auction import AuctionError, run_auction
 from sim.rules.cards import SEAT_NAMES, format_card, shown
 from sim.rules.games import GAME_NAMES, NULL, Declaration, IllegalDeclaration
-from sim.rules.records import RecordError, replay
+from sim.rules.records import CLAIMED, ENDINGS, LEFT, PASSED, PLAYED, RESIGNED, TIMEOUT, RecordError, replay
 from sim.rules.scoring import play_outcome, seeger_fabian_declarer, seeger_fabian_defender
-from sim.runs.folder import ENDINGS
 
 #: ISS card notation: suit letter and rank, ``T`` for ten (``CT``), by card id.
 ISS_CARDS = tuple(format_card(c).replace("10", "T") for c in range(32))
@@ -36,9 +35,7 @@ HIDDEN = "??"
 #: Game letters of a declaration, by game type id (diamonds 0 ... null 5).
 GAME_LETTERS = "DHSCGN"
 MODIFIERS = "OHSZ"  # ouvert, hand, schneider announced, schwarz announced
-#: Indices of how a game ended, in the order of :data:`sim.runs.folder.ENDINGS` (the ``ended`` column):
-#: played out (or a null game ended by the declarer's trick), passed in, and the four early ends.
-PLAYED, PASSED, RESIGNED, CLAIMED, TIMEOUT, LEFT = range(6)
+#: The early ends of the moves, by their token (the codes of :data:`sim.rules.records.ENDINGS`).
 END_TOKENS = {"RE": RESIGNED, "SC": CLAIMED, "TI": TIMEOUT, "LE": LEFT}
 OUTCOMES = ("win", "loss", "penalty", "passed")
 #: The fields of a record this importer reads (others, such as OW or CO, are skipped).

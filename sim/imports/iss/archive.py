@@ -39,9 +39,6 @@ import pyarrow as pa
 from numba import njit
 
 from sim.imports.iss.kernels import (
-    F_ID,
-    F_P0,
-    MISSING,
     O_AGREES,
     O_BID,
     O_DECLARER,
@@ -50,14 +47,17 @@ from sim.imports.iss.kernels import (
     O_ENDED_BY,
     O_GAME,
     O_HAND,
-    O_MATADORS,
     O_OUVERT,
+    O_RESULT,
     O_SCHNEIDER_ANNOUNCED,
     O_SCHWARZ_ANNOUNCED,
-    RESULT_COLUMNS,
-    check_batch,
+    check_lines,
 )
-from sim.imports.iss.record import COMPARED, ENDINGS, PASSED, IssError, check_line
+from sim.imports.iss.notation import IssError
+from sim.imports.iss.record import COMPARED, check_line
+from sim.imports.iss.scan import F_ID, F_P0, MISSING
+from sim.rules.records import ENDINGS, PASSED
+from sim.rules.scoring import RESULT_COLUMNS
 from sim.runs.folder import (
     ISS_ARCHIVE,
     PART_GLOB,
@@ -346,7 +346,7 @@ def write_problems(path: Path, problems: list[dict]) -> None:
 
 def read_chunk(chunk: Lines, settings: Settings) -> tuple[dict, list[dict]]:
     """The columns of the valid games of a part, and its problems (bad lines, disagreements) in line order."""
-    batch = check_batch(chunk.data, chunk.starts, chunk.ends)
+    batch = check_lines(chunk.data, chunk.starts, chunk.ends)
     out, hands, logs = batch.out.copy(), batch.hands.copy(), batch.logs.copy()
     keep = batch.ok.copy()
     slow: dict[int, object] = {}   # lines the kernels left to the checked path, and what it made of them
@@ -405,7 +405,7 @@ def _disagreement(chunk: Lines, settings: Settings, k: int, checked) -> dict:
 _ROW_SLOTS = {"declarer": O_DECLARER, "bid": O_BID, "game": O_GAME, "hand": O_HAND,
               "schneider_announced": O_SCHNEIDER_ANNOUNCED, "schwarz_announced": O_SCHWARZ_ANNOUNCED,
               "ouvert": O_OUVERT, "discard": O_DISCARD, "ended": O_ENDED, "ended_by": O_ENDED_BY, "agrees": O_AGREES,
-              **{name: O_MATADORS + i for i, name in enumerate(RESULT_COLUMNS)}}
+              **{name: O_RESULT + i for i, name in enumerate(RESULT_COLUMNS)}}
 
 
 def _put_row(row: dict, k: int, out: np.ndarray, hands: np.ndarray, logs: np.ndarray) -> None:
@@ -429,7 +429,7 @@ def _game_columns(chunk: Lines, rows: np.ndarray, out: np.ndarray, hands: np.nda
                "schwarz_announced": o[:, O_SCHWARZ_ANNOUNCED] == 1, "ouvert": o[:, O_OUVERT] == 1,
                "discard": o[:, O_DISCARD], "tricks": logs[rows]}
     for i, name in enumerate(RESULT_COLUMNS):
-        values = o[:, O_MATADORS + i]
+        values = o[:, O_RESULT + i]
         columns[name] = np.ma.masked_array(np.where(values == MISSING, 0, values), mask=values == MISSING)
     unknown = np.ma.masked_all(len(rows), dtype=np.int16)
     for suffix in "fmr":

@@ -106,7 +106,7 @@ def _server_value(outcome, score):
     return MISSING
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _passed_in(first, n, items, out):
     """The auction step of a deal all three passed: nothing may follow the calls."""
     if first != n:
@@ -116,7 +116,7 @@ def _passed_in(first, n, items, out):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _result_given(items):
     """Whether the server's result of a declared game has every item the row and the comparison need."""
     for key in (R_D, R_OUTCOME, R_V, R_M, R_BID, R_P, R_T, R_S, R_Z):
@@ -125,7 +125,7 @@ def _result_given(items):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pick_up(data, ts, te, i, n, declarer, skat, cards):
     """The declarer picking up the skat (``s``, then the server showing it) at word ``i``: the word
     after it, ``i`` itself for a hand game, or -1 when the line is flagged."""
@@ -140,7 +140,7 @@ def _pick_up(data, ts, te, i, n, declarer, skat, cards):
     return i + 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, table, cards):
     """The declaration step at word ``i``: a game letter, modifiers, then cards after dots (the two
     put away, the ten shown of an ouvert game), legal by ``table``. Returns (the word after it, the
@@ -200,7 +200,7 @@ def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, ta
     return i, game, flags, put_away
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(data, ts, te, i, n, hand_masks, declarer, held, game, state, log):
     """The play step from word ``i``: each card played by the seat to play and legal by the engine's
     kernels, into ``log``; the word after the last card, or -1 when the line is flagged."""
@@ -226,7 +226,7 @@ def _play(data, ts, te, i, n, hand_masks, declarer, held, game, state, log):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ending(data, ts, te, i, n, cards, state, out):
     """How the game ended, from word ``i`` after the cards: PLAYED when the last trick was played,
     else the first early end (its seat into ``out[O_ENDED_BY]``); -1 when the line is flagged."""
@@ -252,7 +252,7 @@ def _ending(data, ts, te, i, n, cards, state, out):
     return -1 if state[STATE_FINISHED] else ended
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _played_result(game, flags, bid, declarer, twelve, put_away, state, items, out):
     """The result step of a game played out: the engine's result row, compared with the server's."""
     points, tricks = declarer_result(state, put_away)
@@ -264,7 +264,7 @@ def _played_result(game, flags, bid, declarer, twelve, put_away, state, items, o
                      and items[R_S] == out[O_SCHNEIDER] and items[R_Z] == out[O_SCHWARZ])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _server_result(declarer, mat, items, out):
     """The result step of a game that ended early: the server's result as it is, once it is possible;
     False when the line is flagged."""

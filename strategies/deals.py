@@ -18,14 +18,7 @@ from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
 from sim.rules.play import TRICK_LOG_SIZE, play_out
 from sim.rules.rng import STREAM_PLAY, stream_key
-from sim.rules.scoring import (
-    classic_score,
-    matadors,
-    outcome_at_bid,
-    play_outcome,
-    seeger_fabian_declarer,
-    seeger_fabian_defender,
-)
+from sim.rules.scoring import RESULT_COLUMNS, result_row
 from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
 from sim.rules.view import VIEW_SIZE, set_declaration
 
@@ -35,9 +28,6 @@ from .roles import Declarations, DeclarerTask
 
 #: The solver's table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
 SEARCH_TABLE_BITS = 20
-#: Result columns filled by the play kernel, in order.
-RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "won", "overbid", "schneider",
-                  "schwarz", "game_value", "score", "sf_f", "sf_m", "sf_r", "value_reached", "won_in_play")
 
 
 @njit(cache=True)
@@ -101,19 +91,10 @@ def _start_deal(row, cards, state, view):
 
 @njit(cache=True)
 def _score_deal(row, state, twelve, out):
-    """Write the result of a played game into ``out`` (RESULT_COLUMNS)."""
-    d = row[DECLARED_DECLARER]
+    """Write the result of a played game into ``out`` (RESULT_COLUMNS, from the engine's result_row)."""
     points, tricks = declarer_result(state, row[DECLARED_SKAT_CARDS])
-    mat = matadors(row[DECLARED_GAME], twelve)
-    reached, won_in_play, sch, sw = play_outcome(row[DECLARED_GAME], row[DECLARED_HAND] == 1,
-                                                 row[DECLARED_SCHNEIDER] == 1, row[DECLARED_SCHWARZ] == 1,
-                                                 row[DECLARED_OUVERT] == 1, mat, points, tricks)
-    won, value, overbid = outcome_at_bid(row[DECLARED_GAME], reached, won_in_play, row[DECLARED_BID])
-    out[0], out[1], out[2], out[3], out[4], out[5] = mat, points, tricks, won, overbid, sch
-    out[6], out[7], out[8] = sw, value, classic_score(won, value)
-    for s in range(3):
-        out[9 + s] = seeger_fabian_declarer(won, value) if s == d else seeger_fabian_defender(won)
-    out[12], out[13] = reached, won_in_play
+    result_row(row[DECLARED_GAME], row[DECLARED_HAND] == 1, row[DECLARED_SCHNEIDER] == 1, row[DECLARED_SCHWARZ] == 1,
+               row[DECLARED_OUVERT] == 1, row[DECLARED_BID], row[DECLARED_DECLARER], twelve, points, tricks, out)
 
 
 @njit(cache=True)

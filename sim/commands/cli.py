@@ -97,18 +97,23 @@ def answer_records(source: str, out: str | None, keep_going: bool, answer: Calla
     """
     name = "<stdin>" if source == "-" else source
     failed = 0
-    with _open_source(source) as lines, atomic_output(out) as sink:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            result, problem = _answer_line(line, answer)
-            if problem is not None:
-                click.echo(f"{_where(name, number, result)}: {problem}", err=True)
-                if not keep_going:
-                    sys.exit(EXIT_BAD_INPUT)
-                failed += 1
-                result = {"id": result["id"], "line": number, "error": problem}
-            sink.write(json.dumps(result) + "\n")
+    try:
+        with _open_source(source) as lines, atomic_output(out) as sink:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                result, problem = _answer_line(line, answer)
+                if problem is not None:
+                    click.echo(f"{_where(name, number, result)}: {problem}", err=True)
+                    if not keep_going:
+                        sys.exit(EXIT_BAD_INPUT)
+                    failed += 1
+                    result = {"id": result["id"], "line": number, "error": problem}
+                sink.write(json.dumps(result) + "\n")
+    except OSError as error:
+        if out is None or error.filename != str(Path(out)):
+            raise
+        _fail(f"cannot write {out}: {error.strerror}")
     if failed:
         click.echo(f"{name}: {failed} bad record(s)", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -202,7 +207,7 @@ def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable
         _fail(str(error))
     except OSError as error:
         close()
-        _fail(f"cannot write the run: {error.strerror or error} ({error.filename or out})")
+        _fail(f"cannot write {error.filename or out}: {error.strerror or error}")
     close()
 
 
@@ -392,11 +397,15 @@ def show(run, deal_id):
     """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
     (of a declare-mode run: the hands and its eighteen games)."""
     from sim.commands.show import show_deal
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
 
     try:
         click.echo(show_deal(run, deal_id))
     except RunError as error:
         _fail(str(error))
+    except (ProfileError, StrategyError) as error:
+        _fail(f"{run}: cannot play the deal again with the run's strategies: {error}")
 
 
 @main.command(short_help="Check every part of a run byte by byte; --repair makes damaged parts again.")
@@ -408,6 +417,8 @@ def verify(run, repair, jobs):
     """Compare every finished part of the run in RUN with the manifest (size, rows, CRC-32 of its
     bytes). Prints one line per damaged part and exits 1, unless --repair made them again."""
     from sim.runs.folder import read_manifest
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
 
     try:
         manifest = read_manifest(Path(run))
@@ -423,6 +434,10 @@ def verify(run, repair, jobs):
             manifest = read_manifest(Path(run))
     except RunError as error:
         _fail(str(error))
+    except (ProfileError, StrategyError) as error:
+        _fail(f"{run}: cannot play the damaged parts again with the run's strategies: {error}")
+    except OSError as error:
+        _fail(f"cannot write {error.filename or run}: {error.strerror or error}")
     done = len(manifest.parts)
     if manifest.config.get("deals") is None:
         state = f" ({done} parts finished; the import is not: run it again to finish it)"

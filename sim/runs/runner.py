@@ -29,6 +29,7 @@ from sim.runs.folder import (
     Manifest,
     RunError,
     is_whole,
+    make_folder,
     read_manifest,
     remove_stale_temporaries,
     write_part,
@@ -95,9 +96,10 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
 
     Resuming checks each finished part cheaply (present, size, Parquet footer); a part that
     fails is dropped from the manifest, so that it is made again (the same deals or lines give
-    the same data), and ``notice`` is told in one line.
+    the same data), and ``notice`` is told in one line. A run asked for with more deals than the
+    folder's, and otherwise the same, grows (:func:`grow`).
     """
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     if not os.access(folder, os.W_OK):
         raise RunError(f"cannot write to {folder}")
     if (folder / MANIFEST).exists():

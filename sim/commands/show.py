@@ -188,7 +188,7 @@ def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
         raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
                        if part.exists() else f"deal {deal_id} is not imported yet")
     row = {name: value for name, value in found.row(0, named=True).items()}
-    row["game"] = -1 if row["game"] is None else GAME_NAMES.index(row["game"])
+    row["game"] = GAME_NAMES.index(row["game"]) if row["game"] in GAME_NAMES else -1  # passed: null or "passed"
     when = "" if row["date"] is None else f", {row['date']:%Y-%m-%d %H:%M:%S} UTC"
     head = (f"Deal {deal_id} of {folder} (archive {row['archive_file']}, line {row['archive_line']},"
             f" game {row['archive_id']}{when})")

@@ -39,7 +39,9 @@ from sim.rules.cards import SEAT_SUFFIXES, shown
 from sim.rules.games import GAME_NAMES
 from sim.rules.play import TRICK_LOG_SIZE
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+#: Older schema versions analysis still reads (version 2: a passed-in deal's game is null).
+READABLE_VERSIONS = (2, 3)
 MANIFEST = "manifest.json"
 MODES = ("game", "declare", "match")
 #: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
@@ -56,6 +58,10 @@ class RunError(ValueError):
 # --- columns --------------------------------------------------------------------------------
 
 GAME_TYPE = pa.dictionary(pa.int8(), pa.string())
+#: The ``game`` of a passed-in deal (and the ``intended_game_*`` of a seat that means to pass): a
+#: label of its own, so that it is never confused with the null game in a printed frame.
+PASSED = "passed"
+GAME_LABELS = (*GAME_NAMES, PASSED)
 
 #: Columns shared by every mode, with their Parquet types.
 _RESULT_TYPES = {
@@ -128,11 +134,12 @@ def evaluator_column(evaluator: str, seat: int | None = None, game: int | None =
     return f"{EVALUATOR_PREFIX}{evaluator}_{SEAT_SUFFIXES[seat]}_{GAME_NAMES[game]}"
 
 
-def game_labels(ids: np.ndarray) -> pa.Array:
-    """Game type ids as dictionary strings; -1 (no game) becomes null."""
+def game_labels(ids: np.ndarray, unknown: np.ndarray | None = None) -> pa.Array:
+    """Game type ids as dictionary strings (:data:`GAME_LABELS`); -1 (no game: passed in) becomes
+    ``passed``, and the rows ``unknown`` marks become null (an archive that does not say)."""
     ids = np.asarray(ids, dtype=np.int8)
-    return pa.DictionaryArray.from_arrays(pa.array(ids, mask=ids < 0, type=pa.int8()),
-                                          pa.array(GAME_NAMES))
+    ids = np.where(ids < 0, GAME_LABELS.index(PASSED), ids).astype(np.int8)
+    return pa.DictionaryArray.from_arrays(pa.array(ids, mask=unknown, type=pa.int8()), pa.array(GAME_LABELS))
 
 
 def to_table(columns: dict, mode: str, source: str = SIMULATION) -> pa.Table:
@@ -164,7 +171,7 @@ def _arrow(values, kind):
         return values if values.type == kind else values.cast(kind)
     if isinstance(values, np.ma.MaskedArray):
         if kind == GAME_TYPE:
-            return game_labels(np.ma.filled(values, -1))
+            return game_labels(np.ma.filled(values, -1), np.ma.getmaskarray(values))
         return pa.array(np.ma.getdata(values).astype(kind.to_pandas_dtype()), mask=np.ma.getmaskarray(values),
                         type=kind)
     if kind == GAME_TYPE:

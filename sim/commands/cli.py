@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import IO, Callable, Iterator
 
@@ -25,6 +26,9 @@ from sim.runs.folder import RunError, temporary_beside
 
 #: Exit code when some input was bad (click uses 2 for a wrong command line).
 EXIT_BAD_INPUT = 1
+#: How --set reads its value (strategies.profiles._apply_setting), for the help texts.
+SET_VALUES = ('"bidder.thresholds=[7, 7, 7, 7, 7, inf]". VALUE is a TOML value: a number (inf too), true or'
+              ' false, a [list], a { table } or a "text"; anything else is the text as written.')
 
 
 class OneLineErrors(click.Group):
@@ -32,6 +36,7 @@ class OneLineErrors(click.Group):
     instead of click's usage block."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        warnings.formatwarning = _one_line_warning
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -45,6 +50,10 @@ class OneLineErrors(click.Group):
             click.echo("skatsim: interrupted", err=True)
             sys.exit(130)
         sys.exit(code or 0)
+
+
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:
+    return f"skatsim: warning: {message}\n"
 
 
 @click.group(cls=OneLineErrors)
@@ -219,10 +228,11 @@ def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable
 @click.option("--profile", default="default", show_default=True,
               help="A named profile (see `skatsim strategies`) or a .toml file.")
 @click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
-              help="Change the profile, e.g. card_play=random, bidder.margin=10, "
-                   "middlehand.card_play=random. May be repeated.")
+              help="Change the profile, e.g. card_play=random, bidder.margin=10, middlehand.card_play=random, "
+                   + SET_VALUES + " May be repeated.")
 @click.option("--out", type=click.Path(file_okay=False),
-              help="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS].")
+              help="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS, then the --set settings]."
+                   " A finished run asked for with more --deals grows.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes or Dask workers [default: all cores].")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Deals per part file.")
@@ -264,7 +274,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Seed of the deals.")
 @click.option("--card-play-only", is_flag=True,
               help="Bid, discard and declare as A at every seat: only the card play is compared.")
-@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change both profiles.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
+              help="Change both profiles (as simulate --set).")
 @click.option("--set-a", "settings_a", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change profile A.")
 @click.option("--set-b", "settings_b", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change profile B.")
 @click.option("--out", type=click.Path(file_okay=False), help="Run folder [default: results/match-A-B-seedS-N].")

@@ -338,8 +338,11 @@ def match_text(row: dict, splits, folder) -> str:
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Seed of those deals.")
 @click.option("--profile", default="default", show_default=True,
               help="Whose discards and card play (at every seat) decide the games.")
-@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change the profile.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON, one object per game variant.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
+              help="Change the profile (as simulate --set).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: the hand, seat, skat, profile, settings, deals and seed asked about,"
+                   " the advice, and games (one entry per game variant).")
 def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
     """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
     variant with the profile's players, and print each one's win rate (95% interval), expected
@@ -354,7 +357,11 @@ def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
     except (HandError, ProfileError, StrategyError) as error:
         _fail(str(error))
     if as_json:
-        click.echo(json.dumps({"advice": advice(table), "games": table.to_dicts()}))
+        from sim.rules.cards import SEAT_NAMES, format_hand
+
+        asked = {"hand": format_hand(held), "seat": SEAT_NAMES[where], "skat": format_hand(known) if known else None,
+                 "profile": profile, "settings": list(settings), "deals": deals, "seed": seed}
+        click.echo(json.dumps({**asked, "advice": advice(table), "games": table.to_dicts()}))
         return
     click.echo(f"{'game':<26}{'wins (95% interval)':>24}{'expected SF':>13}{'schneider':>11}{'bid up to':>11}")
     for row in table.iter_rows(named=True):
@@ -522,12 +529,24 @@ def analyze(runs, out, evaluators):
 
     folder = Path(out) if out else Path("results") / f"report-{Path(runs[0]).name}"
     try:
+        _check_evaluators(runs, evaluators)
         report = make_report(list(runs), folder, evaluators=list(evaluators) or None)
     except AnalysisError as error:
         _fail(str(error))
     except OSError as error:
-        _fail(f"cannot write the report: {error.strerror or error} ({error.filename or folder})")
+        _fail(f"cannot write {error.filename or folder}: {error.strerror or error}")
     click.echo(str(report))
+
+
+def _check_evaluators(runs, wanted) -> None:
+    """Fail in one line when ``--evaluator`` names an evaluator none of the runs logged."""
+    from analysis import load_runs
+    from analysis.games import evaluator_columns
+
+    logged = sorted({name for run in load_runs(runs) for name in evaluator_columns(run)})
+    unknown = [name for name in dict.fromkeys(wanted) if name not in logged]
+    if unknown:
+        _fail(f"unknown evaluator {', '.join(map(repr, unknown))}: the runs logged {', '.join(logged) or 'none'}")
 
 
 if __name__ == "__main__":

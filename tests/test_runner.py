@@ -271,3 +271,71 @@ def test_a_report_never_replaces_a_folder_that_is_not_a_report(reference, tmp_pa
     result = CliRunner().invoke(main, ["analyze", str(reference), "--out", str(tmp_path / "mine")])
     assert result.exit_code == 1 and "is not a folder this command wrote" in result.output
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+# --- the first minute: kernels compiling, the progress rate ----------------------------------
+
+
+def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
+    from sim.runs.runner import COMPILING, warm_up
+
+    (tmp_path / "fresh_kernel.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef add(a, b):\n    return a + b\n\n"
+        "@njit(cache=False)\ndef times(a, b):\n    return a * b\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fresh_kernel
+
+    told = []
+    seconds = warm_up(lambda seed, start, count: fresh_kernel.add(seed, count) + fresh_kernel.times(2, 3), 5,
+                      told.append)
+    assert told[0] == COMPILING and len(told) == 2 and told[1].startswith("compiled in ")
+    assert seconds is not None and seconds > 0
+    told.clear()
+    assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, told.append) is None
+    assert told == []   # nothing compiled: nothing said
+
+
+def test_the_progress_rate_leaves_out_the_first_call(tmp_path):
+    from sim.runs.simulation import ProfileDeals
+    from strategies import load_profile
+
+    loaded = load_profile(PROFILE)
+    play = ProfileDeals(loaded.name, loaded.spec)
+    play(0, 0, 1)   # compiled in this process already
+
+    class SlowFirstCall:
+        """Like a first run: the first call waits for its kernels."""
+        called = 0
+
+        def __call__(self, seed, start, count):
+            SlowFirstCall.called += 1
+            if SlowFirstCall.called == 1:
+                time.sleep(2.0)
+            return play(seed, start, count)
+
+    from sim.runs.runner import RunConfig, run
+
+    rates = []
+    config = RunConfig(1000, 3, play.description(), chunk_size=500)
+    run(SlowFirstCall(), config, tmp_path / "run", jobs=1, progress=lambda done, total, rate: rates.append(rate))
+    assert min(rates) > 1000 / 2.0, rates   # the two seconds are not in the rate
+
+
+def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
+    import io
+
+    from sim.commands import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    update, close = cli._progress_reporter(3000)
+    assert terminal.getvalue() == ""   # no bar before the first part: lines told before it stay clean
+    update(1000, 3000, 500.0)
+    update(2000, 3000, 800.0)
+    close()
+    last = terminal.getvalue().replace("\r", "\n").strip().splitlines()[-1]
+    assert last.count("deals/s") == 1 and "deal/s" not in last and "800 deals/s, 0:01 left" in last, last

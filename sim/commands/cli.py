@@ -177,25 +177,39 @@ def _fail(message: str, code: int = EXIT_BAD_INPUT):
 def _progress_reporter(total: int):
     """A tqdm bar on a terminal; otherwise one JSON line per finished part on stderr.
 
-    ``total`` 0: the total is told with the first update.
+    ``total`` 0: the total is told with the first update. The bar appears with the first
+    finished part (lines told before it, such as kernels compiling, stay above it) and shows
+    the runner's rate once, with the time left at that rate.
     """
     if sys.stderr.isatty():
         from tqdm import tqdm
 
-        bar = tqdm(total=total or None, unit="deal", unit_scale=True, dynamic_ncols=True)
+        bars = []
 
         def update(done, total_, rate):
-            if bar.total is None:
+            if not bars:
+                bars.append(tqdm(total=total_ or total or None, unit="deal", unit_scale=True, dynamic_ncols=True,
+                                 bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"))
+            bar = bars[0]
+            if bar.total is None and total_:
                 bar.total = total_
             bar.update(done - bar.n)
-            bar.set_postfix_str(f"{rate:,.0f} deals/s", refresh=False)
+            left = f", {_time_left(total_ - done, rate)} left" if total_ else ""
+            bar.set_postfix_str(f"{rate:,.0f} deals/s{left}", refresh=True)
 
-        return update, bar.close
+        return update, lambda: [bar.close() for bar in bars]
 
     def report(done, total_, rate):
         click.echo(json.dumps({"deals_done": done, "deals": total_, "deals_per_s": round(rate)}), err=True)
 
     return report, lambda: None
+
+
+def _time_left(deals: int, rate: float) -> str:
+    """``h:mm:ss`` or ``m:ss`` for ``deals`` more deals at ``rate`` deals a second."""
+    seconds = round(deals / rate) if rate > 0 else 0
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 @contextlib.contextmanager

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from numba.core import event
+
 from sim.rules.cards import shown
 from sim.runs.folder import (
     MANIFEST,
@@ -194,6 +196,44 @@ def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, 
 
 
 BACKENDS = ("local", "dask")
+#: What a first run prints while numba compiles the kernels it caches beside the code.
+COMPILING = "compiling the kernels (first run only)"
+
+
+class _CompileNotice(event.Listener):
+    """A numba event listener that tells ``notice`` once, when the first kernel starts compiling (a
+    kernel loaded from numba's cache sends no such event), and times the compiling."""
+
+    def __init__(self, notice):
+        self.notice, self.began = notice, None
+
+    def on_start(self, started) -> None:
+        if self.began is None:
+            self.began = time.perf_counter()
+            cached = type(getattr(started.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
+            self.notice(COMPILING if cached else "compiling the kernels of this run's strategies")
+
+    def on_end(self, ended) -> None:
+        pass
+
+
+def warm_up(play: PlayDeals, seed: int, notice=None) -> float | None:
+    """Play deal 0 of ``seed`` in this process, so that numba compiles the kernels once (or loads
+    them from its cache) before the parts start, and the progress rate counts playing only; with
+    ``notice``, a compile is told as it starts and when it ends. Returns the seconds it compiled
+    (None when every kernel came from the cache)."""
+    listener = _CompileNotice(notice or (lambda line: None))
+    event.register("numba:compile", listener)
+    try:
+        play(seed, 0, 1)
+    finally:
+        event.unregister("numba:compile", listener)
+    if listener.began is None:
+        return None
+    seconds = time.perf_counter() - listener.began
+    if notice is not None:
+        notice(f"compiled in {seconds:.0f} s; later runs load the kernels from numba's cache")
+    return seconds
 
 
 def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
@@ -210,6 +250,8 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
     manifest = open_run(folder, config.identity(), notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
+    if parts:
+        warm_up(play, config.seed, notice)
     jobs = max(1, jobs or os.cpu_count() or 1)
     if backend == "dask" or scheduler:
         results = iterate_parts_dask(play, config, folder, parts, jobs, scheduler)

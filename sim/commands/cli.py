@@ -266,7 +266,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
              scheduler):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
-    Running the same command again resumes an interrupted run; the output is the
+    Running the same command again resumes an interrupted run, and with more --deals
+    grows a finished one (deal i depends on the seed and i alone); the output is the
     same for any --jobs, --chunk-size and backend.
     """
     from sim.runs.simulation import simulate as run_profile

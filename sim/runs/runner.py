@@ -107,8 +107,11 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
     if (folder / MANIFEST).exists():
         manifest = read_manifest(folder)
         old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
-        if old != identity:
-            raise RunError(f"{folder} holds a different run ({_difference(old, identity)});"
+        if old != identity and _same_but_deals(old, identity):
+            grow(folder, manifest, identity["deals"], notice)
+        elif old != identity:
+            same_deals = {**old, "deals": identity["deals"]} if "deals" in identity else old  # deals may grow
+            raise RunError(f"{folder} holds a different run ({_difference(same_deals, identity)});"
                            " choose another --out folder")
         damaged = manifest.damaged_parts(folder)
         for index, problem in damaged.items():
@@ -125,6 +128,31 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
                         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     manifest.save(folder)
     return manifest
+
+
+def _same_but_deals(old: dict, new: dict) -> bool:
+    """Whether ``new`` is the run ``old`` with more deals (or fewer: refused with its own message)."""
+    if not (is_whole(old.get("deals")) and is_whole(new.get("deals"))):
+        return False
+    return {**old, "deals": new["deals"]} == new
+
+
+def grow(folder: Path, manifest: Manifest, deals: int, notice=None) -> None:
+    """Extend the run in ``folder`` to ``deals`` deals: deal ``i`` is a pure function of the seed and
+    ``i``, so the finished parts stay as they are; a last part cut short by the old number of deals
+    is played again whole. Fewer deals than the run holds are refused."""
+    config = manifest.config
+    before, chunk = config["deals"], config["chunk_size"]
+    if deals < before:
+        raise RunError(f"{folder} holds a run of {before:,} deals; a run grows but never shrinks: ask for"
+                       f" {before:,} deals or more, or choose another --out folder")
+    if before % chunk:
+        manifest.drop_part(before // chunk)   # its deals now run to the full chunk
+    config["deals"] = deals
+    manifest.finished = None
+    manifest.save(folder)
+    if notice is not None:
+        notice(f"{folder}: growing the run from {before:,} to {deals:,} deals")
 
 
 def _difference(old: dict, new: dict, prefix: str = "") -> str:

@@ -87,6 +87,7 @@ def _command(name: str, target: Path, small_run: Path, declare_run: Path) -> lis
         "solve": ["solve", EXAMPLES, "--out", str(target)],
         "simulate": ["simulate", "--deals", "20", "--profile", "random", "--jobs", "1", "--out", str(target)],
         "match": ["match", "random", "threshold", "--deals", "5", "--jobs", "1", "--out", str(target)],
+        "tournament": ["tournament", "random", "threshold", "--deals", "5", "--jobs", "1", "--out", str(target)],
         "analyze": ["analyze", str(small_run), "--out", str(target)],
         "calibrate": ["calibrate", str(declare_run), "--out", str(target)],
         "import iss": ["import", "iss", str(Path(EXAMPLES).parent / "iss.txt"), "--jobs", "1", "--out", str(target)],
@@ -94,7 +95,7 @@ def _command(name: str, target: Path, small_run: Path, declare_run: Path) -> lis
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("command", ["replay", "solve", "simulate", "match", "analyze", "calibrate",
+@pytest.mark.parametrize("command", ["replay", "solve", "simulate", "match", "tournament", "analyze", "calibrate",
                                      "import iss"])
 def test_an_output_that_cannot_be_written_is_one_line_and_leaves_nothing(command, kind, tmp_path, read_only,
                                                                          small_run, declare_run):

@@ -319,28 +319,48 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
         row.update(folder=str(folder), splits=splits.to_dicts())
         click.echo(json.dumps(row))
     else:
+        from sim.commands.results import match_text
+
         click.echo(match_text(result.row(0, named=True), splits, folder))
 
 
-def match_text(row: dict, splits, folder) -> str:
-    """The result of a match as a table for people."""
-    def number(value, digits=1):
-        return "-" if value is None else f"{value:+.{digits}f}" if digits == 1 else f"{value:.{digits}f}"
+@main.command(short_help="Every pair of several profiles in a duplicate match: a table, a ranking and a plot.")
+@click.argument("players", nargs=-1, required=True, metavar="PLAYER PLAYER [PLAYER ...]")
+@click.option("--deals", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Deals of every match; each is played six times (as skatsim match does).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the deals (the same deals in every match).")
+@click.option("--card-play-only", is_flag=True,
+              help="Bid, discard and declare as the first player at every seat of every match: only the card"
+                   " play is compared.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
+              help="Change every player's profile (as simulate --set).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Tournament folder, one match run folder per pair in it"
+                   " [default: results/tournament-PLAYERS-seedS-N].")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per part file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the standings and the matches as one JSON object.")
+def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json):
+    """Play every pair of PLAYERS in a duplicate match on the same deals and print each player's
+    Seeger-Fabian points per game and its points less its opponents' ("against the field"), each
+    with a 95% interval over deals, ranked; then every match's A - B. A PLAYER is a profile name or
+    .toml file, with settings after @: default@card_play=pimc@card_play.worlds=8.
 
-    kind = ", card play only" if row["card_play_only"] else ""
-    lines = [f"Duplicate match: A = {row['a']}, B = {row['b']}{kind}; {row['deals']:,} deals, "
-             f"{row['games']:,} games ({folder})",
-             f"{'Seeger-Fabian points per game':<32}{'A':>9}{'B':>9}   A - B (95% interval over deals)"]
-    for split in splits.iter_rows(named=True):
-        low, high = number(split["difference_low"]), number(split["difference_high"])
-        interval = f"{number(split['difference'])} ({low} to {high})"
-        lines.append(f"  {split['split']:<30}{number(split['sf_per_game_a']):>9}{number(split['sf_per_game_b']):>9}"
-                     f"   {interval}")
-    rates = [f"{100 * row[f'declarer_win_rate_{s}']:.1f}% ({100 * row[f'declarer_win_rate_{s}_lo']:.1f}"
-             f" to {100 * row[f'declarer_win_rate_{s}_hi']:.1f})" if row[f"declarer_win_rate_{s}"] is not None
-             else "-" for s in "ab"]
-    lines.append(f"Declarer win rate: A {rates[0]}, B {rates[1]}")
-    return "\n".join(lines)
+    Writes standings.csv, pairs.csv and tournament.png to the tournament folder; running the same
+    command again resumes the matches not finished (and grows them with more --deals).
+    """
+    from analysis import AnalysisError
+    from sim.commands.results import tournament_json, tournament_text
+    from sim.commands.tournament import play_tournament
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    matches = len(players) * (len(players) - 1) // 2
+    with _writing_run(matches * deals, out, ProfileError, StrategyError, AnalysisError) as update:
+        result = play_tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size,
+                                 progress=update, notice=lambda line: click.echo(line, err=True))
+    click.echo(tournament_json(result) if as_json else tournament_text(result))
 
 
 @main.command(short_help="What one hand is worth: every game played out over many deals of the unseen cards.")

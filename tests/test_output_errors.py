@@ -124,3 +124,23 @@ def test_a_failed_write_in_a_temporary_folder_names_its_place_in_the_target(tmp_
     with pytest.raises(OSError) as error, folder_in_place(target, lambda folder: True) as temporary:
         raise OSError(errno.ENOSPC, "No space left on device", str(temporary / "tables" / "mix.csv"))
     assert error.value.filename == str(target / "tables" / "mix.csv") and not list(tmp_path.iterdir())
+
+
+def test_verify_repair_that_cannot_write_the_part_is_one_line(tmp_path, monkeypatch):
+    folder = simulate(100, seed=2, profile="random", out=tmp_path / "run", jobs=1, chunk_size=50)
+    part = folder / "part-00001.parquet"
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    part.write_bytes(bytes(data))
+    real = tempfile.mkstemp
+
+    def read_only(*args, **kwargs):
+        if Path(kwargs.get("dir", "")) == folder:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(kwargs["dir"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    result = CliRunner().invoke(main, ["verify", str(folder), "--repair", "--jobs", "1"])
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert result.output.strip().splitlines()[-1].startswith("skatsim: cannot write ")
+    assert not list(folder.glob("*.tmp")) and not list(folder.glob(".*.tmp"))

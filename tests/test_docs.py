@@ -18,7 +18,7 @@ def test_the_evaluator_guide_says_which_profile_bids_on_thresholds():
     from strategies import load_profile
 
     text = " ".join((ROOT / "docs" / "evaluators.md").read_text().split())
-    assert "the `threshold` profile (and `cautious`, `aggressive` and `random`, which share its bidding) bids on lower" \
-        in text
+    says = "the `threshold` profile (and `cautious`, `aggressive` and `random`, which share its bidding) bids on lower"
+    assert says in text
     assert load_profile("threshold").seats[0].bidder.__class__.__name__ == "ThresholdBidder"
     assert load_profile("default").seats[0].bidder.__class__.__name__ != "ThresholdBidder"

@@ -11,6 +11,15 @@ from sim.commands.show import trick_count
 from sim.runs.simulation import simulate
 
 
+def stdout_runner() -> CliRunner:
+    """A runner whose output is stdout alone: lines told on stderr (kernels compiling on a first run)
+    stay out of what the command prints."""
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr in by default
+    except TypeError:
+        return CliRunner()
+
+
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     return simulate(200, seed=4, profile="random", out=tmp_path_factory.mktemp("runs") / "run", jobs=1,
@@ -27,10 +36,10 @@ def test_analyze_with_an_evaluator_no_run_logged_names_it_and_those_logged(small
 
 
 def test_hand_json_is_one_object_that_echoes_the_question():
-    result = CliRunner().invoke(main, ["hand", "SJ CJ HA H10 HK H9 H8 SA CA D7", "--seat", "rearhand", "--skat",
-                                       "D8 D9", "--deals", "40", "--profile", "threshold", "--json"])
+    result = stdout_runner().invoke(main, ["hand", "SJ CJ HA H10 HK H9 H8 SA CA D7", "--seat", "rearhand",
+                                           "--skat", "D8 D9", "--deals", "40", "--profile", "threshold", "--json"])
     assert result.exit_code == 0, result.output
-    answer = json.loads(result.output)
+    answer = json.loads(result.stdout)
     assert answer["hand"] == "CJ SJ CA SA HA H10 HK H9 H8 D7" and answer["seat"] == "rearhand"
     assert answer["skat"] == "D9 D8" and answer["profile"] == "threshold" and answer["deals"] == 40
     assert set(answer) >= {"advice", "games", "settings", "seed"} and len(answer["games"]) == 14
@@ -68,3 +77,19 @@ def test_show_of_a_run_whose_strategy_is_no_longer_installed_is_one_line(tmp_pat
     result = CliRunner().invoke(main, ["show", str(folder), "1"])
     assert result.exit_code == 1 and result.output.count("\n") == 1 and "Traceback" not in result.output
     assert "unknown card_play 'club_random'" in result.output and str(folder) in result.output
+
+
+def test_hand_says_when_its_kernels_compile(tmp_path, monkeypatch):
+    from sim.commands import hand
+    from sim.runs.runner import COMPILING
+
+    (tmp_path / "hand_kernel.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef one():\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import hand_kernel
+
+    judged = hand.judge_hand
+    monkeypatch.setattr(hand, "judge_hand", lambda *args: (hand_kernel.one(), judged(*args))[1])
+    result = stdout_runner().invoke(main, ["hand", "CJ SJ HA H10 HK H9 H8 SA CA D7", "--deals", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == COMPILING and "compiled in" in result.stderr
+    assert json.loads(result.stdout)["hand"].startswith("CJ SJ")

@@ -144,3 +144,10 @@ def test_verify_repair_that_cannot_write_the_part_is_one_line(tmp_path, monkeypa
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert result.output.strip().splitlines()[-1].startswith("skatsim: cannot write ")
     assert not list(folder.glob("*.tmp")) and not list(folder.glob(".*.tmp"))
+
+
+def test_a_folder_put_in_place_has_the_mode_of_any_new_folder(tmp_path):
+    with folder_in_place(tmp_path / "report", lambda folder: True) as temporary:
+        (temporary / "report.html").write_text("<html></html>")
+    (tmp_path / "plain").mkdir()
+    assert (tmp_path / "report").stat().st_mode & 0o777 == (tmp_path / "plain").stat().st_mode & 0o777

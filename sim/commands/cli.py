@@ -383,12 +383,14 @@ def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
     from sim.commands.hand import HandError, advice, judge_hand, read_hand
+    from sim.runs.runner import compiles_told
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
     try:
         held, where, known = read_hand(cards, seat, skat)
-        table = judge_hand(held, where, known, deals, seed, profile, settings)
+        with compiles_told(lambda line: click.echo(line, err=True)):
+            table = judge_hand(held, where, known, deals, seed, profile, settings)
     except (HandError, ProfileError, StrategyError) as error:
         _fail(str(error))
     if as_json:
@@ -450,11 +452,14 @@ def show(run, deal_id):
     """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
     (of a declare-mode run: the hands and its eighteen games)."""
     from sim.commands.show import show_deal
+    from sim.runs.runner import compiles_told
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
     try:
-        click.echo(show_deal(run, deal_id))
+        with compiles_told(lambda line: click.echo(line, err=True)):
+            text = show_deal(run, deal_id)
+        click.echo(text)
     except RunError as error:
         _fail(str(error))
     except (ProfileError, StrategyError) as error:

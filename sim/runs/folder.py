@@ -447,6 +447,7 @@ def folder_in_place(target: Path, belongs) -> Iterator[Path]:
         remove_empty(made)
         raise _named_for(error, target) from None
     try:
+        os.chmod(temporary, 0o777 & ~_umask())  # mkdtemp makes 0700; the folder is an ordinary one
         yield temporary
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))

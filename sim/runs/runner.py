@@ -11,6 +11,7 @@ alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import time
@@ -245,23 +246,32 @@ class _CompileNotice(event.Listener):
         pass
 
 
+@contextlib.contextmanager
+def compiles_told(notice=None) -> Iterator[list]:
+    """Within the block, tell ``notice`` when numba starts compiling a kernel (once) and, at the end,
+    how long it compiled. Yields a list that holds the seconds compiled afterwards (empty when every
+    kernel came from the cache)."""
+    listener = _CompileNotice(notice or (lambda line: None))
+    seconds: list = []
+    event.register("numba:compile", listener)
+    try:
+        yield seconds
+    finally:
+        event.unregister("numba:compile", listener)
+    if listener.began is not None:
+        seconds.append(time.perf_counter() - listener.began)
+        if notice is not None:
+            notice(f"compiled in {seconds[0]:.0f} s; later runs load the kernels from numba's cache")
+
+
 def warm_up(play: PlayDeals, seed: int, notice=None) -> float | None:
     """Play deal 0 of ``seed`` in this process, so that numba compiles the kernels once (or loads
     them from its cache) before the parts start, and the progress rate counts playing only; with
     ``notice``, a compile is told as it starts and when it ends. Returns the seconds it compiled
     (None when every kernel came from the cache)."""
-    listener = _CompileNotice(notice or (lambda line: None))
-    event.register("numba:compile", listener)
-    try:
+    with compiles_told(notice) as seconds:
         play(seed, 0, 1)
-    finally:
-        event.unregister("numba:compile", listener)
-    if listener.began is None:
-        return None
-    seconds = time.perf_counter() - listener.began
-    if notice is not None:
-        notice(f"compiled in {seconds:.0f} s; later runs load the kernels from numba's cache")
-    return seconds
+    return seconds[0] if seconds else None
 
 
 def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",

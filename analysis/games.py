@@ -26,7 +26,7 @@ import polars as pl
 
 from sim.rules.cards import SEAT_NAMES
 from sim.rules.games import GAME_NAMES
-from sim.runs.folder import evaluator_column
+from sim.runs.folder import GAME_LABELS, evaluator_column
 
 from .runs import Run
 
@@ -38,8 +38,10 @@ RESULT_COLUMNS = ("hand", "ouvert", "schneider_announced", "schwarz_announced", 
 
 
 def game_id() -> pl.Expr:
-    """The ``game`` dictionary column as its id 0..5 (null for a passed-in deal)."""
-    return pl.col("game").cast(pl.String).cast(pl.Enum(GAME_NAMES)).to_physical().cast(pl.Int8)
+    """The ``game`` dictionary column as its id 0..5; null for a passed-in deal (labelled ``passed``
+    since schema version 3, null before)."""
+    physical = pl.col("game").cast(pl.String).cast(pl.Enum(GAME_LABELS)).to_physical().cast(pl.Int8)
+    return pl.when(physical < len(GAME_NAMES)).then(physical).alias("game")
 
 
 def evaluator_columns(run: Run) -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runs.folder import SCHEMA_VERSION, SIMULATION, RunError, part_name, read_manifest
+from sim.runs.folder import READABLE_VERSIONS, SIMULATION, RunError, part_name, read_manifest
 
 
 class AnalysisError(ValueError):
@@ -89,9 +89,10 @@ def load_run(folder, label: str | None = None) -> Run:
         raise AnalysisError(str(error)) from None
     config = manifest.config
     version = config.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
+        readable = " and ".join(map(str, READABLE_VERSIONS))
         raise AnalysisError(f"{folder} holds a run of schema version {version}; this skatsim reads"
-                            f" version {SCHEMA_VERSION} (run the simulation again)")
+                            f" versions {readable} (run the simulation again)")
     if not manifest.parts:
         raise AnalysisError(f"{folder} is an empty run: no part is finished yet")
     damaged = manifest.damaged_parts(folder)

@@ -40,7 +40,7 @@ from typing import Any
 from sim.rules.cards import SEAT_NAMES
 
 from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (register the built-ins)
-from .registry import StrategyError, build
+from .registry import StrategyError, build, lookup, settable_parameters
 
 #: The roles a profile sets at every seat (evaluators are chosen by the bidder).
 SEAT_ROLES = ("bidder", "discarder", "declarer", "card_play")
@@ -91,20 +91,33 @@ def profile_description(name_or_path: str | Path) -> str:
 
 
 def load_profile(name_or_path: str | Path = "default", settings: list[str] | tuple = ()) -> Profile:
-    """A named profile or a TOML file, with ``role=name`` / ``role.param=value`` settings applied."""
+    """A named profile or a TOML file, with ``role=name`` / ``role.param=value`` settings applied.
+
+    A bidder's ``thresholds`` belong to the evaluator they were written for: a setting that
+    changes a seat's evaluator gives that seat the new evaluator's own thresholds, unless a
+    setting gives the thresholds too.
+    """
     raw, name = _read(name_or_path)
-    for setting in settings:
-        _apply_setting(raw, setting)
-    return build_profile(name, raw)
+    written = copy.deepcopy(raw)
+    changed = [_apply_setting(raw, setting) for setting in settings]
+    given = {seat for seat in SEAT_NAMES for where, key in changed
+             if key == ("bidder", "thresholds") and where in (None, seat)}
+    own = {seat for seat in SEAT_NAMES
+           if seat not in given and _evaluator_at(written, seat) != _evaluator_at(raw, seat)}
+    return build_profile(name, raw, own_thresholds=own)
 
 
-def build_profile(name: str, raw: dict) -> Profile:
+def build_profile(name: str, raw: dict, own_thresholds=()) -> Profile:
+    """The profile of ``raw`` (a profile's tables, or a manifest's spec of every seat); the bidders of
+    the seats in ``own_thresholds`` use their evaluator's own thresholds."""
     description = str(raw.get("description", ""))
     unknown = set(raw) - set(SEAT_ROLES) - set(SEAT_NAMES) - {"description"}
     if unknown:
         raise ProfileError(f"profile {name!r}: unknown section {', '.join(sorted(unknown))}"
                            f" (roles: {', '.join(SEAT_ROLES)}; seats: {', '.join(SEAT_NAMES)})")
     spec = {seat: _seat_spec(name, raw, seat) for seat in SEAT_NAMES}
+    for seat in own_thresholds:
+        spec[seat]["bidder"].pop("thresholds", None)
     seats = tuple(SeatStrategies(**{role: _build(name, seat, role, spec[seat][role])
                                     for role in SEAT_ROLES}) for seat in SEAT_NAMES)
     return Profile(name, description, spec, seats)
@@ -138,7 +151,10 @@ def _seat_spec(name: str, raw: dict, seat: str) -> dict:
     spec = {}
     for role in SEAT_ROLES:
         table = copy.deepcopy(raw.get(role, {}))
-        table.update(copy.deepcopy(raw.get(seat, {}).get(role, {})))
+        mine = copy.deepcopy(raw.get(seat, {}).get(role, {}))
+        if role == "bidder" and _other_evaluator(table, mine):
+            table.pop("thresholds", None)  # written for an evaluator this seat does not use
+        table.update(mine)
         if "name" not in table:
             raise ProfileError(f"profile {name!r}: no {role} for {seat} (add [{role}] with a name)")
         spec[role] = table
@@ -146,6 +162,33 @@ def _seat_spec(name: str, raw: dict, seat: str) -> dict:
     if unknown:
         raise ProfileError(f"profile {name!r}: [{seat}] has unknown role {', '.join(sorted(unknown))}")
     return spec
+
+
+def _evaluator(table: dict):
+    """The evaluator a bidder's table uses: its own ``evaluator``, or the bidder's default one."""
+    if "evaluator" in table:
+        return table["evaluator"]
+    try:
+        parameter = settable_parameters(lookup("bidder", table.get("name"))).get("evaluator")
+    except StrategyError:
+        return None
+    return None if parameter is None else parameter.default
+
+
+def _other_evaluator(table: dict, mine: dict) -> bool:
+    """Whether a seat's bidder table ``mine`` names another evaluator than the profile's bidder
+    ``table`` uses, without thresholds of its own."""
+    return "evaluator" in mine and "thresholds" not in mine and \
+        _evaluator({"name": table.get("name"), **mine}) != _evaluator(table)
+
+
+def _evaluator_at(raw: dict, seat: str):
+    """The bidder and evaluator of ``seat`` in a profile's tables (before they are checked)."""
+    table = {}
+    for part in (raw.get("bidder"), raw.get(seat, {}).get("bidder") if isinstance(raw.get(seat), dict) else None):
+        if isinstance(part, dict):
+            table.update(part)
+    return table.get("name"), _evaluator(table)
 
 
 def _build(profile: str, seat: str, role: str, table: dict):
@@ -156,18 +199,28 @@ def _build(profile: str, seat: str, role: str, table: dict):
         raise ProfileError(f"profile {profile!r}, {seat} {role}: {error}") from None
 
 
-def _apply_setting(raw: dict, setting: str) -> None:
-    """Apply ``[seat.]role=name`` or ``[seat.]role.param=value`` to the raw profile."""
+def _apply_setting(raw: dict, setting: str) -> tuple[str | None, tuple[str, ...]]:
+    """Apply ``[seat.]role=name`` or ``[seat.]role.param=value`` to the raw profile; returns the seat
+    (None: every seat) and the (role, param) or (role,) it set.
+
+    VALUE is read as a TOML value: ``10``, ``1.5``, ``true``, ``inf``, a list ``[7, 7, 7, 7, 7, inf]``,
+    a table ``{ top_trump = 1 }``, a quoted text; anything else is the text as written.
+    """
     key, sep, value = setting.partition("=")
     parts = key.strip().split(".")
     if not sep or not all(parts):
         raise ProfileError(f"setting {setting!r} is not ROLE=NAME or ROLE.PARAM=VALUE")
-    target = raw
+    target, seat = raw, None
     if parts[0] in SEAT_NAMES:
-        target = raw.setdefault(parts.pop(0), {})
+        seat = parts.pop(0)
+        target = raw.setdefault(seat, {})
+        if not isinstance(target, dict):
+            raise ProfileError(f"setting {setting!r}: the profile's {seat} is not a table")
     if not parts or parts[0] not in SEAT_ROLES:
         raise ProfileError(f"setting {setting!r}: unknown role (roles: {', '.join(SEAT_ROLES)})")
     table = target.setdefault(parts[0], {})
+    if not isinstance(table, dict):
+        raise ProfileError(f"setting {setting!r}: the profile's {parts[0]} is not a table")
     if len(parts) == 1:
         table.clear()
         table["name"] = value.strip()
@@ -175,6 +228,7 @@ def _apply_setting(raw: dict, setting: str) -> None:
         table[parts[1]] = _parse_value(value.strip())
     else:
         raise ProfileError(f"setting {setting!r}: too many dots (ROLE.PARAM=VALUE)")
+    return seat, tuple(parts)
 
 
 def _parse_value(text: str):

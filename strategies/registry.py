@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
+import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Callable
@@ -31,6 +33,11 @@ ENTRY_POINT_GROUP = "skatsim.strategies"
 
 class StrategyError(ValueError):
     """An unknown strategy, or parameters it does not take."""
+
+
+class StrategyWarning(UserWarning):
+    """A strategy registered without a range for a numeric parameter: its values are only checked
+    to be finite numbers."""
 
 
 @dataclass(frozen=True)
@@ -101,10 +108,48 @@ def register(role: str, name: str, *, logged: bool = False, ranges: dict | None 
 
     def add(factory):
         doc = inspect.getdoc(factory) or ""
-        _registry[role][name] = Strategy(role, name, factory, doc.split("\n")[0], logged, bounds)
+        strategy = Strategy(role, name, factory, plain_text(doc.split("\n")[0]), logged, bounds)
+        unbounded = missing_ranges(strategy)
+        if unbounded:
+            where = ".".join(filter(None, (factory.__module__, factory.__qualname__)))
+            verb = "has" if len(unbounded) == 1 else "have"
+            warnings.warn(f"{role} {name!r} ({where}): {', '.join(unbounded)} {verb}"
+                          f" no range, so any finite number is taken; declare one when registering:"
+                          f" @register({role!r}, {name!r}, ranges={{{unbounded[0]!r}: (low, high)}})",
+                          StrategyWarning, stacklevel=2)
+        _registry[role][name] = strategy
         return factory
 
     return add
+
+
+_ROLE_MARKUP = re.compile(r":[\w:.-]+:`~?(?:[^`<]*<)?([^`>]+)>?`")   # :class:`x`, :func:`~a.b`, :ref:`t <x>`
+_LITERAL = re.compile(r"``([^`]+)``|`([^`]+)`")
+_EMPHASIS = re.compile(r"\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*")
+
+
+def plain_text(text: str) -> str:
+    """A docstring line without its reStructuredText markup: ``margin`` and :class:`x` as margin
+    and x, *word* as word."""
+    text = _ROLE_MARKUP.sub(lambda m: m.group(1).rsplit(".", 1)[-1] if "~" in m.group(0) else m.group(1), text)
+    text = _LITERAL.sub(lambda m: m.group(1) or m.group(2), text)
+    return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+def missing_ranges(strategy: Strategy) -> list[str]:
+    """The numeric parameters of ``strategy`` (a number by default or by annotation, and
+    ``thresholds``) that declare no range."""
+    found = []
+    for parameter in settable_parameters(strategy).values():
+        numeric = is_number(parameter.default) or str(parameter.annotation) in ("float", "int")
+        if (numeric or parameter.name == "thresholds") and parameter.name not in strategy.ranges:
+            found.append(parameter.name)
+    return found
+
+
+def builtin(strategy: Strategy) -> bool:
+    """Whether ``strategy`` ships with skatsim (rather than coming from another package)."""
+    return strategy.factory.__module__.split(".")[0] == __name__.split(".")[0]
 
 
 def names(role: str) -> list[str]:

@@ -1,20 +1,25 @@
 """Analysis of small hand-made run folders: errors, contract success, thresholds, paired comparison."""
 
 import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from analysis import AnalysisError, bench_analyze, compare_runs, contract_success, load_run, thresholds
+from analysis.mix import deal_cube, game_mix
 from sim.runs.folder import (
     DECLARE_MODE_TYPES,
     GAME_MODE_TYPES,
     SCHEMA_VERSION,
     Manifest,
+    part_facts,
     part_name,
     read_manifest,
     write_part,
 )
 
-CLUBS, DIAMONDS = 3, 0
+CLUBS, DIAMONDS, NULL = 3, 0, 5
 
 
 #: What the manifest of a hand-made run says of its evaluator: classic, with its shipped thresholds.
@@ -98,7 +103,7 @@ def test_a_missing_or_damaged_part_is_named_with_what_to_do(tmp_path, damage):
 
 def test_a_run_of_another_schema_version_is_refused(tmp_path):
     folder = write_run(tmp_path / "old", clubs_games([True]), schema_version=SCHEMA_VERSION + 1)
-    expected = f"schema version {SCHEMA_VERSION + 1}.*reads version {SCHEMA_VERSION}"
+    expected = f"schema version {SCHEMA_VERSION + 1}.*reads versions 2 and {SCHEMA_VERSION}"
     with pytest.raises(AnalysisError, match=expected):
         load_run(folder)
 
@@ -211,3 +216,47 @@ def test_bench_analyze_times_a_whole_report(tmp_path):
     seconds = bench_analyze(folder, tmp_path / "report")
     assert seconds > 0
     assert (tmp_path / "report" / "report.html").exists()
+
+
+# --- the game of a passed-in deal, now and in schema version 2 ---------------------------------
+
+
+def null_and_passed_games() -> dict:
+    """Clubs won, a null game lost, two deals passed in."""
+    columns = clubs_games([True, False], passed=2)
+    columns["game"] = np.array([CLUBS, NULL, -1, -1])
+    return columns
+
+
+def as_schema_2(folder):
+    """Rewrite the run in ``folder`` as schema version 2 wrote it: a passed-in deal's game null."""
+    part = folder / part_name(0)
+    table = pq.read_table(part)
+    names = table["game"].combine_chunks().dictionary.to_pylist()
+    games = [None if g == "passed" else g for g in table["game"].to_pylist()]
+    old = pa.DictionaryArray.from_arrays(pa.array([None if g is None else names.index(g) for g in games],
+                                                  pa.int8()), pa.array(names[:6]))
+    pq.write_table(table.set_column(table.schema.get_field_index("game"), "game", old), part, compression="zstd")
+    manifest = read_manifest(folder)
+    manifest.config["schema_version"] = 2
+    manifest.parts["0"] = part_facts(part)
+    manifest.save(folder)
+    return folder
+
+
+def test_a_printed_frame_tells_the_null_game_from_a_passed_in_deal(tmp_path):
+    folder = write_run(tmp_path / "run", null_and_passed_games())
+    counts = pl.read_parquet(folder / part_name(0))["game"].cast(pl.String).value_counts()
+    assert dict(counts.iter_rows()) == {"clubs": 1, "null": 1, "passed": 2}
+    assert "passed" in str(pl.read_parquet(folder / part_name(0)).select("game"))
+
+
+def test_a_run_of_schema_version_2_is_analysed_as_before(tmp_path):
+    new = write_run(tmp_path / "new", null_and_passed_games())
+    old = as_schema_2(write_run(tmp_path / "old", null_and_passed_games()))
+    assert pl.read_parquet(old / part_name(0))["game"].null_count() == 2
+    for name, table in contract_success(load_run(new)).items():
+        assert table.equals(contract_success(load_run(old))[name]), name
+    mix = {label: game_mix(deal_cube(load_run(folder)).collect()) for label, folder in (("new", new), ("old", old))}
+    assert mix["new"].equals(mix["old"])
+    assert mix["new"].filter(pl.col("games") > 0)["game"].to_list() == ["clubs", "null"]

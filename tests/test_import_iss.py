@@ -63,9 +63,8 @@ def test_profile_games_import_as_the_simulation_logged_them(tmp_path):
         got = imported[name]
         expected = np.asarray(simulated[name])
         if name in ("game",):
-            assert got.cast(pl.String).to_list() == [None if g < 0 else
-                                                     ["diamonds", "hearts", "spades", "clubs", "grand", "null"][g]
-                                                     for g in expected]
+            assert got.cast(pl.String).to_list() == [
+                ["diamonds", "hearts", "spades", "clubs", "grand", "null", "passed"][g] for g in expected]
         elif name == "tricks":
             assert (np.array(got.to_list()) == expected).all()
         else:

@@ -153,15 +153,26 @@ def test_strategies_of_other_packages_load_through_the_entry_point_group(monkeyp
 
 
 def test_every_numeric_parameter_of_a_built_in_strategy_declares_its_range():
-    from strategies.registry import ROLES, is_number, settable_parameters
+    from strategies.registry import ROLES, builtin, missing_ranges
 
-    for role in ROLES:
-        for name in names(role):
-            strategy = lookup(role, name)
-            for parameter in settable_parameters(strategy).values():
-                numeric = is_number(parameter.default) or str(parameter.annotation) in ("float", "int")
-                if numeric or parameter.name == "thresholds":
-                    assert parameter.name in strategy.ranges, f"{role} {name}: {parameter.name} has no range"
+    built_in = [lookup(role, name) for role in ROLES for name in names(role) if builtin(lookup(role, name))]
+    assert {s.name for s in built_in} >= {"threshold", "default", "heuristic", "rules", "best_margin"}
+    for strategy in built_in:
+        assert not missing_ranges(strategy), f"{strategy.role} {strategy.name}: no range for {missing_ranges(strategy)}"
+
+
+def test_a_strategy_of_another_package_without_ranges_is_told_at_registration(monkeypatch):
+    from strategies import registry
+
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    with pytest.warns(registry.StrategyWarning, match=r"evaluator 'jack_ace' .*: ace, jack have no range.*"
+                                                      r"ranges=\{'ace': \(low, high\)\}"):
+        @registry.register("evaluator", "jack_ace")
+        def jack_ace(hands, seats, ace=1.0, jack=2.0):
+            """Jacks and aces."""
+            return np.zeros((len(hands), 6))
+    assert not registry.builtin(registry.lookup("evaluator", "jack_ace"))
+    assert registry.builtin(registry.lookup("evaluator", "default"))
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "21", "-1e300", "true", '"high"', "[1, 2]"])
@@ -191,3 +202,87 @@ def test_every_kind_of_bad_parameter_value_is_named(setting, message):
 def test_an_infinite_threshold_means_never_play_that_game():
     profile = load_profile("threshold", ["bidder.thresholds=[5, 5, 5, 5, 6, inf]"])
     assert profile.seats[0].bidder.thresholds[5] == np.inf
+
+
+# --- thresholds belong to their evaluator; values on the command line ------------------------
+
+
+def own_thresholds(name: str) -> list[float]:
+    return list(lookup("evaluator", name).factory.thresholds)
+
+
+def test_a_changed_evaluator_bids_on_its_own_thresholds():
+    tuned = list(load_profile("threshold").seats[0].bidder.thresholds)
+    assert tuned != own_thresholds("default")  # the profile's thresholds are tuned for its evaluator
+    profile = load_profile("threshold", ["bidder.evaluator=classic"])
+    assert [list(s.bidder.thresholds) for s in profile.seats] == [own_thresholds("classic")] * 3
+    assert "thresholds" not in profile.spec["forehand"]["bidder"]   # the manifest says so too
+
+
+@pytest.mark.parametrize("settings", [
+    ["bidder.evaluator=classic", "bidder.thresholds=[7, 7, 7, 7, 7, inf]"],
+    ["bidder.thresholds=[7,7,7,7,7,inf]", "bidder.evaluator=classic"],
+])
+def test_thresholds_given_with_the_evaluator_are_kept_in_either_order(settings):
+    for seat in load_profile("threshold", settings).seats:
+        assert list(seat.bidder.thresholds) == [7, 7, 7, 7, 7, np.inf]
+
+
+def test_the_same_evaluator_keeps_the_profile_thresholds():
+    assert (load_profile("threshold", ["bidder.evaluator=default"]).seats[2].bidder.thresholds
+            == load_profile("threshold").seats[2].bidder.thresholds).all()
+
+
+def test_a_seat_with_another_evaluator_bids_on_its_own_thresholds(tmp_path):
+    by_setting = load_profile("threshold", ["rearhand.bidder.evaluator=classic"])
+    path = tmp_path / "mine.toml"
+    path.write_text('[bidder]\nname = "threshold"\nthresholds = [3.5, 3.5, 3.5, 3.5, 5.5, -1.25]\n'
+                    '[rearhand.bidder]\nevaluator = "classic"\n[discarder]\nname = "rules"\n'
+                    '[declarer]\nname = "best_margin"\n[card_play]\nname = "heuristic"\n')
+    for profile in (by_setting, load_profile(path)):
+        assert list(profile.seats[0].bidder.thresholds) == [3.5, 3.5, 3.5, 3.5, 5.5, -1.25]
+        assert list(profile.seats[2].bidder.thresholds) == own_thresholds("classic")
+
+
+def test_an_evaluator_of_another_package_bids_on_the_thresholds_it_registered(monkeypatch):
+    from strategies import registry
+
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+
+    @registry.register("evaluator", "jack_ace", ranges={"ace": (0, 5), "jack": (0, 5)})
+    def jack_ace(hands, seats, ace=1.0, jack=1.0):
+        """Jacks and aces, for every game."""
+        return np.zeros((len(hands), 6))
+
+    jack_ace.thresholds = np.array([7.0, 7, 7, 7, 7, np.inf])
+    profile = load_profile("threshold", ["bidder.evaluator=jack_ace"])
+    assert list(profile.seats[1].bidder.thresholds) == [7, 7, 7, 7, 7, np.inf]
+
+
+def test_list_and_table_values_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.commands.cli import main
+    from sim.runs.folder import read_manifest
+
+    assert "bidder.thresholds=[7, 7, 7, 7, 7, inf]" in " ".join(
+        CliRunner().invoke(main, ["simulate", "--help"]).output.split())
+    result = CliRunner().invoke(main, ["simulate", "--deals", "30", "--profile", "threshold", "--jobs", "1",
+                                       "--set", "bidder.thresholds=[7,7,7,7,7,inf]",
+                                       "--set", "rearhand.bidder.evaluator_params={ top_trump = 1.0 }",
+                                       "--set", "rearhand.bidder.evaluator=trump_length",
+                                       "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    spec = read_manifest(tmp_path / "run").config["profile_spec"]
+    assert spec["forehand"]["bidder"]["thresholds"] == [7, 7, 7, 7, 7, float("inf")]
+    assert spec["rearhand"]["bidder"]["evaluator_params"] == {"top_trump": 1.0}
+
+
+def test_the_strategies_command_prints_plain_text():
+    from click.testing import CliRunner
+
+    from sim.commands.cli import main
+
+    output = CliRunner().invoke(main, ["strategies"]).output
+    assert "passing by margin" in output
+    assert not re.search(r"``|:\w+:`|`\w", output), output

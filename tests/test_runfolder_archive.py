@@ -28,11 +28,13 @@ def test_masked_values_are_null():
     data["won"] = np.ma.masked_array([1, 0, 1], mask=[False, True, False])
     data["game_value"] = np.ma.masked_array([24, 0, 36], mask=[False, True, False])
     data["max_bid_f"] = np.ma.masked_all(3, dtype=np.int16)
+    data["intended_game_f"] = np.ma.masked_array([5, -1, 0], mask=[True, False, False])
     table = to_table(data, "game")
     assert table["won"].to_pylist() == [True, None, True]
     assert table["game_value"].to_pylist() == [24, None, 36]
     assert table["max_bid_f"].null_count == 3
-    assert table["game"].null_count == 3
+    assert table["game"].to_pylist() == ["passed"] * 3   # no game: passed in, never the null game
+    assert table["intended_game_f"].to_pylist() == [None, "passed", "diamonds"]   # masked: not known
 
 
 def test_an_imported_table_has_the_archive_columns():

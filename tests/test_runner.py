@@ -271,3 +271,118 @@ def test_a_report_never_replaces_a_folder_that_is_not_a_report(reference, tmp_pa
     result = CliRunner().invoke(main, ["analyze", str(reference), "--out", str(tmp_path / "mine")])
     assert result.exit_code == 1 and "is not a folder this command wrote" in result.output
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+# --- the first minute: kernels compiling, the progress rate ----------------------------------
+
+
+def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
+    from sim.runs.runner import COMPILING, warm_up
+
+    (tmp_path / "fresh_kernel.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef add(a, b):\n    return a + b\n\n"
+        "@njit(cache=False)\ndef times(a, b):\n    return a * b\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fresh_kernel
+
+    told = []
+    seconds = warm_up(lambda seed, start, count: fresh_kernel.add(seed, count) + fresh_kernel.times(2, 3), 5,
+                      told.append)
+    assert told[0] == COMPILING and len(told) == 2 and told[1].startswith("compiled in ")
+    assert seconds is not None and seconds > 0
+    told.clear()
+    assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, told.append) is None
+    assert told == []   # nothing compiled: nothing said
+
+
+def test_the_progress_rate_leaves_out_the_first_call(tmp_path):
+    from sim.runs.simulation import ProfileDeals
+    from strategies import load_profile
+
+    loaded = load_profile(PROFILE)
+    play = ProfileDeals(loaded.name, loaded.spec)
+    play(0, 0, 1)   # compiled in this process already
+
+    class SlowFirstCall:
+        """Like a first run: the first call waits for its kernels."""
+        called = 0
+
+        def __call__(self, seed, start, count):
+            SlowFirstCall.called += 1
+            if SlowFirstCall.called == 1:
+                time.sleep(2.0)
+            return play(seed, start, count)
+
+    from sim.runs.runner import RunConfig, run
+
+    rates = []
+    config = RunConfig(1000, 3, play.description(), chunk_size=500)
+    run(SlowFirstCall(), config, tmp_path / "run", jobs=1, progress=lambda done, total, rate: rates.append(rate))
+    assert min(rates) > 1000 / 2.0, rates   # the two seconds are not in the rate
+
+
+def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
+    import io
+
+    from sim.commands import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    update, close = cli._progress_reporter(3000)
+    assert terminal.getvalue() == ""   # no bar before the first part: lines told before it stay clean
+    update(1000, 3000, 500.0)
+    update(2000, 3000, 800.0)
+    close()
+    last = terminal.getvalue().replace("\r", "\n").strip().splitlines()[-1]
+    assert last.count("deals/s") == 1 and "deal/s" not in last and "800 deals/s, 0:01 left" in last, last
+
+
+# --- growing a run; folders named by their settings ----------------------------------------
+
+
+def test_a_run_asked_for_with_more_deals_grows_to_the_run_it_would_have_been(reference, tmp_path):
+    folder = tmp_path / "growing"
+    simulate(1500, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
+    whole = (folder / "part-00000.parquet").stat().st_mtime_ns
+    told = []
+    simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True, notice=told.append)
+    assert f"{folder}: growing the run from 1,500 to 3,000 deals" in told
+    assert table(folder).equals(table(reference))   # the part cut short at 1,500 was played again whole
+    assert (folder / "part-00000.parquet").stat().st_mtime_ns == whole
+    manifest = read_manifest(folder)
+    assert manifest.config["deals"] == 3000 and manifest.finished and manifest.parts_done == [0, 1, 2]
+
+
+def test_a_run_grows_on_the_command_line_but_never_shrinks(tmp_path):
+    command = ["simulate", "--profile", PROFILE, "--jobs", "1", "--chunk-size", "50", "--out", str(tmp_path / "r")]
+    assert CliRunner().invoke(main, [*command, "--deals", "100"]).exit_code == 0
+    grown = CliRunner().invoke(main, [*command, "--deals", "150"])
+    assert grown.exit_code == 0 and "growing the run from 100 to 150 deals" in grown.output
+    assert len(table(tmp_path / "r")) == 150
+    shrunk = CliRunner().invoke(main, [*command, "--deals", "120"])
+    assert shrunk.exit_code == 1 and "holds a run of 150 deals; a run grows but never shrinks" in shrunk.output
+    other = CliRunner().invoke(main, [*command, "--deals", "200", "--seed", "3"])
+    assert other.exit_code == 1 and "holds a different run (seed 0 there, 3 asked)" in other.output
+
+
+def test_the_default_folder_names_the_settings_so_runs_do_not_collide(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    plain = CliRunner().invoke(main, ["simulate", "--deals", "20", "--profile", PROFILE, "--jobs", "1"])
+    changed = CliRunner().invoke(main, ["simulate", "--deals", "20", "--profile", PROFILE, "--jobs", "1",
+                                        "--set", "card_play=heuristic", "--set", "bidder.thresholds=[7,7,7,7,7,inf]"])
+    assert plain.exit_code == 0 and changed.exit_code == 0, changed.output
+    assert plain.output.strip().splitlines()[-1] == str(Path("results") / "random-game-seed0-20")
+    assert changed.output.strip().splitlines()[-1] == str(
+        Path("results") / "random-game-seed0-20-card_play=heuristic+bidder.thresholds=7,7,7,7,7,inf")
+
+
+def test_a_long_list_of_settings_makes_a_short_folder_name():
+    from sim.runs.simulation import settings_suffix
+
+    settings = [f"bidder.thresholds=[{k}, {k}, {k}, {k}, {k}, inf]" for k in range(6)]
+    suffix = settings_suffix(settings)
+    assert len(suffix) <= 61 and suffix != settings_suffix(settings[:-1] + ["bidder.margin=1"])

@@ -47,6 +47,7 @@ def test_trace_adds_up_from_the_first_lead_to_the_played_result(record_id):
     played = replay(record)
     steps = answer["trace"]
     assert [s["card"] for s in steps] == _play(record)
+    assert [s["trick"] for s in steps] == [1 + k // 3 for k in range(len(steps))]  # three cards a trick
     assert all((s["gave_away"] or 0) >= 0 for s in steps)  # no card does better than best play
     if answer["game"] == "null":
         assert steps[-1]["declarer_wins"] == played["won"]

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import IO, Callable, Iterator
 
@@ -25,6 +26,9 @@ from sim.runs.folder import RunError, temporary_beside
 
 #: Exit code when some input was bad (click uses 2 for a wrong command line).
 EXIT_BAD_INPUT = 1
+#: How --set reads its value (strategies.profiles._apply_setting), for the help texts.
+SET_VALUES = ('"bidder.thresholds=[7, 7, 7, 7, 7, inf]". VALUE is a TOML value: a number (inf too), true or'
+              ' false, a [list], a { table } or a "text"; anything else is the text as written.')
 
 
 class OneLineErrors(click.Group):
@@ -32,6 +36,7 @@ class OneLineErrors(click.Group):
     instead of click's usage block."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        warnings.formatwarning = _one_line_warning
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -45,6 +50,10 @@ class OneLineErrors(click.Group):
             click.echo("skatsim: interrupted", err=True)
             sys.exit(130)
         sys.exit(code or 0)
+
+
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:
+    return f"skatsim: warning: {message}\n"
 
 
 @click.group(cls=OneLineErrors)
@@ -97,18 +106,23 @@ def answer_records(source: str, out: str | None, keep_going: bool, answer: Calla
     """
     name = "<stdin>" if source == "-" else source
     failed = 0
-    with _open_source(source) as lines, atomic_output(out) as sink:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            result, problem = _answer_line(line, answer)
-            if problem is not None:
-                click.echo(f"{_where(name, number, result)}: {problem}", err=True)
-                if not keep_going:
-                    sys.exit(EXIT_BAD_INPUT)
-                failed += 1
-                result = {"id": result["id"], "line": number, "error": problem}
-            sink.write(json.dumps(result) + "\n")
+    try:
+        with _open_source(source) as lines, atomic_output(out) as sink:
+            for number, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                result, problem = _answer_line(line, answer)
+                if problem is not None:
+                    click.echo(f"{_where(name, number, result)}: {problem}", err=True)
+                    if not keep_going:
+                        sys.exit(EXIT_BAD_INPUT)
+                    failed += 1
+                    result = {"id": result["id"], "line": number, "error": problem}
+                sink.write(json.dumps(result) + "\n")
+    except OSError as error:
+        if out is None or error.filename != str(Path(out)):
+            raise
+        _fail(f"cannot write {out}: {error.strerror}")
     if failed:
         click.echo(f"{name}: {failed} bad record(s)", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -163,25 +177,39 @@ def _fail(message: str, code: int = EXIT_BAD_INPUT):
 def _progress_reporter(total: int):
     """A tqdm bar on a terminal; otherwise one JSON line per finished part on stderr.
 
-    ``total`` 0: the total is told with the first update.
+    ``total`` 0: the total is told with the first update. The bar appears with the first
+    finished part (lines told before it, such as kernels compiling, stay above it) and shows
+    the runner's rate once, with the time left at that rate.
     """
     if sys.stderr.isatty():
         from tqdm import tqdm
 
-        bar = tqdm(total=total or None, unit="deal", unit_scale=True, dynamic_ncols=True)
+        bars = []
 
         def update(done, total_, rate):
-            if bar.total is None:
+            if not bars:
+                bars.append(tqdm(total=total_ or total or None, unit="deal", unit_scale=True, dynamic_ncols=True,
+                                 bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"))
+            bar = bars[0]
+            if bar.total is None and total_:
                 bar.total = total_
             bar.update(done - bar.n)
-            bar.set_postfix_str(f"{rate:,.0f} deals/s", refresh=False)
+            left = f", {_time_left(total_ - done, rate)} left" if total_ else ""
+            bar.set_postfix_str(f"{rate:,.0f} deals/s{left}", refresh=True)
 
-        return update, bar.close
+        return update, lambda: [bar.close() for bar in bars]
 
     def report(done, total_, rate):
         click.echo(json.dumps({"deals_done": done, "deals": total_, "deals_per_s": round(rate)}), err=True)
 
     return report, lambda: None
+
+
+def _time_left(deals: int, rate: float) -> str:
+    """``h:mm:ss`` or ``m:ss`` for ``deals`` more deals at ``rate`` deals a second."""
+    seconds = round(deals / rate) if rate > 0 else 0
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 @contextlib.contextmanager
@@ -202,7 +230,7 @@ def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable
         _fail(str(error))
     except OSError as error:
         close()
-        _fail(f"cannot write the run: {error.strerror or error} ({error.filename or out})")
+        _fail(f"cannot write {error.filename or out}: {error.strerror or error}")
     close()
 
 
@@ -214,10 +242,11 @@ def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable
 @click.option("--profile", default="default", show_default=True,
               help="A named profile (see `skatsim strategies`) or a .toml file.")
 @click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
-              help="Change the profile, e.g. card_play=random, bidder.margin=10, "
-                   "middlehand.card_play=random. May be repeated.")
+              help="Change the profile, e.g. card_play=random, bidder.margin=10, middlehand.card_play=random, "
+                   + SET_VALUES + " May be repeated.")
 @click.option("--out", type=click.Path(file_okay=False),
-              help="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS].")
+              help="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS, then the --set settings]."
+                   " A finished run asked for with more --deals grows.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes or Dask workers [default: all cores].")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Deals per part file.")
@@ -237,7 +266,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
              scheduler):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
-    Running the same command again resumes an interrupted run; the output is the
+    Running the same command again resumes an interrupted run, and with more --deals
+    grows a finished one (deal i depends on the seed and i alone); the output is the
     same for any --jobs, --chunk-size and backend.
     """
     from sim.runs.simulation import simulate as run_profile
@@ -259,7 +289,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Seed of the deals.")
 @click.option("--card-play-only", is_flag=True,
               help="Bid, discard and declare as A at every seat: only the card play is compared.")
-@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change both profiles.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
+              help="Change both profiles (as simulate --set).")
 @click.option("--set-a", "settings_a", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change profile A.")
 @click.option("--set-b", "settings_b", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change profile B.")
 @click.option("--out", type=click.Path(file_okay=False), help="Run folder [default: results/match-A-B-seedS-N].")
@@ -288,28 +319,48 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
         row.update(folder=str(folder), splits=splits.to_dicts())
         click.echo(json.dumps(row))
     else:
+        from sim.commands.results import match_text
+
         click.echo(match_text(result.row(0, named=True), splits, folder))
 
 
-def match_text(row: dict, splits, folder) -> str:
-    """The result of a match as a table for people."""
-    def number(value, digits=1):
-        return "-" if value is None else f"{value:+.{digits}f}" if digits == 1 else f"{value:.{digits}f}"
+@main.command(short_help="Every pair of several profiles in a duplicate match: a table, a ranking and a plot.")
+@click.argument("players", nargs=-1, required=True, metavar="PLAYER PLAYER [PLAYER ...]")
+@click.option("--deals", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Deals of every match; each is played six times (as skatsim match does).")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the deals (the same deals in every match).")
+@click.option("--card-play-only", is_flag=True,
+              help="Bid, discard and declare as the first player at every seat of every match: only the card"
+                   " play is compared.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
+              help="Change every player's profile (as simulate --set).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Tournament folder, one match run folder per pair in it"
+                   " [default: results/tournament-PLAYERS-seedS-N].")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per part file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the standings and the matches as one JSON object.")
+def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json):
+    """Play every pair of PLAYERS in a duplicate match on the same deals and print each player's
+    Seeger-Fabian points per game and its points less its opponents' ("against the field"), each
+    with a 95% interval over deals, ranked; then every match's A - B. A PLAYER is a profile name or
+    .toml file, with settings after @: default@card_play=pimc@card_play.worlds=8.
 
-    kind = ", card play only" if row["card_play_only"] else ""
-    lines = [f"Duplicate match: A = {row['a']}, B = {row['b']}{kind}; {row['deals']:,} deals, "
-             f"{row['games']:,} games ({folder})",
-             f"{'Seeger-Fabian points per game':<32}{'A':>9}{'B':>9}   A - B (95% interval over deals)"]
-    for split in splits.iter_rows(named=True):
-        low, high = number(split["difference_low"]), number(split["difference_high"])
-        interval = f"{number(split['difference'])} ({low} to {high})"
-        lines.append(f"  {split['split']:<30}{number(split['sf_per_game_a']):>9}{number(split['sf_per_game_b']):>9}"
-                     f"   {interval}")
-    rates = [f"{100 * row[f'declarer_win_rate_{s}']:.1f}% ({100 * row[f'declarer_win_rate_{s}_lo']:.1f}"
-             f" to {100 * row[f'declarer_win_rate_{s}_hi']:.1f})" if row[f"declarer_win_rate_{s}"] is not None
-             else "-" for s in "ab"]
-    lines.append(f"Declarer win rate: A {rates[0]}, B {rates[1]}")
-    return "\n".join(lines)
+    Writes standings.csv, pairs.csv and tournament.png to the tournament folder; running the same
+    command again resumes the matches not finished (and grows them with more --deals).
+    """
+    from analysis import AnalysisError
+    from sim.commands.results import tournament_json, tournament_text
+    from sim.commands.tournament import play_tournament
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    matches = len(players) * (len(players) - 1) // 2
+    with _writing_run(matches * deals, out, ProfileError, StrategyError, AnalysisError) as update:
+        result = play_tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size,
+                                 progress=update, notice=lambda line: click.echo(line, err=True))
+    click.echo(tournament_json(result) if as_json else tournament_text(result))
 
 
 @main.command(short_help="What one hand is worth: every game played out over many deals of the unseen cards.")
@@ -322,23 +373,32 @@ def match_text(row: dict, splits, folder) -> str:
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="Seed of those deals.")
 @click.option("--profile", default="default", show_default=True,
               help="Whose discards and card play (at every seat) decide the games.")
-@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change the profile.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON, one object per game variant.")
+@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
+              help="Change the profile (as simulate --set).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: the hand, seat, skat, profile, settings, deals and seed asked about,"
+                   " the advice, and games (one entry per game variant).")
 def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
     """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
     from sim.commands.hand import HandError, advice, judge_hand, read_hand
+    from sim.runs.runner import compiles_told
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
     try:
         held, where, known = read_hand(cards, seat, skat)
-        table = judge_hand(held, where, known, deals, seed, profile, settings)
+        with compiles_told(lambda line: click.echo(line, err=True)):
+            table = judge_hand(held, where, known, deals, seed, profile, settings)
     except (HandError, ProfileError, StrategyError) as error:
         _fail(str(error))
     if as_json:
-        click.echo(json.dumps({"advice": advice(table), "games": table.to_dicts()}))
+        from sim.rules.cards import SEAT_NAMES, format_hand
+
+        asked = {"hand": format_hand(held), "seat": SEAT_NAMES[where], "skat": format_hand(known) if known else None,
+                 "profile": profile, "settings": list(settings), "deals": deals, "seed": seed}
+        click.echo(json.dumps({**asked, "advice": advice(table), "games": table.to_dicts()}))
         return
     click.echo(f"{'game':<26}{'wins (95% interval)':>24}{'expected SF':>13}{'schneider':>11}{'bid up to':>11}")
     for row in table.iter_rows(named=True):
@@ -392,11 +452,18 @@ def show(run, deal_id):
     """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
     (of a declare-mode run: the hands and its eighteen games)."""
     from sim.commands.show import show_deal
+    from sim.runs.runner import compiles_told
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
 
     try:
-        click.echo(show_deal(run, deal_id))
+        with compiles_told(lambda line: click.echo(line, err=True)):
+            text = show_deal(run, deal_id)
+        click.echo(text)
     except RunError as error:
         _fail(str(error))
+    except (ProfileError, StrategyError) as error:
+        _fail(f"{run}: cannot play the deal again with the run's strategies: {error}")
 
 
 @main.command(short_help="Check every part of a run byte by byte; --repair makes damaged parts again.")
@@ -408,6 +475,8 @@ def verify(run, repair, jobs):
     """Compare every finished part of the run in RUN with the manifest (size, rows, CRC-32 of its
     bytes). Prints one line per damaged part and exits 1, unless --repair made them again."""
     from sim.runs.folder import read_manifest
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
 
     try:
         manifest = read_manifest(Path(run))
@@ -423,6 +492,10 @@ def verify(run, repair, jobs):
             manifest = read_manifest(Path(run))
     except RunError as error:
         _fail(str(error))
+    except (ProfileError, StrategyError) as error:
+        _fail(f"{run}: cannot play the damaged parts again with the run's strategies: {error}")
+    except OSError as error:
+        _fail(f"cannot write {error.filename or run}: {error.strerror or error}")
     done = len(manifest.parts)
     if manifest.config.get("deals") is None:
         state = f" ({done} parts finished; the import is not: run it again to finish it)"
@@ -496,12 +569,24 @@ def analyze(runs, out, evaluators):
 
     folder = Path(out) if out else Path("results") / f"report-{Path(runs[0]).name}"
     try:
+        _check_evaluators(runs, evaluators)
         report = make_report(list(runs), folder, evaluators=list(evaluators) or None)
     except AnalysisError as error:
         _fail(str(error))
     except OSError as error:
-        _fail(f"cannot write the report: {error.strerror or error} ({error.filename or folder})")
+        _fail(f"cannot write {error.filename or folder}: {error.strerror or error}")
     click.echo(str(report))
+
+
+def _check_evaluators(runs, wanted) -> None:
+    """Fail in one line when ``--evaluator`` names an evaluator none of the runs logged."""
+    from analysis import load_runs
+    from analysis.games import evaluator_columns
+
+    logged = sorted({name for run in load_runs(runs) for name in evaluator_columns(run)})
+    unknown = [name for name in dict.fromkeys(wanted) if name not in logged]
+    if unknown:
+        _fail(f"unknown evaluator {', '.join(map(repr, unknown))}: the runs logged {', '.join(logged) or 'none'}")
 
 
 if __name__ == "__main__":

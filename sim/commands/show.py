@@ -82,7 +82,7 @@ def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
         skat = "hand" if row["hand"] else f"discards {format_hand(row['discard'], True)}"
         outcome = "won" if row["won"] else "lost"
         lines.append(f"  {SEAT_NAMES[row['seat']]:<11} {decl.name:<28} {skat:<18}"
-                     f" {int(row['declarer_points']):>3} points, {int(row['declarer_tricks']):>2} tricks:"
+                     f" {int(row['declarer_points']):>3} points, {trick_count(row['declarer_tricks'], 2)}:"
                      f" {outcome}, value {int(row['game_value'])}, score {int(row['score']):+d}")
     return lines
 
@@ -106,6 +106,12 @@ def _check_against_log(folder: Path, manifest, deal_id: int, columns: dict) -> N
         if logged.height and logged[name].to_list() != replayed:
             raise RunError(f"deal {deal_id}: the log says {name} {logged[name].to_list()}, the replay"
                            f" {replayed}; the run was made by a different version of skatsim")
+
+
+def trick_count(count, width: int = 0) -> str:
+    """``1 trick``, ``0 tricks``, ``10 tricks`` (the number right-aligned in ``width``)."""
+    count = int(count)
+    return f"{count:>{width}} trick{'' if count == 1 else 's'}"
 
 
 def _hands(row) -> list[str]:
@@ -161,7 +167,7 @@ def _result(row, declarer) -> str:
         f", {'with' if matadors > 0 else 'without'} {abs(matadors)}")
     sf = " / ".join(f"{int(row[k]):+d}" for k in ("sf_f", "sf_m", "sf_r"))
     return (f"{'Result':<11} {SEAT_NAMES[declarer]} {int(row['declarer_points'])} points,"
-            f" {int(row['declarer_tricks'])} tricks{with_text}: {outcome}, value {int(row['game_value'])},"
+            f" {trick_count(row['declarer_tricks'])}{with_text}: {outcome}, value {int(row['game_value'])},"
             f" score {int(row['score']):+d}; Seeger-Fabian F/M/R {sf}")
 
 
@@ -188,7 +194,7 @@ def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
         raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
                        if part.exists() else f"deal {deal_id} is not imported yet")
     row = {name: value for name, value in found.row(0, named=True).items()}
-    row["game"] = -1 if row["game"] is None else GAME_NAMES.index(row["game"])
+    row["game"] = GAME_NAMES.index(row["game"]) if row["game"] in GAME_NAMES else -1  # passed: null or "passed"
     when = "" if row["date"] is None else f", {row['date']:%Y-%m-%d %H:%M:%S} UTC"
     head = (f"Deal {deal_id} of {folder} (archive {row['archive_file']}, line {row['archive_line']},"
             f" game {row['archive_id']}{when})")
@@ -210,4 +216,4 @@ def _early_end(row, declarer) -> str:
     outcome = {True: "won", False: "lost", None: "a penalty"}[row["won"]]
     return (f"{'Ended':<11} {row['ended']} by {SEAT_NAMES[row['ended_by']]}; the server scored it: {outcome},"
             f" score {int(row['score']):+d}, {SEAT_NAMES[declarer]} {int(row['declarer_points'])} points,"
-            f" {int(row['declarer_tricks'])} tricks")
+            f" {trick_count(row['declarer_tricks'])}")

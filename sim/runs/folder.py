@@ -21,6 +21,7 @@ This module imports only the rules engine.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -38,7 +39,9 @@ from sim.rules.cards import SEAT_SUFFIXES, shown
 from sim.rules.games import GAME_NAMES
 from sim.rules.play import TRICK_LOG_SIZE
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+#: Older schema versions analysis still reads (version 2: a passed-in deal's game is null).
+READABLE_VERSIONS = (2, 3)
 MANIFEST = "manifest.json"
 MODES = ("game", "declare", "match")
 #: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
@@ -55,6 +58,10 @@ class RunError(ValueError):
 # --- columns --------------------------------------------------------------------------------
 
 GAME_TYPE = pa.dictionary(pa.int8(), pa.string())
+#: The ``game`` of a passed-in deal (and the ``intended_game_*`` of a seat that means to pass): a
+#: label of its own, so that it is never confused with the null game in a printed frame.
+PASSED = "passed"
+GAME_LABELS = (*GAME_NAMES, PASSED)
 
 #: Columns shared by every mode, with their Parquet types.
 _RESULT_TYPES = {
@@ -125,11 +132,12 @@ def evaluator_column(evaluator: str, seat: int | None = None, game: int | None =
     return f"{EVALUATOR_PREFIX}{evaluator}_{SEAT_SUFFIXES[seat]}_{GAME_NAMES[game]}"
 
 
-def game_labels(ids: np.ndarray) -> pa.Array:
-    """Game type ids as dictionary strings; -1 (no game) becomes null."""
+def game_labels(ids: np.ndarray, unknown: np.ndarray | None = None) -> pa.Array:
+    """Game type ids as dictionary strings (:data:`GAME_LABELS`); -1 (no game: passed in) becomes
+    ``passed``, and the rows ``unknown`` marks become null (an archive that does not say)."""
     ids = np.asarray(ids, dtype=np.int8)
-    return pa.DictionaryArray.from_arrays(pa.array(ids, mask=ids < 0, type=pa.int8()),
-                                          pa.array(GAME_NAMES))
+    ids = np.where(ids < 0, GAME_LABELS.index(PASSED), ids).astype(np.int8)
+    return pa.DictionaryArray.from_arrays(pa.array(ids, mask=unknown, type=pa.int8()), pa.array(GAME_LABELS))
 
 
 def to_table(columns: dict, mode: str, source: str = SIMULATION) -> pa.Table:
@@ -161,7 +169,7 @@ def _arrow(values, kind):
         return values if values.type == kind else values.cast(kind)
     if isinstance(values, np.ma.MaskedArray):
         if kind == GAME_TYPE:
-            return game_labels(np.ma.filled(values, -1))
+            return game_labels(np.ma.filled(values, -1), np.ma.getmaskarray(values))
         return pa.array(np.ma.getdata(values).astype(kind.to_pandas_dtype()), mask=np.ma.getmaskarray(values),
                         type=kind)
     if kind == GAME_TYPE:
@@ -345,23 +353,76 @@ def _umask() -> int:
     return mask
 
 
+def _named_for(error: OSError, name: Path) -> OSError:
+    """``error`` told of ``name``: a failure on a temporary file names the file the user asked for,
+    which is the one they can do something about."""
+    named = OSError(error.errno, error.strerror or str(error), str(name))
+    return named.with_traceback(error.__traceback__)
+
+
+def _in_place_of(name, temporary: Path, target: Path) -> Path | None:
+    """Where the file ``name`` of a temporary folder goes in ``target`` (None: not in the folder)."""
+    if name is None:
+        return target
+    try:
+        return target / Path(name).relative_to(temporary)
+    except ValueError:
+        return None
+
+
+def make_folder(folder: Path, target: Path | None = None) -> list[Path]:
+    """Create ``folder`` and its parents; returns the folders it made, deepest first. An OSError
+    names ``target`` (default ``folder``), says which part of the path is a file when one is, and
+    leaves no folder made on the way."""
+    folder, target = Path(folder), Path(target or folder)
+    made = [p for p in (folder, *folder.parents) if not os.path.lexists(p)]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        remove_empty(made)
+        existing = next((p for p in (folder, *folder.parents) if os.path.lexists(p)), None)
+        if existing is not None and not os.path.isdir(existing):
+            raise OSError(errno.ENOTDIR, f"{existing} is a file, not a folder", str(target)) from None
+        raise _named_for(error, target) from None
+    return made
+
+
+def remove_empty(folders) -> None:
+    """Remove each of ``folders`` (deepest first) that exists and is empty."""
+    for made in folders:
+        with contextlib.suppress(OSError):
+            made.rmdir()
+
+
 @contextlib.contextmanager
 def temporary_beside(target: Path) -> Iterator[str]:
     """A temporary file in ``target``'s folder, renamed onto ``target`` when the block succeeds.
 
     On any exception (a full disk, Ctrl-C) the temporary file is removed and an
-    existing ``target`` is left as it was, so nothing half-written looks complete.
+    existing ``target`` is left as it was, so nothing half-written looks complete. An
+    OSError of the temporary file (a read-only folder, a full disk) names ``target``.
     """
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    made = make_folder(target.parent, target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as error:
+        remove_empty(made)
+        raise _named_for(error, target) from None
     os.close(fd)
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; these are ordinary files
         yield tmp
         os.replace(tmp, target)
+    except OSError as error:
+        Path(tmp).unlink(missing_ok=True)
+        remove_empty(made)
+        if error.filename is None or Path(error.filename) in (Path(tmp), target):
+            raise _named_for(error, target) from None
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
+        remove_empty(made)
         raise
 
 
@@ -371,14 +432,20 @@ def folder_in_place(target: Path, belongs) -> Iterator[Path]:
 
     An interrupted block leaves ``target`` as it was and no half-filled folder. An
     existing ``target`` is replaced only if ``belongs(target)`` says it is one of ours
-    (a former report, say); otherwise RunError, and nothing is touched.
+    (a former report, say); otherwise RunError, and nothing is touched. An OSError of a
+    file in the temporary folder names that file's place in ``target``.
     """
     target = Path(target)
     if target.exists() and not (target.is_dir() and belongs(target)):
         raise RunError(f"{target} exists and is not a folder this command wrote; choose another --out")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    made = make_folder(target.parent, target)
     try:
+        temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    except OSError as error:
+        remove_empty(made)
+        raise _named_for(error, target) from None
+    try:
+        os.chmod(temporary, 0o777 & ~_umask())  # mkdtemp makes 0700; the folder is an ordinary one
         yield temporary
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
@@ -387,6 +454,14 @@ def folder_in_place(target: Path, belongs) -> Iterator[Path]:
             shutil.rmtree(old, ignore_errors=True)
         else:
             os.replace(temporary, target)
+    except OSError as error:
+        shutil.rmtree(temporary, ignore_errors=True)
+        remove_empty(made)
+        name = _in_place_of(error.filename, temporary, target)
+        if name is None:
+            raise
+        raise _named_for(error, name) from None
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)
+        remove_empty(made)
         raise

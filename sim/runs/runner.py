@@ -11,12 +11,15 @@ alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
+
+from numba.core import event
 
 from sim.rules.cards import shown
 from sim.runs.folder import (
@@ -29,6 +32,7 @@ from sim.runs.folder import (
     Manifest,
     RunError,
     is_whole,
+    make_folder,
     read_manifest,
     remove_stale_temporaries,
     write_part,
@@ -97,16 +101,20 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
 
     Resuming checks each finished part cheaply (present, size, Parquet footer); a part that
     fails is dropped from the manifest, so that it is made again (the same deals or lines give
-    the same data), and ``notice`` is told in one line.
+    the same data), and ``notice`` is told in one line. A run asked for with more deals than the
+    folder's, and otherwise the same, grows (:func:`grow`).
     """
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     if not os.access(folder, os.W_OK):
         raise RunError(f"cannot write to {folder}")
     if (folder / MANIFEST).exists():
         manifest = read_manifest(folder)
         old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
-        if old != identity:
-            raise RunError(f"{folder} holds a different run ({_difference(old, identity)});"
+        if old != identity and _same_but_deals(old, identity):
+            grow(folder, manifest, identity["deals"], notice)
+        elif old != identity:
+            same_deals = {**old, "deals": identity["deals"]} if "deals" in identity else old  # deals may grow
+            raise RunError(f"{folder} holds a different run ({_difference(same_deals, identity)});"
                            " choose another --out folder")
         damaged = manifest.damaged_parts(folder)
         for index, problem in damaged.items():
@@ -123,6 +131,31 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
                         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     manifest.save(folder)
     return manifest
+
+
+def _same_but_deals(old: dict, new: dict) -> bool:
+    """Whether ``new`` is the run ``old`` with more deals (or fewer: refused with its own message)."""
+    if not (is_whole(old.get("deals")) and is_whole(new.get("deals"))):
+        return False
+    return {**old, "deals": new["deals"]} == new
+
+
+def grow(folder: Path, manifest: Manifest, deals: int, notice=None) -> None:
+    """Extend the run in ``folder`` to ``deals`` deals: deal ``i`` is a pure function of the seed and
+    ``i``, so the finished parts stay as they are; a last part cut short by the old number of deals
+    is played again whole. Fewer deals than the run holds are refused."""
+    config = manifest.config
+    before, chunk = config["deals"], config["chunk_size"]
+    if deals < before:
+        raise RunError(f"{folder} holds a run of {before:,} deals; a run grows but never shrinks: ask for"
+                       f" {before:,} deals or more, or choose another --out folder")
+    if before % chunk:
+        manifest.drop_part(before // chunk)   # its deals now run to the full chunk
+    config["deals"] = deals
+    manifest.finished = None
+    manifest.save(folder)
+    if notice is not None:
+        notice(f"{folder}: growing the run from {before:,} to {deals:,} deals")
 
 
 def _difference(old: dict, new: dict, prefix: str = "") -> str:
@@ -192,6 +225,53 @@ def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, 
 
 
 BACKENDS = ("local", "dask")
+#: What a first run prints while numba compiles the kernels it caches beside the code.
+COMPILING = "compiling the kernels (first run only)"
+
+
+class _CompileNotice(event.Listener):
+    """A numba event listener that tells ``notice`` once, when the first kernel starts compiling (a
+    kernel loaded from numba's cache sends no such event), and times the compiling."""
+
+    def __init__(self, notice):
+        self.notice, self.began = notice, None
+
+    def on_start(self, started) -> None:
+        if self.began is None:
+            self.began = time.perf_counter()
+            cached = type(getattr(started.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
+            self.notice(COMPILING if cached else "compiling the kernels of this run's strategies")
+
+    def on_end(self, ended) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def compiles_told(notice=None) -> Iterator[list]:
+    """Within the block, tell ``notice`` when numba starts compiling a kernel (once) and, at the end,
+    how long it compiled. Yields a list that holds the seconds compiled afterwards (empty when every
+    kernel came from the cache)."""
+    listener = _CompileNotice(notice or (lambda line: None))
+    seconds: list = []
+    event.register("numba:compile", listener)
+    try:
+        yield seconds
+    finally:
+        event.unregister("numba:compile", listener)
+    if listener.began is not None:
+        seconds.append(time.perf_counter() - listener.began)
+        if notice is not None:
+            notice(f"compiled in {seconds[0]:.0f} s; later runs load the kernels from numba's cache")
+
+
+def warm_up(play: PlayDeals, seed: int, notice=None) -> float | None:
+    """Play deal 0 of ``seed`` in this process, so that numba compiles the kernels once (or loads
+    them from its cache) before the parts start, and the progress rate counts playing only; with
+    ``notice``, a compile is told as it starts and when it ends. Returns the seconds it compiled
+    (None when every kernel came from the cache)."""
+    with compiles_told(notice) as seconds:
+        play(seed, 0, 1)
+    return seconds[0] if seconds else None
 
 
 def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
@@ -208,6 +288,8 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
     manifest = open_run(folder, config.identity(), notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
+    if parts:
+        warm_up(play, config.seed, notice)
     jobs = max(1, jobs or os.cpu_count() or 1)
     if backend == "dask" or scheduler:
         results = iterate_parts_dask(play, config, folder, parts, jobs, scheduler)

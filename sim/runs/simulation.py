@@ -14,7 +14,9 @@ them in the picklable function the runner calls for each part (:class:`ProfileDe
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -175,8 +177,27 @@ def declared_scores(names, hands: np.ndarray, seats: np.ndarray, games: np.ndarr
     return out
 
 
-def default_folder(profile: str, mode: str, seed: int, deals: int) -> Path:
-    return Path("results") / f"{profile}-{mode}-seed{seed}-{deals}"
+def default_folder(profile: str, mode: str, seed: int, deals: int, settings=()) -> Path:
+    """``results/PROFILE-MODE-seedSEED-DEALS``, then the ``--set`` settings, so that runs of other
+    settings get other folders: ``results/default-game-seed0-50-card_play=pimc``."""
+    return Path("results") / f"{profile}-{mode}-seed{seed}-{deals}{settings_suffix(settings)}"
+
+
+#: Characters a folder name keeps from a setting; the others are left out.
+_FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._=,+-]")
+_LONGEST_SUFFIX = 60
+
+
+def settings_suffix(settings, label: str = "") -> str:
+    """The settings as part of a folder name: ``-card_play=pimc+bidder.margin=10`` (``label`` goes
+    first, ``-a-...``); '' without settings. A long one is cut and ends in a hash of the whole."""
+    if not settings:
+        return ""
+    text = "+".join(_FOLDER_SAFE.sub("", setting) for setting in settings)
+    if len(text) > _LONGEST_SUFFIX:
+        digest = hashlib.sha256("\n".join(settings).encode()).hexdigest()[:8]
+        text = f"{text[:_LONGEST_SUFFIX - 9]}~{digest}"
+    return f"-{label}{text}"
 
 
 def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
@@ -200,7 +221,7 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
     play = ProfileDeals(loaded.name, loaded.spec, mode, log_tricks, tuple(logged_evaluators()), variants,
                         open_hand)
     config = RunConfig(deals, seed, play.description(), mode, chunk_size)
-    folder = Path(out) if out is not None else default_folder(loaded.name, mode, seed, deals)
+    folder = Path(out) if out is not None else default_folder(loaded.name, mode, seed, deals, settings)
     return run(play, config, folder, jobs, backend, scheduler, progress, notice)
 
 
@@ -269,10 +290,19 @@ def match(a: str, b: str, deals: int = 2000, seed: int = 0, settings=(), setting
     check_config(deals, seed, "match", chunk_size)
     side_a = load_profile(a, [*settings, *settings_a])
     side_b = load_profile(b, [*settings, *settings_b])
+    kind = "match-card-play" if card_play_only else "match"
+    named = (settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-"))
+    default = Path("results") / f"{kind}-{side_a.name}-{side_b.name}-seed{seed}-{deals}{named}"
+    return match_profiles(side_a, side_b, deals, seed, card_play_only, default if out is None else out, jobs,
+                          chunk_size, log_tricks, progress, notice)
+
+
+def match_profiles(side_a: Profile, side_b: Profile, deals: int, seed: int, card_play_only: bool, out,
+                   jobs: int | None = None, chunk_size: int = 500, log_tricks: bool = False, progress=None,
+                   notice=None) -> Path:
+    """:func:`match` between two built profiles (their names and specs go to the manifest) into the
+    folder ``out``."""
     play = MatchDeals(side_a.name, side_a.spec, side_b.name, side_b.spec, card_play_only, log_tricks,
                       tuple(logged_evaluators()))
     config = RunConfig(deals, seed, play.description(), "match", chunk_size)
-    kind = "match-card-play" if card_play_only else "match"
-    default = Path("results") / f"{kind}-{side_a.name}-{side_b.name}-seed{seed}-{deals}"
-    folder = Path(out) if out is not None else default
-    return run(play, config, folder, jobs, progress=progress, notice=notice)
+    return run(play, config, Path(out), jobs, progress=progress, notice=notice)

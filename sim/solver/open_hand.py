@@ -72,7 +72,7 @@ def solve_record(record: dict, trace: bool = False, table: np.ndarray | None = N
 
 def card_by_card(position: Position, table: np.ndarray | None = None) -> tuple[int, list[dict]]:
     """The open-hand value at the first lead (points, or null's 1/0), and for each card played:
-    who played it, the value after it, and what it gave away."""
+    its trick (1 to 10), who played it, the value after it, and what it gave away."""
     tt = default_table() if table is None else table
     stack = new_stack()
     play = CardPlay(position.hands, position.declaration.game, position.declarer)
@@ -80,10 +80,10 @@ def card_by_card(position: Position, table: np.ndarray | None = None) -> tuple[i
     before = first_lead = int(open_hand_value(play.state, skat, tt, stack))
     steps = []
     for card in position.played:
-        seat = play.to_play
+        seat, trick = play.to_play, len(play.trick_winners) + 1
         play.play(card)
         after = int(open_hand_value(play.state, skat, tt, stack))
-        steps.append(_step(card, seat, position, before, after))
+        steps.append({"trick": trick, **_step(card, seat, position, before, after)})
         before = after
     return first_lead, steps
 

@@ -127,7 +127,7 @@ def _game_columns(batch: BatchBytes, rows: np.ndarray, out: np.ndarray, hands: n
     unknown = np.ma.masked_all(len(rows), dtype=np.int16)
     for suffix in "fmr":
         columns[f"max_bid_{suffix}"] = unknown
-        columns[f"intended_game_{suffix}"] = np.full(len(rows), -1, dtype=np.int8)
+        columns[f"intended_game_{suffix}"] = np.ma.masked_all(len(rows), dtype=np.int8)
     return columns
 
 

@@ -1,0 +1,95 @@
+"""What the commands tell a person: a wrong evaluator name, the question a hand's JSON answers,
+a deal of a run whose strategies are gone, counts of tricks."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sim.commands.cli import main
+from sim.commands.show import trick_count
+from sim.runs.simulation import simulate
+
+
+def stdout_runner() -> CliRunner:
+    """A runner whose output is stdout alone: lines told on stderr (kernels compiling on a first run)
+    stay out of what the command prints."""
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr in by default
+    except TypeError:
+        return CliRunner()
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    return simulate(200, seed=4, profile="random", out=tmp_path_factory.mktemp("runs") / "run", jobs=1,
+                    chunk_size=100)
+
+
+def test_analyze_with_an_evaluator_no_run_logged_names_it_and_those_logged(small_run, tmp_path):
+    result = CliRunner().invoke(main, ["analyze", str(small_run), "--evaluator", "nosuch", "--evaluator", "classic",
+                                       "--out", str(tmp_path / "report")])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert "unknown evaluator 'nosuch'" in result.output and "classic, grand_rule" in result.output
+    assert "classic'" not in result.output.split(":")[1]  # a known one is not named as unknown
+    assert not (tmp_path / "report").exists()
+
+
+def test_hand_json_is_one_object_that_echoes_the_question():
+    result = stdout_runner().invoke(main, ["hand", "SJ CJ HA H10 HK H9 H8 SA CA D7", "--seat", "rearhand",
+                                           "--skat", "D8 D9", "--deals", "40", "--profile", "threshold", "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["hand"] == "CJ SJ CA SA HA H10 HK H9 H8 D7" and answer["seat"] == "rearhand"
+    assert answer["skat"] == "D9 D8" and answer["profile"] == "threshold" and answer["deals"] == 40
+    assert set(answer) >= {"advice", "games", "settings", "seed"} and len(answer["games"]) == 14
+    assert "one object per game variant" not in CliRunner().invoke(main, ["hand", "--help"]).output
+
+
+def test_trick_counts_are_plural_but_one():
+    assert [trick_count(n) for n in (0, 1, 2, 10)] == ["0 tricks", "1 trick", "2 tricks", "10 tricks"]
+    assert trick_count(1, 2) == " 1 trick"
+
+
+def test_show_never_prints_one_tricks(small_run):
+    for deal in range(40):
+        text = CliRunner().invoke(main, ["show", str(small_run), str(deal)]).output
+        assert " 1 tricks" not in text
+        if "Result" in text:
+            assert " trick" in text.split("Result")[1]
+
+
+def test_show_of_a_run_whose_strategy_is_no_longer_installed_is_one_line(tmp_path, monkeypatch):
+    from strategies import registry
+    from strategies.cardplay import CardPolicy, random_card
+
+    original = {role: dict(found) for role, found in registry._registry.items()}
+    monkeypatch.setattr(registry, "_registry", {role: dict(found) for role, found in original.items()})
+
+    @registry.register("card_play", "club_random")
+    def club_random():
+        """Random cards, from a package that is later uninstalled."""
+        return CardPolicy("club_random", random_card)
+
+    folder = simulate(20, seed=1, profile="random", settings=["card_play=club_random"], out=tmp_path / "run",
+                      jobs=1, chunk_size=20)
+    monkeypatch.setattr(registry, "_registry", original)   # the package is gone
+    result = CliRunner().invoke(main, ["show", str(folder), "1"])
+    assert result.exit_code == 1 and result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert "unknown card_play 'club_random'" in result.output and str(folder) in result.output
+
+
+def test_hand_says_when_its_kernels_compile(tmp_path, monkeypatch):
+    from sim.commands import hand
+    from sim.runs.runner import COMPILING
+
+    (tmp_path / "hand_kernel.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef one():\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import hand_kernel
+
+    judged = hand.judge_hand
+    monkeypatch.setattr(hand, "judge_hand", lambda *args: (hand_kernel.one(), judged(*args))[1])
+    result = stdout_runner().invoke(main, ["hand", "CJ SJ HA H10 HK H9 H8 SA CA D7", "--deals", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0] == COMPILING and "compiled in" in result.stderr
+    assert json.loads(result.stdout)["hand"].startswith("CJ SJ")

@@ -1,0 +1,24 @@
+"""The documents point at files that exist and describe the profiles as they ship."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+NAMED_FILE = re.compile(r"\b(?:sim|strategies|analysis|scripts|tests|examples)/[\w/]*\.(?:py|md|jsonl|toml|txt)\b")
+
+
+def test_every_file_a_document_names_exists():
+    missing = {f"{doc.name}: {name}" for doc in DOCUMENTS for name in NAMED_FILE.findall(doc.read_text())
+               if not (ROOT / name).exists()}
+    assert not missing, sorted(missing)
+
+
+def test_the_evaluator_guide_says_which_profile_bids_on_thresholds():
+    from strategies import load_profile
+
+    text = " ".join((ROOT / "docs" / "evaluators.md").read_text().split())
+    says = "the `threshold` profile (and `cautious`, `aggressive` and `random`, which share its bidding) bids on lower"
+    assert says in text
+    assert load_profile("threshold").seats[0].bidder.__class__.__name__ == "ThresholdBidder"
+    assert load_profile("default").seats[0].bidder.__class__.__name__ != "ThresholdBidder"

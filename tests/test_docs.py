@@ -8,9 +8,13 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 NAMED_FILE = re.compile(r"\b(?:sim|strategies|analysis|scripts|tests|examples)/[\w/]*\.(?:py|md|jsonl|toml|txt)\b")
 
 
+#: Files a worked example tells the reader to write (docs/strategies.md: a new card player).
+WRITTEN_BY_THE_READER = {"strategies/cardplay/lowest.py"}
+
+
 def test_every_file_a_document_names_exists():
     missing = {f"{doc.name}: {name}" for doc in DOCUMENTS for name in NAMED_FILE.findall(doc.read_text())
-               if not (ROOT / name).exists()}
+               if not (ROOT / name).exists() and name not in WRITTEN_BY_THE_READER}
     assert not missing, sorted(missing)
 
 

@@ -15,6 +15,16 @@ polars DataFrames (see docs/analysis.md):
 - :func:`compare_runs` paired differences between two runs of the same deals;
 - :func:`match_result`, :func:`match_splits` the result of a duplicate match (``skatsim match``);
 - :func:`wilson`, :func:`auc`, :func:`break_even`, :func:`sf_at_bid` the statistics themselves.
+
+Modules: :mod:`~analysis.runs` (run folders checked and scanned), :mod:`~analysis.games` (the
+declared games of a run in one lazy frame), :mod:`~analysis.binning` (evaluator scores on a
+grid), :mod:`~analysis.intervals` (95% intervals), :mod:`~analysis.contracts`,
+:mod:`~analysis.mix`, :mod:`~analysis.thresholds`, :mod:`~analysis.heuristics`,
+:mod:`~analysis.compare`, :mod:`~analysis.match` (the tables), :mod:`~analysis.registry` and
+:mod:`~analysis.catalogue` (every table registered by name), :mod:`~analysis.tables` (every
+table of a set of runs), :mod:`~analysis.formats`, :mod:`~analysis.plots`, :mod:`~analysis.page`,
+:mod:`~analysis.summary` and :mod:`~analysis.report` (the report), :mod:`~analysis.benchmark`
+(its speed).
 """
 
 from .benchmark import bench_analyze, enlarge_run

@@ -1,7 +1,13 @@
 """Archives of the International Skat Server (../shared/ISS.md): one folder, one format.
 
-- :mod:`sim.imports.iss.record`: one record line read, checked and written;
-- :mod:`sim.imports.iss.kernels`: numba kernels that read, check and score many lines at once;
-- :mod:`sim.imports.iss.archive`: archive files into a run folder;
+- :mod:`sim.imports.iss.notation`: the notation of a record line: cards, fields, moves,
+  declaration and result text, reading and writing a line;
+- :mod:`sim.imports.iss.record`: one line checked by the rules engine (the checked path);
+- :mod:`sim.imports.iss.scan` and :mod:`sim.imports.iss.kernels`: numba kernels that read,
+  check and score many lines at once (the fast path, which accepts exactly what the checked
+  path accepts);
+- :mod:`sim.imports.iss.files`: archive files, their identity and compression, cut into batches;
+- :mod:`sim.imports.iss.columns`: a batch turned into the columns of a run and its problems;
+- :mod:`sim.imports.iss.archive`: the format as the run writer takes it (:class:`IssArchives`);
 - :mod:`sim.imports.iss.sample`: archives written by the engine, for tests and the benchmark.
 """

@@ -4,6 +4,7 @@ Game mode (one row per deal) keeps the deals that were played; declare mode (one
 row per deal, seat and game, every game declared at bid 18) keeps every row.
 Either way each row is one game, with:
 
+    deal_id       the deal it was played on
     seat          the declarer (0 forehand, 1 middlehand, 2 rearhand)
     game          game type id (0 diamonds, 1 hearts, 2 spades, 3 clubs, 4 grand, 5 null)
     bid           the final bid (18 in declare mode)
@@ -79,7 +80,7 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
     scores = [declared_score(column).alias(f"eval_{name}") for name, column in wanted.items()]
     open_hand = pl.col("oh_won") if run.open_hand else pl.lit(None, pl.Boolean).alias("oh_won")
     groups = [deal_group()] if run.mode == "declare" else []
-    return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf", table_sf(),
+    return frame.select("deal_id", "seat", "game", "bid", *RESULT_COLUMNS, "sf", table_sf(),
                         pl.col("value_reached").cast(pl.Int32), "won_in_play", open_hand, *scores, *groups)
 
 

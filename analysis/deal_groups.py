@@ -64,8 +64,8 @@ def by_deals(frame) -> bool:
 
 
 def group_matrices(cube: pl.DataFrame, keys: list[str], values: dict[str, pl.Expr]) -> tuple[pl.DataFrame, dict]:
-    """The cells of ``keys`` (sorted) and, per value (an expression over rows), its sum in each (deal group, cell): a
-    (DEAL_GROUPS, cells) matrix; a ``groups`` column counts the deal groups holding rows of each cell."""
+    """The cells of ``keys`` (sorted) and, per value (an expression over rows), its sum in each
+    (deal group, cell): a (DEAL_GROUPS, cells) matrix."""
     first = pl.struct(keys).is_first_distinct()
     sums = (cube.group_by(*keys, DEAL_GROUP).agg(**{name: value.sum() for name, value in values.items()})
             .sort(*keys, DEAL_GROUP, nulls_last=True).with_columns(first=first))
@@ -77,7 +77,7 @@ def group_matrices(cube: pl.DataFrame, keys: list[str], values: dict[str, pl.Exp
         matrix = np.zeros((DEAL_GROUPS, cells.height))
         np.add.at(matrix, (group, cell), sums[name].cast(pl.Float64).fill_null(0).to_numpy())
         matrices[name] = matrix
-    return cells.with_columns(groups=pl.Series(np.bincount(cell, minlength=cells.height))), matrices
+    return cells, matrices
 
 
 def replicate_ratios(numerator: np.ndarray, denominator: np.ndarray,

@@ -44,7 +44,8 @@ def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int 
     run, out = load_run(source), Path(out)
     out.mkdir(parents=True, exist_ok=False)
     table = pq.read_table(list(run.parts))
-    per_deal = 18 if run.mode == "declare" else 1  # declare mode: 3 seats x 6 games per deal
+    # declare mode: 3 seats x 6 games a deal, or 3 x 14 variants with --variants all
+    per_deal = table.num_rows // max(1, len(set(table.column("deal_id").to_pylist())))
     deals_per_part = max(1, rows_per_part // per_deal)
     parts = -(-rows // (deals_per_part * per_deal))
     rng = np.random.default_rng(seed)

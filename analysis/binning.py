@@ -10,7 +10,8 @@ range (read from the Parquet column statistics, so no pass over the rows):
   the order of distinct scores for the rank statistics of :mod:`analysis.heuristics`.
 
 The cube counts the games per (seat, game, fine cell, bin, value reached, won in
-play, won, Seeger-Fabian score, won open-handed) and sums their scores; thresholds and heuristic
+play, won, Seeger-Fabian score, score against the table, won open-handed; and deal group in
+declare mode, see :mod:`analysis.deal_groups`) and sums their scores; thresholds and heuristic
 comparisons are computed from it, never from rows.
 """
 
@@ -23,12 +24,13 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
+from .deal_groups import DEAL_GROUP
 from .games import evaluator_columns
 from .runs import Run
 
 TARGET_BINS = 40
 FINE_PER_BIN = 50
-CUBE_KEYS = ["seat", "game", "fine", "bin", "value_reached", "won_in_play", "won", "sf", "oh_won"]
+CUBE_KEYS = ["seat", "game", "fine", "bin", "value_reached", "won_in_play", "won", "sf", "sf_table", "oh_won"]
 
 
 @dataclass(frozen=True)
@@ -85,10 +87,11 @@ def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFr
     computes it once)."""
     score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
     fine = (score / grid.fine_step).round().cast(pl.Int64)
+    groups = [DEAL_GROUP] if DEAL_GROUP in frame.collect_schema().names() else []
     # an imported game that ended early has no value reached when it was overbid: it cannot be replayed
     return (frame.filter(score.is_not_null(), pl.col("value_reached").is_not_null())
             .with_columns(fine=fine).with_columns(bin=pl.col("fine") // FINE_PER_BIN)
-            .group_by(CUBE_KEYS).agg(n=pl.len(), score_sum=score.sum()))
+            .group_by(*CUBE_KEYS, *groups).agg(n=pl.len(), score_sum=score.sum()))
 
 
 def by_evaluator(cubes: dict[str, pl.DataFrame], build, schemas: dict[str, dict]) -> dict[str, pl.DataFrame]:

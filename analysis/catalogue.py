@@ -84,7 +84,11 @@ def threshold_curves(cube, evaluator: Evaluator):
 
 
 def break_even(cube, evaluator: Evaluator):
-    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped)
+    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped, "own")
+
+
+def break_even_against_table(cube, evaluator: Evaluator):
+    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped, "table")
 
 
 def bid_up_to(cube, evaluator: Evaluator):
@@ -143,6 +147,8 @@ for table in (
           plots=threshold_plots),  # its plots are in the part of break_even
     Table("break_even", break_even, EVALUATOR_CUBES, schema=THRESHOLD_SCHEMAS["break_even"],
           section="thresholds", html=page.break_even_html, summary=summary.break_even_part),
+    Table("break_even_table", break_even_against_table, EVALUATOR_CUBES,
+          schema=THRESHOLD_SCHEMAS["break_even_table"]),  # shown beside break_even in its part
     Table("bid_up_to", bid_up_to, EVALUATOR_CUBES, schema=THRESHOLD_SCHEMAS["bid_up_to"],
           section="thresholds", html=page.bid_up_to_html),
     Table("comparison", comparisons, RUNS, plots=comparison_plots,

@@ -4,7 +4,9 @@ One lazy query per run aggregates the declared games into a small "contract
 cube" (one row per distinct combination of seat, game, declaration, bid and
 result, with its count ``n``); every table here is a cheap aggregation of that
 cube. Rates carry Wilson intervals, mean scores a normal or bootstrap interval
-(see :mod:`analysis.intervals`).
+(see :mod:`analysis.intervals`). The cube of a declare-mode run is also split by deal
+group, and its intervals resample whole deals (:mod:`analysis.deal_groups`): a deal gives
+18 rows (42 with every variant) that share its cards.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import polars as pl
 
 from sim.rules.games import GAME_NAMES, GRAND, NULL
 
+from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, deal_mean_table
 from .games import SEATS, deals, games
 from .intervals import add_rate, mean_table
 from .runs import Run
@@ -24,8 +27,10 @@ ALL_GAMES = "all games"
 
 
 def contract_cube(frame: pl.LazyFrame) -> pl.LazyFrame:
-    """Counts ``n`` of the games of a :func:`analysis.games.games` frame per :data:`CUBE_KEYS` (lazy)."""
-    return frame.group_by(CUBE_KEYS).agg(n=pl.len())
+    """Counts ``n`` of the games of a :func:`analysis.games.games` frame per :data:`CUBE_KEYS` (lazy),
+    and per deal group in declare mode."""
+    groups = [DEAL_GROUP] if DEAL_GROUP in frame.collect_schema().names() else []
+    return frame.group_by(*CUBE_KEYS, *groups).agg(n=pl.len())
 
 
 def passed_in_query(run: Run) -> pl.LazyFrame:
@@ -62,13 +67,30 @@ def success_table(cube: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
         mean_value=(n * pl.col("game_value")).sum() / n.sum(),
         oh_games=(n * pl.col("oh_won").is_not_null()).sum(), oh_won=(n * pl.col("oh_won").fill_null(False)).sum(),
     ).sort(keys)
-    for count, total, name in (("won", "games", "win_rate"), ("schneider_count", "games", "schneider_rate"),
-                               ("schwarz_count", "games", "schwarz_rate"), ("overbid_count", "games", "overbid_rate"),
-                               ("oh_won", "oh_games", "oh_win_rate")):
+    for count, total, name in RATES:
         counts = add_rate(counts, count, total, name)
+    if by_deals(cube):
+        counts = add_deal_rates(counts, cube, keys, deal_rates())
     for value, name in (("score", "mean_score"), ("sf", "mean_sf")):
-        counts = counts.join(mean_table(cube, keys, value, name=name), on=keys, how="left", nulls_equal=True)
+        means = (deal_mean_table(cube, keys, pl.col(value), n, name) if by_deals(cube)
+                 else mean_table(cube, keys, value, name=name))
+        counts = counts.join(means, on=keys, how="left", nulls_equal=True)
     return counts
+
+
+#: (count, total, name) of each rate of a contract table.
+RATES = (("won", "games", "win_rate"), ("schneider_count", "games", "schneider_rate"),
+         ("schwarz_count", "games", "schwarz_rate"), ("overbid_count", "games", "overbid_rate"),
+         ("oh_won", "oh_games", "oh_win_rate"))
+
+
+def deal_rates() -> dict[str, tuple[pl.Expr, pl.Expr]]:
+    """Each rate of :data:`RATES` as (count, total) over the cube's rows, for resampling deals."""
+    n, solved = pl.col("n"), pl.col("oh_won").is_not_null()
+    rates = {name: (n * pl.col(flag), n) for flag, name in (("won", "win_rate"), ("schneider", "schneider_rate"),
+                                                             ("schwarz", "schwarz_rate"), ("overbid", "overbid_rate"))}
+    rates["oh_win_rate"] = (n * pl.col("oh_won").fill_null(False), n * solved)
+    return rates
 
 
 def _pooled(cube: pl.DataFrame, column: str, label: pl.Expr, pools: dict[str, pl.Expr]) -> pl.DataFrame:

@@ -6,6 +6,8 @@ import re
 
 import polars as pl
 
+from .intervals import TOO_FEW
+
 MISSING = "–"
 
 
@@ -38,7 +40,10 @@ def rate_text(row: dict, name: str) -> str:
 
 
 def mean_text(row: dict, name: str, digits: int = 1) -> str:
-    """``32.8 (27.3 to 38.3)``: a mean and its interval."""
+    """``32.8 (27.3 to 38.3)``: a mean and its interval; ``74.0 (too few)`` for a group too small for one
+    (see :data:`analysis.intervals.MIN_GAMES`)."""
+    if row.get(name + "_interval") == TOO_FEW:
+        return f"{number(row[name], digits)} ({TOO_FEW})"
     low, high = number(row[name + "_lo"], digits), number(row[name + "_hi"], digits)
     return f"{number(row[name], digits)} ({low} to {high})"
 

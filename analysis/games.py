@@ -4,10 +4,14 @@ Game mode (one row per deal) keeps the deals that were played; declare mode (one
 row per deal, seat and game, every game declared at bid 18) keeps every row.
 Either way each row is one game, with:
 
+    deal_id       the deal it was played on
     seat          the declarer (0 forehand, 1 middlehand, 2 rearhand)
     game          game type id (0 diamonds, 1 hearts, 2 spades, 3 clubs, 4 grand, 5 null)
     bid           the final bid (18 in declare mode)
     sf            the declarer's Seeger-Fabian score; ``score`` is the classic one
+    sf_table      the declarer's Seeger-Fabian score minus the mean of the two defenders'
+                  (who get 40 each when the declarer loses): the declarer's result against
+                  the table, the yardstick of a duplicate match (see :mod:`analysis.thresholds`)
     value_reached the game value the play reached, before the overbid rule (as logged)
     won_in_play   won by the cards, before the overbid rule (as logged)
     eval_<name>   each logged evaluator's score of the declarer's ten cards for this game
@@ -17,7 +21,9 @@ Either way each row is one game, with:
                   with ``--open-hand``; null in other runs)
 
 plus the declaration and result columns of the schema (hand, ouvert, matadors, ...).
-``value_reached`` and ``won_in_play`` let analysis replay a game at another bid.
+``value_reached`` and ``won_in_play`` let analysis replay a game at another bid. A
+declare-mode frame also has ``deal_group`` (:mod:`analysis.deal_groups`): its intervals
+resample whole deals, since the rows of one deal share its cards.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from sim.rules.cards import SEAT_NAMES
 from sim.rules.games import GAME_NAMES
 from sim.runs.folder import GAME_LABELS, evaluator_column
 
+from .deal_groups import deal_group
 from .runs import Run
 
 SEATS = SEAT_NAMES
@@ -74,8 +81,16 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
     frame = frame.with_columns(game=game_id())
     scores = [declared_score(column).alias(f"eval_{name}") for name, column in wanted.items()]
     open_hand = pl.col("oh_won") if run.open_hand else pl.lit(None, pl.Boolean).alias("oh_won")
-    return frame.select("seat", "game", "bid", *RESULT_COLUMNS, "sf",
-                        pl.col("value_reached").cast(pl.Int32), "won_in_play", open_hand, *scores)
+    groups = [deal_group()] if run.mode == "declare" else []
+    return frame.select("deal_id", "seat", "game", "bid", *RESULT_COLUMNS, "sf", table_sf(),
+                        pl.col("value_reached").cast(pl.Int32), "won_in_play", open_hand, *scores, *groups)
+
+
+def table_sf() -> pl.Expr:
+    """``sf_table``: the declarer's Seeger-Fabian score minus the mean of the two defenders' (frame of
+    :func:`games`, with ``sf`` and the three seats' ``sf_f``, ``sf_m``, ``sf_r``)."""
+    every = pl.col("sf_f").cast(pl.Float64) + pl.col("sf_m") + pl.col("sf_r")
+    return (pl.col("sf") - (every - pl.col("sf")) / 2).alias("sf_table")
 
 
 #: How an imported game may have ended and still count as a contract played: played out (a null

@@ -16,7 +16,15 @@ games, so the measures compare evaluators on the same hands:
 
 Intervals are percentile bootstraps: the won and lost counts of every score are
 redrawn as one multinomial (the same as resampling the games), and the whole
-measure, logistic fit included, is recomputed for every replicate at once.
+measure, logistic fit included, is recomputed for every replicate at once. In a
+declare-mode run whole deals are redrawn instead (:mod:`analysis.deal_groups`): a deal's
+rows (every seat, every game) share its cards.
+
+In a game-mode run these measures see only the games the auction let through, chosen by
+bidders whose models read the same evaluators: the scores are range-restricted (hands
+below the bidders' thresholds are missing), which lowers AUC and flatters calibration
+in ways that differ between evaluators. Compare evaluators on declare-mode runs, where
+every seat declares every game.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import polars as pl
 from sim.rules.games import GAME_NAMES, GRAND
 
 from .binning import FINE_PER_BIN, Grid, by_evaluator, evaluator_cube, grids
+from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, group_matrices
 from .games import games
 from .intervals import BOOTSTRAP_SEED, add_rate, percentile_interval, resample_counts
 from .runs import Run
@@ -82,10 +91,18 @@ def log_loss(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
 
 
 def measures(score, won, lost) -> dict[str, np.ndarray]:
-    """AUC, Brier score and log loss for won/lost counts (replicates along axis 0) at ascending scores."""
+    """AUC, Brier score and log loss for won/lost counts (replicates along axis 0) at ascending scores.
+
+    Where the score separates won from lost games completely (AUC 0 or 1, or games of one kind only)
+    the fit's limit predicts every game exactly: Brier score and log loss are 0, not the 1e-20 that
+    Newton steps reach on the way."""
     p = fit_logistic(score, won, lost)
     with np.errstate(invalid="ignore", divide="ignore"):  # a replicate without games gives NaN
-        return {"auc": auc(won, lost), "brier": brier(p, won, lost), "log_loss": log_loss(p, won, lost)}
+        area = auc(won, lost)
+        games = won.sum(-1) + lost.sum(-1)
+        separated = (games > 0) & ((won.sum(-1) == 0) | (lost.sum(-1) == 0) | (area == 0) | (area == 1))
+        return {"auc": area, "brier": np.where(separated, 0.0, brier(p, won, lost)),
+                "log_loss": np.where(separated, 0.0, log_loss(p, won, lost))}
 
 
 def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.DataFrame:
@@ -96,18 +113,25 @@ def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.Data
     suits = cube.filter(pl.col("game") < GRAND)
     both = pl.concat([cube.with_columns(group=group), suits.with_columns(group=pl.lit(SUIT_GAMES))])
     n = pl.col("n")
-    return (both.group_by("group", "fine")
+    groups = [DEAL_GROUP] if by_deals(cube) else []
+    return (both.group_by("group", "fine", *groups)
             .agg(won=(n * pl.col(target)).sum(), lost=(n * ~pl.col(target)).sum())
             .with_columns(score=pl.col("fine") * grid.fine_step, bin=pl.col("fine") // FINE_PER_BIN)
-            .sort("group", "fine"))
+            .sort("group", "fine", *groups))
 
 
 def group_measures(counts: pl.DataFrame, replicates: int = HEURISTIC_REPLICATES,
                    seed: int = BOOTSTRAP_SEED) -> dict:
-    """The measures of one group's score counts with their bootstrap intervals."""
-    score, won, lost = (counts[c].to_numpy().astype(float) for c in ("score", "won", "lost"))
+    """The measures of one group's score counts with their bootstrap intervals (over deals when the
+    counts carry deal groups)."""
+    if by_deals(counts):
+        cells, matrices = group_matrices(counts, ["fine", "score"], {"won": pl.col("won"), "lost": pl.col("lost")})
+        score, won, lost = cells["score"].to_numpy().astype(float), matrices["won"].sum(0), matrices["lost"].sum(0)
+        draws = resample_counts(np.hstack([matrices["won"], matrices["lost"]]), replicates, seed)
+    else:
+        score, won, lost = (counts[c].to_numpy().astype(float) for c in ("score", "won", "lost"))
+        draws = resample_counts(np.r_[won, lost], replicates, seed).astype(float)
     point = measures(score, won[None, :], lost[None, :])
-    draws = resample_counts(np.r_[won, lost], replicates, seed).astype(float)
     again = measures(score, draws[:, :len(won)], draws[:, len(won):])
     rows, wins = won.sum() + lost.sum(), won.sum()
     out = {"games": int(rows), "win_rate": wins / rows,
@@ -120,14 +144,21 @@ def group_measures(counts: pl.DataFrame, replicates: int = HEURISTIC_REPLICATES,
 
 def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     """Per game group and score bin: mean fitted probability and observed win rate (no rows without games)."""
+    cells = counts
+    if by_deals(counts):  # the fit reads one row per score
+        cells = (counts.group_by("group", "fine", "score", "bin").agg(pl.col("won", "lost").sum())
+                 .sort("group", "fine"))
     fitted = [fit_logistic(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
-              for part in counts.partition_by("group", maintain_order=True)]  # counts are sorted by group
+              for part in cells.partition_by("group", maintain_order=True)]  # counts are sorted by group
     n = pl.col("won") + pl.col("lost")
-    table = (counts.with_columns(fitted=pl.Series(np.concatenate([np.zeros(0), *fitted]), dtype=pl.Float64))
+    table = (cells.with_columns(fitted=pl.Series(np.concatenate([np.zeros(0), *fitted]), dtype=pl.Float64))
              .group_by("group", "bin")
              .agg(games=n.sum(), won=pl.col("won").sum(), predicted=(pl.col("fitted") * n).sum() / n.sum())
              .with_columns(bin_from=pl.col("bin") * grid.width).sort("group", "bin"))
-    return add_rate(table, "won", "games", "win_rate").drop("bin")
+    table = add_rate(table, "won", "games", "win_rate")
+    if by_deals(counts):
+        table = add_deal_rates(table, counts, ["group", "bin"], {"win_rate": (pl.col("won"), n)})
+    return table.drop("bin")
 
 
 #: The columns of :func:`heuristic_tables` (an evaluator without games gives them without rows).

@@ -124,6 +124,10 @@ def match_splits(run: Run) -> pl.DataFrame:
     """The result split by role (declarer and defender play) and by the game type declared: one row
     each, with the points per game of A and B and the difference with its interval.
 
+    A game type's row compares A and B on the games each side chose to declare: where the sides bid
+    and declare differently it holds other deals and hands for A than for B, so it says where each
+    side's points come from, not which side plays that game better (in a card-play-only match both
+    sides play the games A declared).
     """
     _check(run)
     everything = per_deal(run)

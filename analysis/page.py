@@ -131,7 +131,11 @@ BIDS_INTRO = """<h2>Bid success</h2>
 THRESHOLDS_INTRO = """<h2>Bidding thresholds</h2>
 <p>For each evaluator and game type: the win rate and expected Seeger-Fabian score of the declarer
 against the evaluator's score, and the <b>break-even score</b>, from which the expected score stays
-positive (passing scores 0). 'shipped threshold' is the threshold the evaluator comes with.</p>
+positive (passing scores 0). 'shipped threshold' is the threshold the evaluator comes with. Two
+objectives: the declarer's <b>own</b> Seeger-Fabian score (what the built-in bidders weigh), and his
+score <b>against the table</b>, minus the mean of the two defenders' (who get 40 each when he loses),
+the yardstick of the duplicate match; a game worth 18 breaks even at 55.8% wins on the first, 64.9% on
+the second. Bid up to X below is for the declarer's own score.</p>
 """
 
 SELECTION_CAVEAT = """<b>Selection caveat</b> for game-mode runs ({runs}): their rows are only the games
@@ -145,6 +149,12 @@ BID_UP_TO_INTRO = """<h3>Bid up to X when the score reaches Y</h3>
 playing the game at bid X stays positive, for forehand / middlehand / rearhand. Games are replayed at X
 with the overbid rule. Bins with fewer than {min_rows} games are not used; {missing}: never positive.</p>
 """
+
+HEURISTICS_CAVEAT = """<b>Range restriction</b> in game-mode runs ({runs}): the measures see only the games the
+auction let through, declared by bidders whose models read these evaluators; hands below the bidders'
+thresholds are missing. That lowers the AUC, and by different amounts for different evaluators: compare
+evaluators on declare-mode runs (<code>skatsim simulate --mode declare</code>), where every seat declares
+every game."""
 
 HEURISTICS_INTRO = """<h2>Heuristic comparison</h2>
 <p>How well each evaluator's score predicts that the declarer wins, on the same games: ROC AUC (higher is
@@ -172,7 +182,10 @@ MATCH_INTRO = """<h2>Duplicate match</h2>
 players, so the luck of the cards cancels. Seeger-Fabian points per game of the seats each side held (a
 passed-in deal counts as a game scoring 0), and the difference A - B with its 95% interval, a bootstrap
 over deals. Declarer and defender play divide by every game, so they add up to the whole; a game type
-divides by its own games.</p>
+divides by its own games. The split by game type compares A and B on the games each side chose: where the
+sides bid and declare differently, a game type holds different deals and hands for A and B (in a card-play
+only match both play the games A declared), so it shows where each side's points come from, not which
+side plays that game better.</p>
 """
 
 
@@ -303,18 +316,23 @@ def bid_success_html(report: Report) -> list[str]:
 # --- bidding thresholds --------------------------------------------------------------------
 
 
-def break_even_pivot(table: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """One row per run, evaluator and game: the break-even score of all seats (with interval) and per seat."""
+def break_even_pivot(table: pl.DataFrame,
+                     against_table: pl.DataFrame | None = None) -> tuple[list[str], list[list[str]]]:
+    """One row per run, evaluator and game: the break-even score of all seats (with interval) and per seat,
+    and of all seats for the score against the table (``against_table``, the table objective's rows)."""
     header = ["run", "evaluator", "game", "break-even, all seats", *SEATS, "win rate there",
-              "shipped threshold"]
+              "against the table, all seats", "win rate there", "shipped threshold"]
+    others = {} if against_table is None else {
+        (row["run"], row["evaluator"], row["game"]): row
+        for row in against_table.filter(pl.col("seats") == "all").iter_rows(named=True)}
     body = []
     for (run, evaluator, game), part in table.group_by("run", "evaluator", "game", maintain_order=True):
         seats = {row["seats"]: row for row in part.iter_rows(named=True)}
-        first = seats.get("all", {})
+        first, other = seats.get("all", {}), others.get((run, evaluator, game), {})
         body.append([run, evaluator, game, _even_text(first, interval=True),
                      *(_even_text(seats.get(s, {})) for s in SEATS),
-                     percent(first.get("win_rate_at_break_even")),
-                     number(first.get("evaluator_threshold"), 2)])
+                     percent(first.get("win_rate_at_break_even")), _even_text(other, interval=True),
+                     percent(other.get("win_rate_at_break_even")), number(first.get("evaluator_threshold"), 2)])
     return header, body
 
 
@@ -350,7 +368,8 @@ def thresholds_found(report: Report) -> bool:
 
 
 def break_even_html(report: Report) -> list[str]:
-    """The break-even scores, the selection caveat of game-mode runs, and the score curves' plots."""
+    """The break-even scores of both objectives side by side, the selection caveat of game-mode runs, and
+    the score curves' plots."""
     if "break_even" not in report.tables:
         return []
     even, min_rows = report.tables["break_even"], report.min_rows
@@ -362,7 +381,7 @@ def break_even_html(report: Report) -> list[str]:
     game_runs = _labels(report.runs, lambda r: r.mode == "game")
     if game_runs:
         parts.append(note(SELECTION_CAVEAT.format(runs=html.escape(game_runs))))
-    return [*parts, html_table(*break_even_pivot(even)),
+    return [*parts, html_table(*break_even_pivot(even, report.tables.get("break_even_table"))),
             plots_or(report, "threshold_curves", TOO_FEW_BINS.format(what="score curves", min_rows=min_rows))]
 
 
@@ -401,7 +420,8 @@ def _measures(table: pl.DataFrame) -> list[str]:
 
 
 def heuristics_html(report: Report) -> list[str]:
-    """The measures of every evaluator, their plot and the calibration plots."""
+    """The range-restriction caveat of game-mode runs, the measures of every evaluator, their plot and the
+    calibration plots."""
     if "heuristics" not in report.tables:
         return []
     if not report.tables["heuristics"].height:
@@ -409,7 +429,9 @@ def heuristics_html(report: Report) -> list[str]:
     if not ranked(report):
         return [missing(NO_AUC)]
     pooled, each_suit = _measures(report.tables["heuristics"])
-    return [pooled, plots_or(report, "heuristics", NO_AUC),
+    game_runs = _labels(report.runs, lambda r: r.mode == "game")
+    caveat = [note(HEURISTICS_CAVEAT.format(runs=html.escape(game_runs)))] if game_runs else []
+    return [*caveat, pooled, plots_or(report, "heuristics", NO_AUC),
             plots_or(report, "calibration", TOO_FEW_BINS.format(what="calibration plots", min_rows=report.min_rows)),
             each_suit]
 
@@ -439,7 +461,12 @@ METHODS_HTML = """
 <li><b>Rates</b> (win, schneider, schwarz, overbid, passed-in): Wilson score 95% interval.</li>
 <li><b>Means</b> (classic and Seeger-Fabian scores, paired differences): normal interval, mean ± 1.96
 standard errors, for groups of at least 500; below that a percentile bootstrap (2,000 Poisson resamples
-of the counts of each distinct value, fixed seed).</li>
+of the counts of each distinct value, fixed seed); below 30 games no interval ('too few'): none holds
+95% for so few scores.</li>
+<li><b>Declare-mode runs</b>: a deal gives 18 rows (42 with every variant) sharing its cards, so every
+interval resamples whole deals (in groups of deals, deal number mod 200): means and the measures below
+by a bootstrap over deals, rates by the Wilson interval at the effective number of games that bootstrap
+gives; 'too few' means fewer than 30 deals.</li>
 <li><b>Break-even score</b>: among the score bins with at least {min_rows} games, the lowest bin from which
 every bin's expected Seeger-Fabian score is above 0 (the value of passing); the break-even is interpolated
 linearly between that bin's mean score and the one below to where the expected score is 0. Interval:

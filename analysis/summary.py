@@ -114,8 +114,9 @@ def break_even_part(report: Report) -> list[str]:
                "break-even score (95% interval)": mean_column("break_even", 2),
                "shipped threshold": lambda r: number(r["evaluator_threshold"], 2)}
     return ["## Break-even scores (all seats)", "",
-            "The score from which the expected Seeger-Fabian score beats passing (in game-mode runs: "
-            "among the games declared).", "",
+            "The score from which the declarer's expected Seeger-Fabian score beats passing (in game-mode runs: "
+            "among the games declared); against the table (minus the defenders' mean): "
+            "`tables/break_even_table.csv`.", "",
             *markdown_table(*rows_of(rows, columns), empty=empty)]
 
 

@@ -4,9 +4,10 @@ From an evaluator cube (:mod:`analysis.binning`), for each evaluator, game type
 and seat (and all seats together):
 
 - **curves**: per score bin, the win rate and the expected Seeger-Fabian score of
-  the declarer (Wilson and normal intervals);
-- **break-even**: the score at which the expected Seeger-Fabian score turns
-  positive for good, i.e. beats passing, which scores 0. Precisely: take the bins
+  the declarer (Wilson and normal intervals; none for a bin of fewer than
+  :data:`analysis.intervals.MIN_GAMES` games);
+- **break-even**: the score at which the expected score of the game (its **objective**,
+  below) turns positive for good, i.e. beats passing, which scores 0. Precisely: take the bins
   with at least ``min_rows`` games in score order, find the lowest bin from which
   every bin's expected score is above 0, and interpolate linearly between the
   mean scores of that bin and the bin below it to the point where the expected
@@ -23,9 +24,24 @@ and seat (and all seats together):
   the lowest null value reaching X (a pessimistic assumption: its outcome as a
   dearer null variant is not known).
 
+The **objective** says what a game scores against passing (0):
+
+- ``own``: the declarer's own Seeger-Fabian score (won: value + 50; lost: -2 value - 50).
+  Break-even of a game worth 18: 68 p = 86 (1 - p), p = 55.8%.
+- ``table``: the declarer's Seeger-Fabian score minus the mean of the two defenders' (each
+  defender gets 40 when the declarer loses), i.e. lost games cost 40 more. This is the
+  yardstick of the duplicate match (:mod:`analysis.match`): there each seat's declaration is
+  played once by the side alone (against both defenders) and once by the pair (one
+  defender is a partner), so on average a lost game costs the declarer's side its own
+  score and one defender's 40. Break-even at 18: 68 p = 126 (1 - p), p = 64.9%.
+
+``break_even`` holds the ``own`` objective (the one the built-in bidders use), ``break_even_table``
+the ``table`` one; ``bid_up_to`` is for ``own`` (:func:`bid_table` takes either).
+
 In declare mode every game was played at bid 18, so the replay is exact for the
-cards as played. In game mode only games that won the auction appear (see the
-selection caveat in docs/analysis.md).
+cards as played, and every interval resamples whole deals (:mod:`analysis.deal_groups`).
+In game mode only games that won the auction appear (see the selection caveat in
+docs/analysis.md).
 """
 
 from __future__ import annotations
@@ -35,11 +51,19 @@ import polars as pl
 
 from sim.rules.auction import BID_VALUES
 from sim.rules.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
-from sim.rules.scoring import seeger_fabian_at_bid
+from sim.rules.scoring import SF_DEFENDER_BONUS, seeger_fabian_at_bid
 
 from .binning import Grid, by_evaluator, evaluator_cube, grids
+from .deal_groups import add_deal_rates, by_deals, group_matrices, sandwich_mean
 from .games import SEATS, games
-from .intervals import BOOTSTRAP_SEED, add_rate, normal_mean, percentile_interval, resample_counts
+from .intervals import (
+    BOOTSTRAP_SEED,
+    MIN_GAMES,
+    add_rate,
+    normal_mean,
+    percentile_interval,
+    resample_counts,
+)
 from .runs import Run
 
 MIN_ROWS = 50
@@ -48,6 +72,15 @@ BREAK_EVEN_REPLICATES = 1000
 #: Highest level a game can reach: 11 matadors (4 in grand) + game, hand, schneider,
 #: announced, schwarz, announced, ouvert.
 MAX_LEVEL = np.array([18, 18, 18, 18, 11])
+#: Objective -> the cube column of what a game scores against passing (module doc).
+OBJECTIVES = {"own": "sf", "table": "sf_table"}
+
+
+def against_table(sf) -> np.ndarray:
+    """The ``table`` objective of a declarer's Seeger-Fabian score: a lost game (negative score)
+    costs the mean of the two defenders' bonus more."""
+    sf = np.asarray(sf)
+    return np.where(sf < 0, sf - SF_DEFENDER_BONUS, sf)
 
 
 def sf_at_bid(game: int, value_reached, won_in_play, bid) -> np.ndarray:
@@ -83,17 +116,23 @@ def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     """Per game, seats and score bin: games, mean score, win rate and mean Seeger-Fabian score."""
     n = pl.col("n")
     keys = ["game", "seats", "bin"]
-    sums = (by_seat(cube).group_by(keys)
+    seats = by_seat(cube)
+    sums = (seats.group_by(keys)
             .agg(rows=n.sum(), won=(n * pl.col("won")).sum(), score=pl.col("score_sum").sum(),
                  sf=(n * pl.col("sf")).sum(), sf_sq=(n * pl.col("sf").cast(pl.Float64) ** 2).sum())
             .sort(keys))
     mean, lo, hi = normal_mean(sums["sf"], sums["sf_sq"], sums["rows"])
+    sums = add_rate(sums, "won", "rows", "win_rate")
+    if by_deals(cube):
+        _, matrices = group_matrices(seats, keys, {"sf": n * pl.col("sf"), "rows": n})  # cells sorted as sums
+        mean, lo, hi = sandwich_mean(matrices["sf"].T, matrices["rows"].T)
+        sums = add_deal_rates(sums, seats, keys, {"win_rate": (n * pl.col("won"), n)})
+    few = sums["rows"].to_numpy() < MIN_GAMES
+    lo, hi = (pl.Series(np.where(few, np.nan, bound)).fill_nan(None) for bound in (lo, hi))
     table = sums.with_columns(
         game=pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String),
         bin_from=pl.col("bin") * grid.width, bin_to=(pl.col("bin") + 1) * grid.width,
-        mean_score=pl.col("score") / pl.col("rows"),
-        mean_sf=pl.Series(mean), mean_sf_lo=pl.Series(lo), mean_sf_hi=pl.Series(hi))
-    table = add_rate(table, "won", "rows", "win_rate")
+        mean_score=pl.col("score") / pl.col("rows"), mean_sf=pl.Series(mean), mean_sf_lo=lo, mean_sf_hi=hi)
     return table.select("game", "seats", "bin_from", "bin_to", "mean_score", "rows", "won", "win_rate",
                         "win_rate_lo", "win_rate_hi", "mean_sf", "mean_sf_lo", "mean_sf_hi")
 
@@ -131,10 +170,18 @@ def break_even(score, expected, win_rate) -> tuple[float, float, str]:
     return float(x[0]), float(p[0]), str(status[0])
 
 
-def _group_cells(group: pl.DataFrame) -> pl.DataFrame:
-    """Cells of one (game, seats) group for resampling: per bin, won and score; sorted by bin."""
-    return (group.group_by("bin", "won", "sf").agg(pl.col("n").sum(), pl.col("score_sum").sum())
-            .sort("bin", "won", "sf"))  # a fixed order: the bootstrap draws the cells in it
+def _group_cells(group: pl.DataFrame, objective: str = "own") -> tuple[pl.DataFrame, np.ndarray]:
+    """Cells of one (game, seats) group for resampling: per bin, won and score (``sf``, the objective's
+    column), sorted by bin; and what the bootstrap redraws: the cells' counts, or their
+    (deal groups, cells) counts in declare mode."""
+    group = group.with_columns(sf=pl.col(OBJECTIVES[objective]))
+    keys = ["bin", "won", "sf"]  # a fixed order: the bootstrap draws the cells in it
+    if by_deals(group):
+        cells, matrices = group_matrices(group, keys, {"n": pl.col("n"), "score_sum": pl.col("score_sum")})
+        return cells.with_columns(n=pl.Series(matrices["n"].sum(0)),
+                                  score_sum=pl.Series(matrices["score_sum"].sum(0))), matrices["n"]
+    cells = group.group_by(keys).agg(pl.col("n").sum(), pl.col("score_sum").sum()).sort(keys)
+    return cells, cells["n"].to_numpy()
 
 
 def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
@@ -151,17 +198,17 @@ def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
     return rows, score, won, sf
 
 
-def break_even_group(group: pl.DataFrame, min_rows: int = MIN_ROWS,
-                     replicates: int = BREAK_EVEN_REPLICATES, seed: int = BOOTSTRAP_SEED) -> dict:
-    """Break-even of one (game, seats) part of a cube, with its bootstrap interval."""
-    cells = _group_cells(group)
+def break_even_group(group: pl.DataFrame, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
+                     seed: int = BOOTSTRAP_SEED, objective: str = "own") -> dict:
+    """Break-even of one (game, seats) part of a cube for ``objective``, with its bootstrap interval."""
+    cells, units = _group_cells(group, objective)
     bins = cells["bin"].to_numpy()
     starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]]) if len(bins) else np.zeros(0, int)
-    counts = cells["n"].to_numpy()
-    rows, score, won, sf = _bin_stats(counts[None, :].astype(float), cells, starts)
+    counts = cells["n"].to_numpy().astype(float)
+    rows, score, won, sf = _bin_stats(counts[None, :], cells, starts)
     keep = rows[0] >= min_rows
     x, p, status = crossing(score[:, keep], sf[:, keep], won[:, keep])
-    draws = resample_counts(counts, replicates, seed).astype(float)
+    draws = resample_counts(units, replicates, seed).astype(float)
     _, b_score, b_won, b_sf = _bin_stats(draws, cells, starts)
     bx, _, _ = crossing(b_score[:, keep], b_sf[:, keep], b_won[:, keep])
     lo, hi = percentile_interval(bx) if status[0] == "crossing" else (np.nan, np.nan)
@@ -170,19 +217,20 @@ def break_even_group(group: pl.DataFrame, min_rows: int = MIN_ROWS,
             "crossing_share": float(np.mean(np.isfinite(bx))), "win_rate_at_break_even": float(p[0])}
 
 
-def break_even_table(cube: pl.DataFrame, min_rows: int = MIN_ROWS,
-                     replicates: int = BREAK_EVEN_REPLICATES, seed: int = BOOTSTRAP_SEED) -> pl.DataFrame:
-    """Break-even score per game and seats (see the module doc for the definition)."""
+def break_even_table(cube: pl.DataFrame, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
+                     seed: int = BOOTSTRAP_SEED, objective: str = "own") -> pl.DataFrame:
+    """Break-even score per game and seats for ``objective`` (see the module doc for the definition)."""
     out = []
     for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
                                        key=_group_order):
-        out.append({"game": GAME_NAMES[game], "seats": seats,
-                    **break_even_group(group, min_rows, replicates, seed)})
+        out.append({"game": GAME_NAMES[game], "seats": seats, "objective": objective,
+                    **break_even_group(group, min_rows, replicates, seed, objective)})
     return pl.DataFrame(out, schema=BREAK_EVEN_SCHEMA)
 
 
 BREAK_EVEN_SCHEMA = {
-    "game": pl.String, "seats": pl.String, "rows": pl.Int64, "bins_used": pl.Int64, "status": pl.String,
+    "game": pl.String, "seats": pl.String, "objective": pl.String, "rows": pl.Int64, "bins_used": pl.Int64,
+    "status": pl.String,
     "break_even": pl.Float64, "break_even_lo": pl.Float64, "break_even_hi": pl.Float64,
     "crossing_share": pl.Float64, "win_rate_at_break_even": pl.Float64,
 }
@@ -193,21 +241,34 @@ def _group_order(item):
     return game, (ALL_SEATS, *SEATS).index(seats)
 
 
-def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS) -> list[dict]:
-    """For each reachable bid: the lowest bin from which the expected score at that bid stays positive."""
-    cells = (group.group_by("bin", "value_reached", "won_in_play").agg(pl.col("n").sum())
-             .sort("bin", "value_reached", "won_in_play"))
+def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
+              objective: str = "own") -> list[dict]:
+    """For each reachable bid: the lowest bin from which the expected score (of ``objective``) at that
+    bid stays positive."""
+    keys = ["bin", "value_reached", "won_in_play"]
+    if by_deals(group):
+        cells, matrices = group_matrices(group, keys, {"n": pl.col("n")})
+        units = matrices["n"]
+        n = units.sum(0)
+    else:
+        cells = group.group_by(keys).agg(pl.col("n").sum()).sort(keys)
+        units, n = None, cells["n"].to_numpy().astype(float)
     bins = cells["bin"].to_numpy()
     starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]])
     edges = grid.edge(bins[starts])
-    n = cells["n"].to_numpy().astype(float)
     value = cells["value_reached"].to_numpy()
     bids = reachable_bids(game)
     bids = bids[bids <= value.max()]
     sf = sf_at_bid(game, value[None, :], cells["won_in_play"].to_numpy()[None, :], bids[:, None])
+    if objective == "table":
+        sf = against_table(sf)
     rows = np.add.reduceat(n, starts)
-    mean, lo, _ = normal_mean(np.add.reduceat(sf * n, starts, axis=1),
-                              np.add.reduceat(sf * sf * n, starts, axis=1), rows)
+    if units is None:
+        mean, lo, _ = normal_mean(np.add.reduceat(sf * n, starts, axis=1),
+                                  np.add.reduceat(sf * sf * n, starts, axis=1), rows)
+    else:  # per bid, bin and deal group: the sums of the scores, and their cluster-robust interval
+        totals = np.stack([np.add.reduceat(units * row, starts, axis=1).T for row in sf])
+        mean, lo, _ = sandwich_mean(totals, np.add.reduceat(units, starts, axis=1).T)
     keep = rows >= min_rows
     has, j = first_positive_run(mean[:, keep])
     sure, k = first_positive_run(lo[:, keep])
@@ -218,13 +279,14 @@ def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_RO
             for b, bid in enumerate(bids) if has[b]]
 
 
-def bid_table(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS) -> pl.DataFrame:
-    """"Bid up to X when the score reaches Y" for every game, seats and reachable bid X."""
+def bid_table(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS, objective: str = "own") -> pl.DataFrame:
+    """"Bid up to X when the score reaches Y" for every game, seats and reachable bid X (``objective``:
+    ``mean_sf_at_bid_in_bin`` is then the mean of that objective)."""
     out = []
     for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
                                        key=_group_order):
         out += [{"game": GAME_NAMES[game], "seats": seats, **row}
-                for row in bid_group(game, group, grid, min_rows)]
+                for row in bid_group(game, group, grid, min_rows, objective)]
     return pl.DataFrame(out, schema=BID_UP_TO_SCHEMA)
 
 
@@ -233,21 +295,27 @@ BID_UP_TO_SCHEMA = {"game": pl.String, "seats": pl.String, "bid": pl.Int64, "sco
                     "mean_sf_at_bid_in_bin": pl.Float64}
 
 
+#: The break-even tables by name, and the objective of each.
+EVEN_TABLES = (("break_even", "own"), ("break_even_table", "table"))
+
+
 def threshold_tables(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
                      shipped: dict[str, float] | None = None) -> dict[str, pl.DataFrame]:
-    """Curves, break-even and bid-up-to tables of one evaluator's collected cube.
+    """Curves, break-even (both objectives) and bid-up-to tables of one evaluator's collected cube.
 
     ``shipped`` (game name -> threshold, as the run's manifest records the evaluator's) adds
-    the threshold the evaluator came with to the break-even table.
+    the threshold the evaluator came with to the break-even tables.
     """
-    return {"threshold_curves": curves(cube, grid), "break_even": break_even_shipped(cube, min_rows, shipped),
+    return {"threshold_curves": curves(cube, grid),
+            **{name: break_even_shipped(cube, min_rows, shipped, objective) for name, objective in EVEN_TABLES},
             "bid_up_to": bid_table(cube, grid, min_rows)}
 
 
-def break_even_shipped(cube: pl.DataFrame, min_rows: int = MIN_ROWS,
-                       shipped: dict[str, float] | None = None) -> pl.DataFrame:
-    """The break-even table with the threshold the evaluator came with (``evaluator_threshold``)."""
-    return break_even_table(cube, min_rows).with_columns(
+def break_even_shipped(cube: pl.DataFrame, min_rows: int = MIN_ROWS, shipped: dict[str, float] | None = None,
+                       objective: str = "own") -> pl.DataFrame:
+    """The break-even table for ``objective`` with the threshold the evaluator came with
+    (``evaluator_threshold``)."""
+    return break_even_table(cube, min_rows, objective=objective).with_columns(
         evaluator_threshold=pl.col("game").replace_strict(shipped or {}, default=None, return_dtype=pl.Float64))
 
 
@@ -260,12 +328,13 @@ CURVES_SCHEMA = {
 #: The columns of :func:`threshold_tables` (an evaluator without games gives them without rows).
 THRESHOLD_SCHEMAS = {"threshold_curves": CURVES_SCHEMA,
                      "break_even": {**BREAK_EVEN_SCHEMA, "evaluator_threshold": pl.Float64},
+                     "break_even_table": {**BREAK_EVEN_SCHEMA, "evaluator_threshold": pl.Float64},
                      "bid_up_to": BID_UP_TO_SCHEMA}
 
 
 def thresholds(run: Run, evaluators: list[str] | None = None,
                min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
-    """The three threshold tables of a run for each evaluator (all logged ones by default)."""
+    """The threshold tables of a run for each evaluator (all logged ones by default)."""
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)

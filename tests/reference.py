@@ -191,3 +191,72 @@ def auction_by_max_bids(maxes, bids) -> tuple[int | None, int]:
         else:
             bid = max(bid, reach[seat])
     return winner, bid
+
+
+# --- game records -------------------------------------------------------------------------
+
+SEAT_NAMES = ("forehand", "middlehand", "rearhand")
+GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
+SUIT_SPELLINGS = {"D": "D", "H": "H", "S": "S", "C": "C", "♦": "D", "♥": "H", "♠": "S", "♣": "C"}
+
+
+def spelled_card(text) -> str | None:
+    """The card a record's text names (``cj``, ``HT``, `` ♥A``: any case, spaces around, T for 10),
+    as the rules write it; None when it names no card."""
+    if not isinstance(text, str):
+        return None
+    t = text.strip().upper()
+    suit_, rank_ = SUIT_SPELLINGS.get(t[:1]), "10" if t[1:] == "T" else t[1:]
+    return suit_ + rank_ if suit_ and rank_ in RANKS else None
+
+
+def spelled_cards(value) -> list | None:
+    """The cards of a record's card list (texts, or one text separated by spaces or commas), None
+    for a card that is not one; None for a value that is no card list."""
+    if isinstance(value, str):
+        return [spelled_card(t) for t in value.replace(",", " ").split()]
+    if isinstance(value, list) and all(isinstance(t, str) for t in value):
+        return [spelled_card(t) for t in value]
+    return None
+
+
+def named(value, names: tuple[str, ...]) -> int | None:
+    """The index of a record's seat or game: a name in any case, or the index itself."""
+    if isinstance(value, str) and value.strip().lower() in names:
+        return names.index(value.strip().lower())
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+        return value
+    return None
+
+
+def record_card_play(record: dict) -> dict:
+    """The card play of a recorded game replayed by the rules alone, from forehand's first lead:
+    every card must be in its player's hand and follow suit, and a game that did not end early must
+    end where the rules end it (the tenth trick; in null the first trick the declarer takes).
+    ValueError names the first card that breaks a rule; else the seats that took the complete tricks
+    and the declarer's card points, the skat (hand game) or discard included."""
+    declarer, game = named(record["declarer"], SEAT_NAMES), named(record["game"], GAME_NAMES)
+    hands = [list(spelled_cards(h)) for h in record["hands"]]
+    skat = spelled_cards(record["skat"])
+    put_away = skat if record.get("hand") else spelled_cards(record["discard"])
+    if not record.get("hand"):
+        hands[declarer] = [c for c in hands[declarer] + skat if c not in put_away]
+    cards = spelled_cards(record["play"])
+    leader, winners, taken = 0, [], []
+    for start in range(0, len(cards), 3):
+        trick = cards[start:start + 3]
+        if winners and (len(winners) == 10 or (game == NULL and winners[-1] == declarer)):
+            raise ValueError(f"card {start + 1}: the game is over")
+        for i, card in enumerate(trick):
+            player = (leader + i) % 3
+            if card not in legal_cards(game, hands[player], trick[0] if i else None):
+                raise ValueError(f"card {start + i + 1}: {card} may not be played by {SEAT_NAMES[player]}")
+            hands[player].remove(card)
+        if len(trick) == 3:
+            leader = (leader + trick_winner(game, trick)) % 3
+            winners.append(leader)
+            taken += trick if leader == declarer else []
+    over = len(winners) == 10 or (game == NULL and declarer in winners)
+    if record.get("ended") is None and (not over or len(cards) != 3 * len(winners)):
+        raise ValueError(f"the play stops after {len(cards)} cards, before the game is over")
+    return {"trick_winners": winners, "declarer_points": points(taken + put_away)}

@@ -1,5 +1,7 @@
 """Analysis of small hand-made run folders: errors, contract success, thresholds, paired comparison."""
 
+import time
+
 import numpy as np
 import polars as pl
 import pyarrow as pa
@@ -7,61 +9,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis import AnalysisError, bench_analyze, compare_runs, contract_success, load_run, thresholds
+from analysis.formats import mean_text
 from analysis.mix import deal_cube, game_mix
-from sim.runs.folder import (
-    DECLARE_MODE_TYPES,
-    GAME_MODE_TYPES,
-    SCHEMA_VERSION,
-    Manifest,
-    part_facts,
-    part_name,
-    read_manifest,
-    write_part,
-)
-
-CLUBS, DIAMONDS, NULL = 3, 0, 5
-
-
-#: What the manifest of a hand-made run says of its evaluator: classic, with its shipped thresholds.
-CLASSIC = {"classic": {"thresholds": {"diamonds": 4.0, "hearts": 4.0, "spades": 4.0, "clubs": 4.0,
-                                      "grand": 5.0}}}
-
-
-def write_run(folder, columns: dict, mode: str = "game", seed: int = 7, schema_version=SCHEMA_VERSION):
-    """A finished run folder with one part holding ``columns`` (every schema column, defaults zero);
-    an ``eval_classic`` column is the classic evaluator's, as its manifest says."""
-    folder.mkdir(parents=True, exist_ok=True)
-    n = len(next(iter(columns.values())))
-    types = GAME_MODE_TYPES if mode == "game" else DECLARE_MODE_TYPES
-    full = {name: np.zeros(n, dtype=np.int64) for name in types}
-    full.update({name: np.zeros(n, dtype=np.float32) for name in ("evaluator_score",) if name in types})
-    full.update({name: np.full(n, CLUBS) for name in types if "game" in name})
-    full["deal_id"] = np.arange(n)
-    full.update(columns)
-    facts = write_part(folder, 0, full, mode)
-    config = {"deals": n, "seed": seed, "profile": "handmade", "profile_spec": {}, "mode": mode,
-              "chunk_size": n, "log_tricks": False, "schema_version": schema_version,
-              "evaluators": CLASSIC if "eval_classic" in columns else {}}
-    Manifest(config, {}, {"0": facts}, created="2024-01-01T00:00:00", finished="2024-01-01T00:00:01").save(folder)
-    return folder
-
-
-def clubs_games(won: list[bool], passed: int = 0, hand_f=None) -> dict:
-    """Forehand plays clubs at 18 'with 1' (value 24) in each deal, then ``passed`` deals are passed in."""
-    won = np.array(won + [False] * passed)
-    played = np.array([True] * (len(won) - passed) + [False] * passed)
-    sf_declarer = np.where(won, 24 + 50, -2 * 24 - 50)
-    defenders = np.where(won, 0, 40)
-    columns = {"passed": ~played, "declarer": np.where(played, 0, -1), "bid": np.where(played, 18, 0),
-               "game": np.where(played, CLUBS, -1), "matadors": np.where(played, 1, 0),
-               "declarer_points": np.where(won, 70, 50), "declarer_tricks": np.where(won, 6, 4),
-               "won": won, "game_value": np.where(played, 24, 0), "score": np.where(won, 24, -48) * played,
-               "sf_f": sf_declarer * played, "sf_m": defenders * played, "sf_r": defenders * played,
-               "value_reached": np.where(played, 24, 0), "won_in_play": won}
-    if hand_f is not None:
-        columns["hand_f"] = np.asarray(hand_f)
-    return columns
-
+from sim.rules.games import NULL
+from sim.runs.folder import SCHEMA_VERSION, part_facts, part_name, read_manifest
+from tests.handmade import CLUBS, clubs_games, declare_rows, write_run
 
 # --- run folders that cannot be analysed ---------------------------------------------------
 
@@ -127,8 +79,10 @@ def test_win_rate_passed_in_rate_and_mean_scores_of_a_known_log(tmp_path):
     assert clubs["win_rate_hi"] == pytest.approx(0.9433, abs=1e-4)
     assert clubs["mean_sf"] == pytest.approx((8 * 74 - 2 * 98) / 10)
     assert clubs["mean_score"] == pytest.approx((8 * 24 - 2 * 48) / 10)
-    assert clubs["mean_sf_interval"] == "bootstrap"
-    assert clubs["mean_sf_lo"] <= clubs["mean_sf"] <= clubs["mean_sf_hi"]
+    # ten games are too few for an interval of a mean (the percentile bootstrap would say 74 for one game)
+    assert clubs["mean_sf_interval"] == "too few"
+    assert clubs["mean_sf_lo"] is None and clubs["mean_sf_hi"] is None
+    assert mean_text(clubs, "mean_sf") == "39.6 (too few)"
     passed = tables["passed_in"].row(0, named=True)
     assert (passed["deals"], passed["passed"], passed["passed_rate"]) == (12, 2, pytest.approx(2 / 12))
     matadors = tables["contracts_by_matadors"].row(by_predicate=_is("contract", "clubs"), named=True)
@@ -138,6 +92,20 @@ def test_win_rate_passed_in_rate_and_mean_scores_of_a_known_log(tmp_path):
     assert tables["bid_success"].filter(_is("contract", "all games"))["bid"].to_list() == [18]
 
 
+def test_the_mean_score_of_forty_games_has_the_interval_worked_out_by_hand(tmp_path):
+    """32 of 40 clubs games won: Seeger-Fabian 74 or -98, mean 39.6, standard deviation 172 * sqrt(0.8 * 0.2)
+    = 68.8 (69.7 with n - 1), so a 95% interval of about 39.6 +- 1.96 * 69.7 / sqrt(40) = [18.0, 61.2]; the
+    percentile bootstrap of so lopsided a sample sits near it."""
+    run = load_run(write_run(tmp_path / "run", clubs_games([True] * 32 + [False] * 8)))
+    clubs = contract_success(run)["contracts_by_game"].row(by_predicate=_is("contract", "clubs"), named=True)
+    assert clubs["mean_sf"] == pytest.approx(39.6) and clubs["mean_sf_interval"] == "bootstrap"
+    assert clubs["mean_sf_lo"] == pytest.approx(18.0, abs=3) and clubs["mean_sf_hi"] == pytest.approx(61.2, abs=3)
+    # Wilson of 32 in 40: centre (32 + z²/2) / (40 + z²), half z / (40 + z²) * sqrt(32 * 8 / 40 + z²/4)
+    assert (clubs["win_rate_lo"], clubs["win_rate_hi"]) == (pytest.approx(0.6524, abs=1e-4),
+                                                            pytest.approx(0.8950, abs=1e-4))
+    assert clubs["schwarz_rate_lo"] == 0.0 and clubs["overbid_rate_lo"] == 0.0  # exactly: no such game
+
+
 def _is(column, value):
     import polars as pl
 
@@ -145,18 +113,6 @@ def _is(column, value):
 
 
 # --- thresholds from a constructed declare-mode log ----------------------------------------
-
-
-def declare_rows(scores_and_wins: list[tuple[float, bool]]) -> dict:
-    """Forehand declares diamonds 'with 1' at 18 (value 18): won +68, lost -86 Seeger-Fabian."""
-    score = np.array([s for s, _ in scores_and_wins], dtype=np.float32)
-    won = np.array([w for _, w in scores_and_wins])
-    return {"seat": np.zeros(len(won)), "game": np.full(len(won), DIAMONDS), "matadors": np.ones(len(won)),
-            "declarer_points": np.where(won, 70, 50), "declarer_tricks": np.where(won, 6, 4), "won": won,
-            "game_value": np.full(len(won), 18), "score": np.where(won, 18, -36),
-            "sf_f": np.where(won, 68, -86), "sf_m": np.where(won, 0, 40), "sf_r": np.where(won, 0, 40),
-            "bid": np.full(len(won), 18), "value_reached": np.full(len(won), 18), "won_in_play": won,
-            "eval_classic": score}
 
 
 def test_break_even_and_bid_table_of_a_constructed_declare_run(tmp_path):
@@ -176,6 +132,20 @@ def test_break_even_and_bid_table_of_a_constructed_declare_run(tmp_path):
     assert bids.select("bid", "score_from").rows() == [(18, 3.0)]
 
 
+def test_break_even_against_the_table_counts_the_defenders_bonus(tmp_path):
+    """Against the table a lost game costs the defenders' mean bonus too: -86 - 40 = -126. The bin at 2
+    expects (2 * 68 - 2 * 126) / 4 = -29, the bin at 3 (3 * 68 - 126) / 4 = 19.5: break-even at
+    2 + 29 / 48.5, where the win rate is 126 / 194 (68 p = 126 (1 - p))."""
+    rows = [(2.0, True)] * 2 + [(2.0, False)] * 2 + [(3.0, True)] * 3 + [(3.0, False)]
+    run = load_run(write_run(tmp_path / "declare", declare_rows(rows), mode="declare"))
+    tables = thresholds(run, ["classic"], min_rows=1)
+    table = tables["break_even_table"].row(by_predicate=_is("seats", "all"), named=True)
+    own = tables["break_even"].row(by_predicate=_is("seats", "all"), named=True)
+    assert (own["objective"], table["objective"]) == ("own", "table")
+    assert table["break_even"] == pytest.approx(2 + 29 / 48.5)
+    assert table["win_rate_at_break_even"] == pytest.approx(126 / 194)
+
+
 # --- paired comparison ---------------------------------------------------------------------
 
 
@@ -187,9 +157,21 @@ def test_paired_comparison_of_two_runs_of_the_same_deals(tmp_path):
     forehand = row["Seeger-Fabian score of forehand per deal"]
     assert (forehand["rows"], forehand["mean_a"], forehand["mean_b"]) == (4, 74, (74 + 74 - 98 - 98) / 4)
     assert forehand["difference"] == pytest.approx(-86.0)          # differences 0, 0, -172, -172
-    assert -172 <= forehand["difference_lo"] <= -86 <= forehand["difference_hi"] <= 0
+    assert forehand["difference_interval"] == "too few" and forehand["difference_lo"] is None
     assert row["Seeger-Fabian score of middlehand per deal"]["difference"] == pytest.approx(20.0)
     assert row["declarer win rate (deals played in both)"]["difference"] == pytest.approx(-0.5)
+
+
+def test_the_paired_difference_of_forty_deals_has_the_interval_worked_out_by_hand(tmp_path):
+    """B loses 20 of the 40 games A wins: differences 0 and -172, mean -86, standard deviation 87.1, so about
+    -86 +- 1.96 * 87.1 / sqrt(40) = [-113.0, -59.0]; a difference that is 0 in every deal has [0, 0]."""
+    a = load_run(write_run(tmp_path / "a", clubs_games([True] * 40)))
+    b = load_run(write_run(tmp_path / "b", clubs_games([True, False] * 20)))
+    row = {r["metric"]: r for r in compare_runs(a, b).iter_rows(named=True)}
+    forehand = row["Seeger-Fabian score of forehand per deal"]
+    assert forehand["difference"] == pytest.approx(-86.0) and forehand["difference_interval"] == "bootstrap"
+    assert forehand["difference_lo"] == pytest.approx(-113.0, abs=4)
+    assert forehand["difference_hi"] == pytest.approx(-59.0, abs=4)
     passed = row["passed-in rate"]
     assert (passed["difference"], passed["difference_lo"], passed["difference_hi"]) == (0.0, 0.0, 0.0)
 
@@ -213,9 +195,11 @@ def test_the_same_seed_with_other_cards_is_refused(tmp_path):
 
 def test_bench_analyze_times_a_whole_report(tmp_path):
     folder = write_run(tmp_path / "run", clubs_games([True, False] * 20, passed=5))
+    began = time.perf_counter()
     seconds = bench_analyze(folder, tmp_path / "report")
-    assert seconds > 0
-    assert (tmp_path / "report" / "report.html").exists()
+    assert 0 < seconds <= time.perf_counter() - began  # the time of the report, not of something else
+    summary = (tmp_path / "report" / "summary.md").read_text(encoding="utf-8")
+    assert "- run: 11.1% (" in summary  # 5 of 45 deals passed in: the report of this run was written
 
 
 # --- the game of a passed-in deal, now and in schema version 2 ---------------------------------

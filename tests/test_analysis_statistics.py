@@ -5,8 +5,8 @@ import polars as pl
 import pytest
 
 from analysis.binning import round_width
-from analysis.heuristics import auc, brier, fit_logistic, log_loss
-from analysis.intervals import bootstrap_ratio, mean_table, normal_mean, wilson
+from analysis.heuristics import auc, brier, fit_logistic, group_measures, log_loss
+from analysis.intervals import BOOTSTRAP_SEED, MIN_GAMES, bootstrap_ratio, mean_table, normal_mean, wilson
 from analysis.thresholds import break_even, first_positive_run, reachable_bids, sf_at_bid
 
 
@@ -24,6 +24,16 @@ def test_wilson_interval_at_the_edges_and_without_data():
     assert np.isnan(low[2]) and np.isnan(high[2])
 
 
+def test_wilson_bounds_of_no_win_and_every_win_are_exactly_0_and_1():
+    """Rounding once gave 2.7e-20 for the lower bound of 0 wins: it must print as 0."""
+    n = np.arange(1, 5001)
+    low, _ = wilson(np.zeros_like(n), n)
+    _, high = wilson(n, n)
+    assert (low == 0.0).all() and (high == 1.0).all()
+    low, high = wilson(n[1:] // 2, n[1:])
+    assert (low > 0).all() and (high < 1).all()
+
+
 def test_normal_mean_interval_from_sums():
     values = np.array([1.0, 2.0, 3.0, 4.0])
     mean, low, high = normal_mean(values.sum(), (values ** 2).sum(), 4)
@@ -31,10 +41,14 @@ def test_normal_mean_interval_from_sums():
     assert mean == 2.5 and low == pytest.approx(2.5 - half) and high == pytest.approx(2.5 + half)
 
 
-def test_bootstrap_of_a_constant_is_the_constant_and_is_reproducible():
+def test_bootstrap_of_a_constant_is_the_constant_and_depends_only_on_its_seed():
     assert bootstrap_ratio([7.0], [1.0], [30]) == (7.0, 7.0, 7.0)
-    first, second = (bootstrap_ratio([0.0, 10.0], [1.0, 1.0], [5, 5]) for _ in range(2))
-    assert first == second and first[1] < 5.0 < first[2]
+    first = bootstrap_ratio([0.0, 10.0], [1.0, 1.0], [50, 50])
+    assert first == bootstrap_ratio([0.0, 10.0], [1.0, 1.0], [50, 50], seed=BOOTSTRAP_SEED)
+    other = bootstrap_ratio([0.0, 10.0], [1.0, 1.0], [50, 50], seed=BOOTSTRAP_SEED + 1)
+    assert other[1:] != first[1:]  # the seed, not luck, makes two reports agree
+    # 50 of 100 values 10: mean 5, standard error 5 / sqrt(100) = 0.5, about [4.0, 6.0]
+    assert first[0] == 5.0 and first[1] == pytest.approx(4.0, abs=0.15) and first[2] == pytest.approx(6.0, abs=0.15)
 
 
 def test_a_bootstrap_ratio_resamples_whole_units():
@@ -46,13 +60,26 @@ def test_a_bootstrap_ratio_resamples_whole_units():
     assert few_high - few_low > high - low
 
 
-def test_mean_table_uses_the_normal_interval_for_large_groups_and_bootstrap_for_small():
-    cube = pl.DataFrame({"g": ["big", "big", "small", "small"], "x": [0.0, 1.0, 0.0, 1.0],
-                         "n": [600, 400, 3, 1]})
+def test_mean_table_uses_the_normal_interval_for_large_groups_bootstrap_for_small_and_none_for_tiny():
+    cube = pl.DataFrame({"g": ["big", "big", "small", "small", "tiny", "tiny"], "x": [0.0, 1.0, 0.0, 1.0, 0.0, 1.0],
+                         "n": [600, 400, 30, 10, 3, 1]})
     table = mean_table(cube, ["g"], "x").sort("g")
-    assert table["mean_x"].to_list() == [0.4, 0.25]
-    assert table["mean_x_interval"].to_list() == ["normal", "bootstrap"]
-    assert table["mean_x_lo"][1] >= 0.0 and table["mean_x_hi"][1] <= 1.0
+    assert table["mean_x"].to_list() == [0.4, 0.25, 0.25]
+    assert table["mean_x_interval"].to_list() == ["normal", "bootstrap", "too few"]
+    # 10 of 40: standard error sqrt(0.25 * 0.75 / 40) = 0.068, so about 0.25 +- 0.134
+    assert table["mean_x_lo"][1] == pytest.approx(0.116, abs=0.03) and table["mean_x_hi"][1] == pytest.approx(
+        0.384, abs=0.03)
+    assert table["mean_x_lo"][2] is None and table["mean_x_hi"][2] is None
+
+
+@pytest.mark.parametrize("scores", [[74], [74, 74, -98], [74] * (MIN_GAMES - 1)])
+def test_a_few_games_get_no_interval_of_their_mean(scores):
+    """One game gave [74, 74] and three [-98, 74], neither a 95% interval: a group of fewer than
+    MIN_GAMES games is marked too few instead."""
+    values, counts = np.unique(scores, return_counts=True)
+    row = mean_table(pl.DataFrame({"g": "clubs", "sf": values, "n": counts}), ["g"], "sf").row(0, named=True)
+    assert row["mean_sf"] == pytest.approx(np.mean(scores))
+    assert (row["mean_sf_lo"], row["mean_sf_hi"], row["mean_sf_interval"]) == (None, None, "too few")
 
 
 @pytest.mark.parametrize("won, lost, expected", [
@@ -131,9 +158,21 @@ def test_the_same_run_gives_the_same_bootstrap_intervals(tmp_path):
     from analysis.tables import run_tables
     from sim.runs.simulation import simulate
 
-    run = load_run(simulate(300, seed=2, out=tmp_path / "run", jobs=1))
-    first = run_tables(run)
-    for _ in range(3):
-        again = run_tables(run)
-        for name, table in first.items():
-            assert table.equals(again[name]), name
+    for run in (load_run(simulate(300, seed=2, out=tmp_path / "run", jobs=1)),
+                load_run(simulate(100, seed=2, profile="random", mode="declare", variants="all",
+                                  out=tmp_path / "declare", jobs=1))):
+        first = run_tables(run)
+        for _ in range(3):
+            again = run_tables(run)
+            for name, table in first.items():
+                assert table.equals(again[name]), (run.mode, name)
+
+
+def test_a_score_that_separates_won_from_lost_games_has_brier_score_and_log_loss_0():
+    """The fit's limit predicts every game: 0 exactly, not the 1e-20 the Newton steps stop at."""
+    counts = pl.DataFrame({"score": [1.0, 2.0, 3.0, 4.0], "won": [0, 0, 5, 7], "lost": [6, 4, 0, 0]})
+    row = group_measures(counts)
+    assert (row["auc"], row["brier"], row["log_loss"]) == (1.0, 0.0, 0.0)
+    assert (row["brier_lo"], row["log_loss_lo"]) == (0.0, 0.0)
+    mixed = group_measures(counts.with_columns(lost=pl.Series([6, 4, 1, 0])))
+    assert 0 < mixed["brier"] < 0.25 and mixed["brier_lo"] >= 0

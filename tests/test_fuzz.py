@@ -28,6 +28,7 @@ from sim.runs.simulation import simulate
 from sim.solver.open_hand import solve_record
 from strategies.profiles import ProfileError, load_profile
 from strategies.registry import ROLES, lookup, names, settable_parameters
+from tests import reference as ref
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD_LINES = (ROOT / "examples" / "games.jsonl").read_text().splitlines()
@@ -58,9 +59,11 @@ ANY_VALUE = st.one_of(st.none(), st.booleans(), NUMBERS, ODD_TEXT, st.text(max_s
 
 
 @st.composite
-def mutated_records(draw) -> str:
-    """A valid record with one structural change, as a line of text."""
-    record = copy.deepcopy(draw(st.sampled_from(GOOD_RECORDS)))
+def mutated_records(draw) -> tuple[str, bool]:
+    """A valid record with one structural change, as a line of text, and whether the change surely
+    breaks the record format or a rule (see :func:`breaks_the_record`)."""
+    original = draw(st.sampled_from(GOOD_RECORDS))
+    record = copy.deepcopy(original)
     kind = draw(st.sampled_from(["wrong value", "missing", "extra", "card", "call"]))
     field = draw(st.sampled_from(FIELDS))
     if kind == "wrong value":
@@ -68,7 +71,8 @@ def mutated_records(draw) -> str:
     elif kind == "missing":
         record.pop(field, None)
     elif kind == "extra":
-        record[draw(st.text(min_size=1, max_size=20))] = draw(ANY_VALUE)
+        field = draw(st.text(min_size=1, max_size=20))
+        record[field] = draw(ANY_VALUE)
     elif kind == "card" and record.get("play"):
         cards = record["play"].split() if isinstance(record["play"], str) else list(record["play"])
         cards[draw(st.integers(0, len(cards) - 1))] = draw(st.one_of(ODD_TEXT, st.text(max_size=3)))
@@ -76,7 +80,68 @@ def mutated_records(draw) -> str:
     elif kind == "call":
         record["auction"] = draw(st.lists(st.one_of(st.sampled_from(["yes", "pass", 18, 20, 19, 264, 300]),
                                                     ANY_VALUE), max_size=8))
-    return json.dumps(record, allow_nan=True)
+    return json.dumps(record, allow_nan=True), breaks_the_record(original, record)
+
+
+BIDS = {value for value in ref.all_game_values() if value >= 18}
+PLAYED_FIELDS = ("declarer", "bid", "game", "play")
+
+
+def breaks_the_record(original: dict, record: dict) -> bool:
+    """Whether the record format (sim.rules.records) or a rule surely refuses ``record``, a changed copy of
+    the valid ``original``: an unknown field, a field a played game needs missing, a value of the wrong
+    kind, a card text that names no card, a card of a complete play changed to another. A change this
+    cannot judge (another valid game, a flag turned) counts as not breaking it."""
+    played = not original.get("auction") or any(call != "pass" for call in original["auction"])
+    needed = ("hands", "skat", *(PLAYED_FIELDS if played else ()), *(("discard",) if played and not
+                                                                      original.get("hand") else ()))
+    if set(record) - set(FIELDS) or any(record.get(name) is None for name in needed):
+        return True
+    for name, value in record.items():
+        if value is not None and value != original.get(name) and wrong_kind(name, value, original):
+            return True
+    play, before = record.get("play"), original.get("play")
+    if isinstance(play, list) and before is not None and play != before:
+        cards = ref.spelled_cards(play)
+        if cards is None or None in cards:
+            return True
+        complete = len(cards) == 30 and original.get("ended") is None
+        return complete and cards != ref.spelled_cards(before)
+    return False
+
+
+def wrong_kind(name: str, value, original: dict) -> bool:
+    """Whether ``value`` is of a kind field ``name`` never takes (in a record like ``original``)."""
+    if name in ("hands", "skat", "discard", "play"):
+        sizes = {"skat": 2, "discard": 2}
+        if name == "hands":
+            return not (isinstance(value, list) and len(value) == 3 and all(cards_of_size(h, 10) for h in value))
+        if name == "discard" and original.get("hand"):
+            return True  # a hand game has no discard
+        cards = ref.spelled_cards(value)
+        return cards is None or None in cards or (name in sizes and not cards_of_size(value, sizes[name]))
+    if name in ("hand", "schneider", "schwarz", "ouvert"):
+        return not isinstance(value, bool)
+    if name == "declarer":
+        return ref.named(value, ref.SEAT_NAMES) is None
+    if name == "game":
+        return ref.named(value, ref.GAME_NAMES) is None
+    if name == "bid":
+        return not isinstance(value, int) or isinstance(value, bool) or value not in BIDS
+    if name == "auction":
+        return not isinstance(value, list) or not all(
+            (isinstance(c, str) and c.strip().lower() in ("yes", "pass"))
+            or (isinstance(c, int) and not isinstance(c, bool) and c in BIDS) for c in value)
+    if name == "id":
+        return not isinstance(value, (str, int, float)) or isinstance(value, bool) or value != value
+    if name == "ended":
+        return value not in ("resigned", "claimed", "timeout", "left")
+    return name == "ended_by" and original.get("ended") is None  # ended_by without ended
+
+
+def cards_of_size(value, size: int) -> bool:
+    cards = ref.spelled_cards(value)
+    return cards is not None and None not in cards and len(set(cards)) == len(cards) == size
 
 
 @st.composite
@@ -99,18 +164,28 @@ def mangled_lines(draw) -> str:
     return line[:-1] + ', "id": "' + "y" * draw(st.sampled_from([10_000, 150_000])) + '"}'
 
 
-def check_one_line(line: str) -> None:
-    """The record replays, or RecordError names the problem in one line."""
+def check_one_line(line: str, breaks: bool = False) -> None:
+    """The record replays, or RecordError names the problem in one line. A record that surely breaks the
+    format must be refused, and one that replays must agree with the card play of the reference rules."""
     try:
-        replay(parse_record(line))
+        result = replay(parse_record(line))
     except RecordError as error:
         assert str(error) and "\n" not in str(error) and len(str(error)) < 600
+        return
+    assert not breaks, f"an illegal record was accepted: {line[:300]}"
+    record = json.loads(line)
+    if not result["passed_in"]:
+        expected = ref.record_card_play(record)  # ValueError: a card the rules refuse was accepted
+        assert list(result["trick_winners"]) == expected["trick_winners"]
+        assert result["declarer_points"] == expected["declarer_points"]
+        assert result["declarer"] == ref.named(record["declarer"], ref.SEAT_NAMES)
+        assert result["game"] == ref.GAME_NAMES[ref.named(record["game"], ref.GAME_NAMES)]
 
 
 @settings(max_examples=800, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated_records())
-def test_mutated_records_replay_or_fail_in_one_line(line):
-    check_one_line(line)
+def test_mutated_records_replay_or_fail_in_one_line(case):
+    check_one_line(*case)
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -119,11 +194,34 @@ def test_mangled_lines_replay_or_fail_in_one_line(line):
     check_one_line(line)
 
 
+@pytest.mark.parametrize("change", [
+    {"play": None}, {"hands": ["CJ"] * 3}, {"bid": 19}, {"bid": True}, {"game": "nul"}, {"declarer": 3},
+    {"hand": "yes"}, {"extra": 1}, {"ended_by": "forehand"}, {"auction": [18, "maybe"]}])
+def test_the_oracle_of_the_fuzz_tests_knows_an_illegal_record(change):
+    """The fuzz tests can fail: these changes break a valid record, and the oracle says so."""
+    original = GOOD_RECORDS[0]
+    record = {**copy.deepcopy(original), **change}
+    assert breaks_the_record(original, record)
+    with pytest.raises(RecordError):
+        replay(parse_record(json.dumps(record)))
+    assert not breaks_the_record(original, copy.deepcopy(original))
+
+
+def test_the_reference_card_play_refuses_a_card_that_does_not_follow_suit():
+    record = copy.deepcopy(GOOD_RECORDS[0])
+    cards = record["play"].split()
+    cards[1], cards[4] = cards[4], cards[1]  # middlehand's first two cards swapped
+    record["play"] = cards
+    with pytest.raises(ValueError, match="may not be played"):
+        ref.record_card_play(record)
+
+
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.one_of(mutated_records(), mangled_lines()))
 def test_mutated_records_solve_or_fail_in_one_line(line):
     """`skatsim solve` reads records as replay does (bid and play optional): an answer or one line."""
+    line = line[0] if isinstance(line, tuple) else line
     try:
         answer = solve_record(parse_record(line))
     except RecordError as error:
@@ -138,6 +236,9 @@ def test_mutated_records_solve_or_fail_in_one_line(line):
 def test_replay_keep_going_answers_every_line_once(tmp_path_factory, lines):
     """Bad lines among good ones: one result or error object per line, in order, the good ones scored."""
     source = tmp_path_factory.mktemp("fuzz") / "games.jsonl"
+    lines = [line[0] if isinstance(line, tuple) else line for line in lines]
+    # a line break inserted into a line makes two lines of the file: keep each case on its line
+    lines = [line.replace("\r", " ").replace("\n", " ") for line in lines]
     lines = [line for line in lines if line.strip()] + [GOOD_LINES[0]]
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["replay", str(source), "--keep-going"])
@@ -187,7 +288,8 @@ def test_any_value_of_any_strategy_parameter_is_taken_or_refused_in_one_line(whe
         assert "\n" not in str(error) and f"{role}" in str(error)
         return
     assert admissible(value)  # NaN never gets through
-    assert profile.seats[0] is not None
+    assert within_range(lookup(role, name).ranges.get(parameter), value), f"{role}.{parameter}={value!r} taken"
+    assert all(profile.spec[seat][role][parameter] == value for seat in profile.spec)  # the value given is used
 
 
 @settings(max_examples=200, deadline=None)
@@ -196,24 +298,39 @@ def test_any_evaluator_parameter_value_is_taken_or_refused_in_one_line(where, va
     name, parameter = where
     table = f"{{ {parameter} = {toml_text(value)} }}"
     try:
-        load_profile("threshold", [f"bidder.evaluator={name}", f"bidder.evaluator_params={table}"])
+        profile = load_profile("threshold", [f"bidder.evaluator={name}", f"bidder.evaluator_params={table}"])
     except ProfileError as error:
         assert "\n" not in str(error)
         return
     assert admissible(value)
+    assert within_range(lookup("evaluator", name).ranges.get(parameter), value), f"{name}.{parameter}={value!r}"
+    assert profile.spec["forehand"]["bidder"]["evaluator_params"][parameter] == value
+
+
+def within_range(bounds, value) -> bool:
+    """Whether ``value`` lies in a parameter's declared range (low, high, count, inf), worked out here
+    rather than by the registry's own check; True for a parameter without a range."""
+    if bounds is None:
+        return True
+    values = value if bounds.count is not None else [value]
+    if bounds.count is not None and (not isinstance(value, list) or len(value) != bounds.count):
+        return False
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool)
+               and ((bounds.allow_inf and v == math.inf) or bounds.low <= v <= bounds.high) for v in values)
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.sampled_from(["bidder", "card_play", "forehand", "dealer", "description", "x.y"]),
                        ANY_VALUE, max_size=3))
 def test_odd_profile_files_are_refused_in_one_line(tmp_path_factory, sections):
+    """None of these files names a strategy for each of the four roles (at most three keys, none a role table
+    with a name), so every one must be refused, whatever its values."""
     path = tmp_path_factory.mktemp("profiles") / "odd.toml"
     lines = [f"{key} = {toml_text(value)}" for key, value in sections.items()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    try:
+    with pytest.raises(ProfileError) as error:
         load_profile(path)
-    except ProfileError as error:
-        assert "\n" not in str(error)
+    assert "\n" not in str(error.value)
 
 
 # --- command-line options ---------------------------------------------------------------------
@@ -406,7 +523,8 @@ def test_an_archive_with_bad_lines_imports_every_good_line_and_reports_each_bad_
     from sim.imports.iss.notation import is_record_line
 
     folder = tmp_path_factory.mktemp("archive")
-    lines = [*bad, *ISS_LINES]
+    # a line break inserted into a line makes two lines of the file: keep each case on its line
+    lines = [*(line.replace("\r", " ").replace("\n", " ") for line in bad), *ISS_LINES]
     (folder / "games.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     records = [i + 1 for i, line in enumerate(lines) if is_record_line(line)]
     valid = [number for number in records if _valid(lines[number - 1])]

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -27,13 +28,29 @@ def test_the_six_seatings_give_each_side_every_seat_alone_and_in_the_pair():
 
 @pytest.mark.parametrize("profile", ["default", "random"])
 def test_a_profile_against_itself_scores_exactly_even(tmp_path, profile):
-    """Same strategies on both sides: every seating plays the deal alike, so the difference is 0 in
-    every deal and the interval covers 0."""
+    """Same strategies on both sides: every seating plays the deal alike, so the six plays of a deal
+    are one game six times, each side scores the same in every deal, and the interval is exactly [0, 0]."""
     folder = match(profile, profile, deals=150, seed=3, out=tmp_path / "self", jobs=1, chunk_size=50)
+    plays = table(folder).group_by("deal_id").agg(pl.col("declarer", "game", "won", "sf_f", "sf_m", "sf_r")
+                                                  .n_unique())
+    assert (plays.select(pl.exclude("deal_id")) == 1).to_numpy().all()
     row = match_result(load_run(folder)).row(0, named=True)
     assert row["deals"] == 150 and row["games"] == 900
-    assert row["difference"] == 0 and row["difference_low"] <= 0 <= row["difference_high"]
+    assert (row["difference"], row["difference_low"], row["difference_high"]) == (0, 0, 0)
     assert row["sf_per_game_a"] == row["sf_per_game_b"]
+
+
+def by_hand(rows: pl.DataFrame) -> tuple[float, float]:
+    """A - B per game worked out from the rows alone, and its standard error over deals: in seating k one
+    side sits alone at seat k // 2 (A for even k) and the other holds the two other seats."""
+    per_deal: dict[int, float] = {}
+    for row in rows.iter_rows(named=True):
+        alone, scores = row["seating"] // 2, [row["sf_f"], row["sf_m"], row["sf_r"]]
+        single, pair = scores[alone], sum(scores) - scores[alone]
+        a_minus_b = single - pair if row["seating"] % 2 == 0 else pair - single
+        per_deal[row["deal_id"]] = per_deal.get(row["deal_id"], 0) + a_minus_b / 6
+    values = np.array(list(per_deal.values()))
+    return values.mean(), values.std(ddof=1) / np.sqrt(len(values))
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +65,16 @@ def test_random_card_play_loses_clearly_to_the_heuristic(random_against_heuristi
     assert row["difference_high"] < -10, row  # the whole interval on the heuristic's side
     assert row["difference"] == pytest.approx(row["sf_per_game_a"] - row["sf_per_game_b"])
     assert row["declarer_win_rate_a"] < row["declarer_win_rate_b"]
+
+
+def test_the_match_difference_and_its_interval_agree_with_a_hand_computation(random_against_heuristic):
+    """The difference is the mean over deals of (A's points - B's points) / 6, computed here from the seatings
+    without the analysis code, and its bootstrap interval is close to the normal one of those per-deal values."""
+    mean, error = by_hand(table(random_against_heuristic))
+    row = match_result(load_run(random_against_heuristic)).row(0, named=True)
+    assert row["difference"] == pytest.approx(mean)
+    assert row["difference_low"] == pytest.approx(mean - 1.96 * error, abs=0.15 * error)
+    assert row["difference_high"] == pytest.approx(mean + 1.96 * error, abs=0.15 * error)
 
 
 def test_card_play_only_keeps_the_auction_and_declarations_of_a_at_every_seating(random_against_heuristic):

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from sim.commands.cli import main
 from sim.runs.folder import SCHEMA_VERSION, RunError, read_manifest
 from sim.runs.simulation import simulate
+from tests.files import identity
 
 PROFILE = "random"  # the runner does not care who plays; random compiles fastest
 
@@ -55,31 +56,50 @@ def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
     folder = tmp_path / "resumed"
     simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
     (folder / "part-00001.parquet").unlink()
-    first = (folder / "part-00000.parquet").stat().st_mtime_ns
+    first = identity(folder / "part-00000.parquet")
     simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
-    assert (folder / "part-00000.parquet").stat().st_mtime_ns == first
+    assert identity(folder / "part-00000.parquet") == first
     assert table(folder).equals(table(reference))
+
+
+#: Runs skatsim with pyarrow's writer made to die (SIGKILL, no clean-up) halfway through the bytes of the
+#: fifth part file it writes: a kill at a known point, not after a race with a timer.
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+import pyarrow.parquet as pq
+from sim.commands.cli import main
+
+real, calls = pq.write_table, []
+
+def write_then_die(table, where, **options):
+    calls.append(where)
+    real(table, where, **options)
+    if len(calls) == 5:
+        data = open(where, "rb").read()
+        open(where, "wb").write(data[: len(data) // 2])
+        os.kill(os.getpid(), signal.SIGKILL)
+
+pq.write_table = write_then_die
+main(sys.argv[1:])
+"""
 
 
 @pytest.mark.slow
-def test_a_killed_run_resumes_to_the_same_data(reference, tmp_path):
+def test_a_run_killed_while_writing_a_part_resumes_to_the_same_data(reference, tmp_path):
     folder = tmp_path / "killed"
-    command = [sys.executable, "-m", "sim.commands.cli", "simulate", "--deals", "3000", "--seed", "7",
-               "--profile", PROFILE, "--out", str(folder), "--jobs", "1", "--chunk-size", "100",
-               "--log-tricks"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
-    while not list(folder.glob("part-*.parquet")) and time.time() < deadline:
-        time.sleep(0.05)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
-    parts = sorted(folder.glob("part-*.parquet"))
-    assert parts, "the run wrote no part before it was killed"
-    assert len(parts) < 30, "the run finished before it could be killed"
-    result = subprocess.run(command, capture_output=True, text=True)
+    arguments = ["simulate", "--deals", "3000", "--seed", "7", "--profile", PROFILE, "--out", str(folder),
+                 "--jobs", "1", "--chunk-size", "100", "--log-tricks"]
+    killed = subprocess.run([sys.executable, "-c", KILLED_WHILE_WRITING, *arguments], capture_output=True)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert [p.name for p in sorted(folder.glob("part-*.parquet"))] == [f"part-0000{i}.parquet" for i in range(4)]
+    assert len(list(folder.glob("*.tmp"))) == 1  # the half-written fifth part, never renamed into place
+    assert read_manifest(folder).parts_done == [0, 1, 2, 3] and not read_manifest(folder).finished
+    kept = {p.name: identity(p) for p in folder.glob("part-*.parquet")}
+    result = subprocess.run([sys.executable, "-m", "sim.commands.cli", *arguments], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert table(folder).equals(table(reference))
     assert not list(folder.glob("*.tmp"))
+    assert {name: identity(folder / name) for name in kept} == kept  # the finished parts were not written again
 
 
 def test_a_folder_of_another_run_is_refused(reference):
@@ -347,12 +367,12 @@ def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
 def test_a_run_asked_for_with_more_deals_grows_to_the_run_it_would_have_been(reference, tmp_path):
     folder = tmp_path / "growing"
     simulate(1500, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
-    whole = (folder / "part-00000.parquet").stat().st_mtime_ns
+    whole = identity(folder / "part-00000.parquet")
     told = []
     simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True, notice=told.append)
     assert f"{folder}: growing the run from 1,500 to 3,000 deals" in told
     assert table(folder).equals(table(reference))   # the part cut short at 1,500 was played again whole
-    assert (folder / "part-00000.parquet").stat().st_mtime_ns == whole
+    assert identity(folder / "part-00000.parquet") == whole  # the whole part was not written again
     manifest = read_manifest(folder)
     assert manifest.config["deals"] == 3000 and manifest.finished and manifest.parts_done == [0, 1, 2]
 

@@ -29,28 +29,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.rules.cards import JACK
-from sim.rules.games import GRAND, NULL
-from sim.rules.scoring import matadors_of
-
-from .evaluators import (
-    ACE_BIT,
-    JACK_BIT,
-    LENGTH,
-    NULL_DANGER,
-    NULL_VOID,
-    SEVEN_BIT,
-    TEN_WITH_ACE,
-    VOID,
-    evaluator,
-    suit_rows,
-    suit_total,
-)
+from . import hand_features
 
 GROUPS = ("suit", "grand", "null", "null_ouvert")
 SITUATIONS = ("pickup", "hand", "kept")
 OUTCOMES = ("win", "schneider", "schwarz")
 MODEL_VERSION = 1
+#: Logits are clipped to this size before the logistic function.
+LOGIT_LIMIT = 30
 
 #: Features of each game group, and those whose coefficient must not be negative.
 FEATURES = {
@@ -72,79 +58,11 @@ MONOTONE = {
 MONOTONE["null_ouvert"] = MONOTONE["null"]
 
 
-def _seat_columns(seats, n: int) -> dict[str, np.ndarray]:
-    seats = np.broadcast_to(np.asarray(seats), (n,))
-    return {"forehand": (seats == 0).astype(float), "middlehand": (seats == 1).astype(float)}
-
-
-class HandFeatures:
-    """The features of one batch of ten-card hands for every game group, the evaluators scored once.
-
-    ``of(group, trump)`` gives the (n, k) features of a group (columns as :data:`FEATURES`); for
-    ``suit``, ``trump`` is the trump suit (0 diamonds .. 3 clubs), one for all rows or one per row.
-    """
-
-    def __init__(self, hands, seats):
-        self.hands = np.ascontiguousarray(hands, dtype=np.uint32)
-        n = len(self.hands)
-        self.rows = suit_rows(self.hands)                      # (4, n): one row per suit
-        self.jacks = suit_total(JACK_BIT, self.rows)
-        self.club_jack = ((self.hands >> np.uint32(3 * 8 + JACK)) & 1).astype(float)
-        self.seats = seats
-        self.seat = _seat_columns(seats, n)
-        self.evaluated: dict = {}
-        self.cache: dict = {}
-
-    def score(self, name: str) -> np.ndarray:
-        """The evaluator's (n, 6) scores of the hands, scored once."""
-        if name not in self.evaluated:
-            self.evaluated[name] = evaluator(name)(self.hands, self.seats)
-        return self.evaluated[name]
-
-    def of(self, group: str, trump=3) -> np.ndarray:
-        cached = np.ndim(trump) == 0
-        if cached and (group, int(trump)) in self.cache:
-            return self.cache[group, int(trump)]
-        column = {"suit": self._suit, "grand": self._grand}.get(group, self._null)(trump)
-        x = np.column_stack([column[name] for name in FEATURES[group]]).astype(float)
-        if cached:
-            self.cache[group, int(trump)] = x
-        return x
-
-    def _suit(self, trump) -> dict:
-        n = len(self.hands)
-        trump = np.broadcast_to(np.asarray(trump), (n,))
-        pick = np.arange(n)
-        if "suits" not in self.evaluated:  # the per-suit counts every trump suit reads
-            self.evaluated["suits"] = (LENGTH.take(self.rows), ACE_BIT.take(self.rows), TEN_WITH_ACE.take(self.rows),
-                                       VOID.take(self.rows),
-                                       np.stack([matadors_of(g, self.hands) for g in range(GRAND)], axis=1))
-        length, aces, tens, voids, matadors = self.evaluated["suits"]
-        return {"trumps": self.jacks + length[trump, pick], "jacks": self.jacks, "club_jack": self.club_jack,
-                "matadors_with": np.maximum(matadors[pick, trump], 0).astype(float),
-                "trump_ace_ten": aces[trump, pick] + tens[trump, pick],
-                "side_aces": aces.sum(0) - aces[trump, pick], "side_tens": tens.sum(0) - tens[trump, pick],
-                "side_voids": voids.sum(0) - voids[trump, pick],
-                **{name: self.score(name)[pick, trump] for name in ("trump_length", "classic", "weighted")},
-                **self.seat}
-
-    def _grand(self, _trump) -> dict:
-        length, aces = LENGTH.take(self.rows), ACE_BIT.take(self.rows)
-        return {"jacks": self.jacks, "club_jack": self.club_jack, "aces": aces.sum(0),
-                "tens": suit_total(TEN_WITH_ACE, self.rows), "voids": suit_total(VOID, self.rows),
-                "long_suit": (length * aces).max(0),
-                **{name: self.score(name)[:, GRAND] for name in ("grand_rule", "classic", "weighted")},
-                **self.seat}
-
-    def _null(self, _trump) -> dict:
-        return {**{name: self.score(name)[:, NULL] for name in ("null_rule", "weighted")},
-                "sevens": suit_total(SEVEN_BIT, self.rows), "voids": suit_total(NULL_VOID, self.rows),
-                "worst_suit": NULL_DANGER.take(self.rows).max(0), **self.seat}
-
-
 def features(hands, seats, group: str, trump=3) -> np.ndarray:
-    """The (n, k) features of ten-card ``hands`` for one game ``group`` (see :class:`HandFeatures`)."""
-    return HandFeatures(hands, seats).of(group, trump)
+    """The (n, k) features of ten-card ``hands`` held at ``seats`` for one game ``group``, columns as
+    :data:`FEATURES`; for ``suit``, ``trump`` is the trump suit (0 diamonds .. 3 clubs), one for all
+    rows or one per row (:mod:`strategies.hand_features` computes them hand by hand)."""
+    return hand_features.features(hands, seats, group, trump)
 
 
 # --- fitting --------------------------------------------------------------------------------
@@ -218,11 +136,16 @@ class Logistic:
         coef, intercept = fit_logistic((x - mean) / scale, y, signs)
         return cls(group, mean, scale, coef, intercept)
 
-    def probability(self, x: np.ndarray) -> np.ndarray:
-        # the standardization folded into the weights: one pass over the features
+    def folded(self) -> tuple[np.ndarray, float]:
+        """The standardization folded into the weights: P = 1 / (1 + exp(-(x @ weights + offset))),
+        the logit clipped to +-30, in one pass over the raw features."""
         weights = self.coef / self.scale
-        logit = x @ weights + (self.intercept - self.mean @ weights)
-        return 1 / (1 + np.exp(-np.clip(logit, -30, 30)))
+        return weights, self.intercept - self.mean @ weights
+
+    def probability(self, x: np.ndarray) -> np.ndarray:
+        weights, offset = self.folded()
+        logit = x @ weights + offset
+        return 1 / (1 + np.exp(-np.clip(logit, -LOGIT_LIMIT, LOGIT_LIMIT)))
 
     def to_dict(self) -> dict:
         return {"group": self.group, "features": list(FEATURES[self.group]), "mean": self.mean.tolist(),
@@ -261,13 +184,13 @@ class Model:
 
     parts: dict[str, Logistic]
 
-    def probability(self, outcome: str, group: str, situation: str, hands: HandFeatures, trump=3) -> np.ndarray:
-        """P(outcome) of each hand in a game of ``group`` and ``situation`` (0 if the model has no such
-        part: an outcome the data never showed)."""
+    def probability(self, outcome: str, group: str, situation: str, x: np.ndarray) -> np.ndarray:
+        """P(outcome) of each row of features ``x`` (:func:`features` of ``group``) in a game of ``group``
+        and ``situation`` (0 if the model has no such part: an outcome the data never showed)."""
         part = self.parts.get(key(outcome, group, situation))
         if part is None:
-            return np.zeros(len(hands.hands))
-        return part.probability(hands.of(group, trump))
+            return np.zeros(len(x))
+        return part.probability(x)
 
     def to_dict(self) -> dict:
         return {"version": MODEL_VERSION, **{name: part.to_dict() for name, part in sorted(self.parts.items())}}

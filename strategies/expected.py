@@ -19,111 +19,217 @@ The declarer plays hand or picks up as the bidder planned; it declares the game 
 the announcements) with the best expected result at the final bid: on the ten cards in
 a hand game, and on the ten it keeps after a pick-up with the ``kept`` probabilities,
 trying each game's own discard.
+
+Every judgement is a numba kernel over the whole batch, hand by hand: the hand's
+features (:mod:`strategies.hand_features`), each game's probabilities from the model's
+folded weights (:func:`model_quads`, made once when the strategy is built from the
+profile's model), the expected scores and the choice, with no arrays in between.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from sim.rules.auction import BID_VALUES
 from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
-from sim.rules.scoring import SF_LOST_PENALTY, SF_WON_BONUS, matadors_of
+from sim.rules.scoring import SF_LOST_PENALTY, SF_WON_BONUS
 
-from .calibration import HandFeatures, Model
+from .calibration import LOGIT_LIMIT, OUTCOMES, Model, key
+from .hand_features import FACTS, MATADORS_OF, MOST_FEATURES, group_features, hand_facts, signed_matadors
 from .registry import register
-from .roles import Assessment, BidPlan, Declarations, DeclarerTask, concatenate, declare_hand_and_pickup
+from .roles import Assessment, BidPlan, Declarations, DeclarerTask, declare_hand_and_pickup
 
 NO_GAME = -1e9  # the expected result of a game that may not be declared at the bid
-#: Hands judged in one go: blocks small enough that numpy's temporaries stay in the processor's
-#: cache, several times faster than a whole batch at once.
-BLOCK = 8192
+LOWEST_BID = BID_VALUES[0]
 
 
-def in_blocks(judge, n: int):
-    """``judge(rows)`` for blocks of rows, joined (the judgement of a row depends on that row alone)."""
-    if n <= BLOCK:
-        return judge(slice(None))
-    return concatenate([judge(slice(start, start + BLOCK)) for start in range(0, n, BLOCK)])
+# --- expected scores of one game -------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
 def _won(value):
     return value + SF_WON_BONUS
 
 
+@njit(cache=True, inline="always")
 def _lost(value):
     return 2 * value + SF_LOST_PENALTY
 
 
+@njit(cache=True, inline="always")
 def suit_or_grand(p_win, p_schneider, base, levels, bid):
     """Expected Seeger-Fabian score of a suit or grand game of ``levels`` without schneider, at ``bid``."""
-    q = np.minimum(p_schneider, p_win)
+    q = min(p_schneider, p_win)
     value, value_schneider = base * levels, base * (levels + 1)
-    overbid = base * -(-np.asarray(bid) // base)
-    normal = q * _won(value_schneider) + (p_win - q) * _won(value) - (1 - p_win) * _lost(value)
-    needs_schneider = q * _won(value_schneider) - (1 - q) * _lost(overbid)
-    return np.where(value >= bid, normal, np.where(value_schneider >= bid, needs_schneider, -_lost(overbid)))
+    if value >= bid:
+        return q * _won(value_schneider) + (p_win - q) * _won(value) - (1 - p_win) * _lost(value)
+    if value_schneider >= bid:  # the smallest multiple of base reaching the bid is the value with schneider
+        return q * _won(value_schneider) - (1 - q) * _lost(value_schneider)
+    return float(-_lost(base * -(-bid // base)))
 
 
+@njit(cache=True, inline="always")
 def announced(p_make, base, levels, bid):
     """Expected score of a hand game whose announcement (``levels`` counted in) is made with ``p_make``."""
     value = base * levels
-    return np.where(value >= bid, p_make * _won(value) - (1 - p_make) * _lost(value), NO_GAME)
+    if value >= bid:
+        return p_make * _won(value) - (1 - p_make) * _lost(value)
+    return NO_GAME
 
 
+@njit(cache=True, inline="always")
 def null(p_win, variant_value, bid):
-    return np.where(variant_value >= bid, p_win * _won(variant_value) - (1 - p_win) * _lost(variant_value), NO_GAME)
+    if variant_value >= bid:
+        return p_win * _won(variant_value) - (1 - p_win) * _lost(variant_value)
+    return NO_GAME
 
 
-def _group(game: int) -> tuple[str, int]:
-    """The model's group of a suit or grand game, and the trump suit its features are read for."""
-    return ("suit", game) if game < GRAND else ("grand", 3)
+#: The highest legal bid at or below each value up to the highest bid (0 below 18).
+HIGHEST_BID = np.array([max([b for b in BID_VALUES if b <= v], default=0) for v in range(BID_VALUES[-1] + 1)],
+                       dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
 def _highest_bid(value):
     """The highest legal bid at or below ``value`` (0 below 18)."""
-    index = np.searchsorted(BID_VALUES, value, side="right") - 1
-    return np.where(index >= 0, BID_VALUES[np.maximum(index, 0)], 0)
+    return HIGHEST_BID[min(value, BID_VALUES[-1])]
 
 
-@dataclass(frozen=True)
-class Options:
-    """Expected results of every game of a batch in one situation: ``best`` (n, 6) at the bid, and for
-    suit and grand the value levels that set how high the game can be bid."""
+# --- the model as the kernels read it ------------------------------------------------------------
 
-    best: np.ndarray
-    levels: np.ndarray        # (n, 5) suit and grand
-    schneider: np.ndarray     # (n, 5) expected result when the bid needs schneider
-    null_ouvert: np.ndarray   # (n,) null ouvert is the better null
+#: The kernels read the model four probabilities at a time, all from one hand's features: for each
+#: purpose (the ten cards as dealt, for the bidder; a hand game; the ten kept after a pick-up) and
+#: each kind of game (suit, grand, null) the parts of :func:`quad_parts`, side by side.
+DEALT, HAND_GAME, KEPT_GAME = range(3)
+SUITS, GRANDS, NULLS = range(3)
 
 
-def options(model: Model, hands: HandFeatures, situation: str, bid, matadors: np.ndarray,
-            games=range(NULL + 1)) -> Options:
-    """Expected results of the six games (or only ``games``; the others stay NO_GAME) for ten-card
-    ``hands`` (``situation`` pickup, hand or kept)."""
-    n = len(hands.hands)
-    hand = situation == "hand"
-    best = np.full((n, 6), NO_GAME)
-    levels = np.abs(matadors[:, :GRAND + 1]) + 1 + hand
-    schneider = np.full((n, GRAND + 1), NO_GAME)
-    for game in (g for g in games if g <= GRAND):
-        group, trump = _group(game)
-        win = model.probability("win", group, situation, hands, trump)
-        made = model.probability("schneider", group, situation, hands, trump)
-        base = BASE_VALUES[game]
-        best[:, game] = suit_or_grand(win, made, base, levels[:, game], bid)
-        schneider[:, game] = suit_or_grand(win, made, base, levels[:, game], base * (levels[:, game] + 1))
-    if NULL not in games:
-        return Options(best, levels, schneider, np.zeros(n, dtype=bool))
-    plain = null(model.probability("win", "null", situation, hands), NULL_VALUES[int(hand)], bid)
-    open_ = null(model.probability("win", "null_ouvert", situation, hands), NULL_VALUES[2 + hand], bid)
-    best[:, NULL] = np.maximum(plain, open_)
-    return Options(best, levels, schneider, open_ > plain)
+def quad_parts(purpose: int, kind: int) -> list:
+    """The four parts (outcome, group, situation) of a purpose and kind of game, None where unused:
+    as dealt, win and schneider after picking up, then hand (null: plain and ouvert, the same); in a
+    hand game win, schneider and schwarz (null: plain and ouvert); after a pick-up win and schneider
+    (null: plain and ouvert)."""
+    situations = {DEALT: ("pickup", "hand"), HAND_GAME: ("hand",), KEPT_GAME: ("kept",)}[purpose]
+    if kind == NULLS:
+        parts = [("win", group, s) for s in situations for group in ("null", "null_ouvert")]
+    else:
+        outcomes = OUTCOMES if purpose == HAND_GAME else ("win", "schneider")
+        parts = [(outcome, ("suit", "grand")[kind], s) for s in situations for outcome in outcomes]
+    return parts + [None] * (4 - len(parts))
 
 
-def _matadors(cards) -> np.ndarray:
-    return np.stack([matadors_of(game, cards) for game in range(GRAND + 1)], axis=1)
+def model_quads(model: Model) -> tuple:
+    """The model as plain arrays by purpose x 3 + kind: the folded weights (quads, features, 4), the
+    offsets (quads, 4) and whether the model has the part (a missing part's probability is 0)."""
+    weights, offsets = np.zeros((9, MOST_FEATURES, 4)), np.zeros((9, 4))
+    present = np.zeros((9, 4), dtype=np.bool_)
+    for purpose in (DEALT, HAND_GAME, KEPT_GAME):
+        for kind in (SUITS, GRANDS, NULLS):
+            quad = purpose * 3 + kind
+            for slot, part in enumerate(quad_parts(purpose, kind)):
+                logistic = None if part is None else model.parts.get(key(*part))
+                if logistic is not None:
+                    folded, offsets[quad, slot] = logistic.folded()
+                    weights[quad, :len(folded), slot], present[quad, slot] = folded, True
+    return weights, offsets, present
+
+
+@njit(cache=True, inline="always")
+def _logistic(present, logit):
+    if not present:
+        return 0.0
+    return 1 / (1 + np.exp(-min(max(logit, -LOGIT_LIMIT), LOGIT_LIMIT)))
+
+
+@njit(cache=True, inline="always")
+def _probabilities(quads, purpose, game, x, count, p):
+    """The four probabilities of ``purpose`` for the kind of ``game`` (:func:`quad_parts`) into ``p``, from
+    the ``count`` features of the hand in ``x``; each logit summed feature by feature, in order."""
+    weights, offsets, present = quads
+    quad = purpose * 3 + (SUITS if game < GRAND else GRANDS if game == GRAND else NULLS)
+    s0 = s1 = s2 = s3 = 0.0
+    for i in range(count):
+        xi = x[i]
+        s0 += xi * weights[quad, i, 0]
+        s1 += xi * weights[quad, i, 1]
+        s2 += xi * weights[quad, i, 2]
+        s3 += xi * weights[quad, i, 3]
+    p[0] = _logistic(present[quad, 0], s0 + offsets[quad, 0])
+    p[1] = _logistic(present[quad, 1], s1 + offsets[quad, 1])
+    p[2] = _logistic(present[quad, 2], s2 + offsets[quad, 2])
+    p[3] = _logistic(present[quad, 3], s3 + offsets[quad, 3])
+
+
+@njit(cache=True, inline="always")
+def _better_null(p_plain, p_ouvert, hand, bid):
+    """(expected result of the better null, ouvert is the better one)."""
+    plain, open_ = null(p_plain, NULL_VALUES[hand], bid), null(p_ouvert, NULL_VALUES[2 + hand], bid)
+    return max(plain, open_), open_ > plain
+
+
+# --- the bidder --------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _dealt_options(quads, facts, x, p, best, schneider, levels, null_ouvert):
+    """The ten cards as dealt, after picking up (row 0) and hand (row 1), at 18: each game's expected
+    result (``best``), for suit and grand that when the bid needs schneider and the value levels."""
+    for game in range(NULL + 1):
+        count = group_features(facts, game, x)
+        _probabilities(quads, DEALT, game, x, count, p)
+        for hand in range(2):
+            win, other = p[2 * hand], p[2 * hand + 1]   # null: plain and ouvert
+            if game == NULL:
+                best[hand, NULL], null_ouvert[hand] = _better_null(win, other, hand, LOWEST_BID)
+                continue
+            base, level = BASE_VALUES[game], abs(int(facts[MATADORS_OF + game])) + 1 + hand
+            levels[hand, game] = level
+            best[hand, game] = suit_or_grand(win, other, base, level, LOWEST_BID)
+            schneider[hand, game] = suit_or_grand(win, other, base, level, base * (level + 1))
+
+
+@njit(cache=True, inline="always")
+def _reach(best, schneider, levels, null_ouvert, hand, margin):
+    """The highest bid at which some game of the variant (``hand`` 0 pick-up, 1 hand) still beats passing
+    by the margin (0: none)."""
+    most = 0
+    for game in range(GRAND + 1):
+        reach = 0
+        if best[hand, game] >= margin:
+            reach = BASE_VALUES[game] * (levels[hand, game] + (1 if schneider[hand, game] >= margin else 0))
+        most = max(most, _highest_bid(reach))
+    if best[hand, NULL] >= margin:
+        most = max(most, _highest_bid(NULL_VALUES[2 * int(null_ouvert[hand]) + hand]))
+    return most
+
+
+@njit(cache=True)
+def _plan_each(quads, margin, hands, seats, max_bid, game, hand, ouvert, scores, margins, hand_games, null_ouvert):
+    facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
+    best, schneider = np.empty((2, NULL + 1)), np.empty((2, GRAND + 1))
+    levels, ouverts = np.empty((2, GRAND + 1), dtype=np.int64), np.empty(2, dtype=np.bool_)
+    for k in range(hands.shape[0]):
+        hand_facts(hands[k], seats[k], facts)
+        _dealt_options(quads, facts, x, p, best, schneider, levels, ouverts)
+        for g in range(NULL + 1):        # the assessment: every game at its better variant
+            scores[k, g] = max(best[0, g], best[1, g])
+            margins[k, g] = scores[k, g] - margin
+            hand_games[k, g] = best[1, g] > best[0, g]
+        null_ouvert[k] = ouverts[1] if hand_games[k, NULL] else ouverts[0]
+        plays_hand = best[1].max() > best[0].max()
+        v = 1 if plays_hand else 0
+        max_bid[k] = _reach(best, schneider, levels, ouverts, v, margin)
+        plays = max_bid[k] >= LOWEST_BID
+        game[k] = np.argmax(best[v]) if plays else -1
+        hand[k] = plays and plays_hand
+        ouvert[k] = plays and game[k] == NULL and ouverts[v]
+
+
+def _seat_array(seats, n: int) -> np.ndarray:
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (n,)))
 
 
 @dataclass(frozen=True)
@@ -132,56 +238,27 @@ class ExpectedScoreBidder:
 
     model: Model
     margin: float
+    quads: tuple = field(init=False, repr=False, compare=False)   # the model as the kernels read it
 
-    def _both(self, hands, seats, bid):
-        judged, mat = HandFeatures(hands, seats), _matadors(hands)
-        return options(self.model, judged, "pickup", bid, mat), options(self.model, judged, "hand", bid, mat)
+    def __post_init__(self):
+        object.__setattr__(self, "quads", model_quads(self.model))
 
     def assess(self, hands, seats) -> Assessment:
-        hands = np.asarray(hands, dtype=np.uint32)
-        seats = np.broadcast_to(np.asarray(seats), hands.shape)
-        return in_blocks(lambda rows: self._assess(hands[rows], seats[rows]), len(hands))
-
-    def _assess(self, hands, seats) -> Assessment:
-        return self._judged(*self._both(hands, seats, BID_VALUES[0]))
-
-    def _judged(self, pickup: Options, hand: Options) -> Assessment:
-        """Every game at its better variant (hand or pick-up; null plain or ouvert)."""
-        best = np.maximum(pickup.best, hand.best)
-        play_hand = hand.best > pickup.best
-        null_ouvert = np.where(play_hand[:, NULL], hand.null_ouvert, pickup.null_ouvert)
-        return Assessment(best, best - self.margin, play_hand, null_ouvert)
+        return self.plan(hands, seats).assessment
 
     def plan(self, hands, seats) -> BidPlan:
         """Pick up or hand, and the game, by the best expected result at 18; bid up to the highest bid
-        at which some game of that variant still beats passing by the margin."""
-        hands = np.asarray(hands, dtype=np.uint32)
-        seats = np.broadcast_to(np.asarray(seats), hands.shape)
-        return in_blocks(lambda rows: self._plan(hands[rows], seats[rows]), len(hands))
-
-    def _plan(self, hands, seats) -> BidPlan:
-        pickup, hand = self._both(hands, seats, BID_VALUES[0])
-        play_hand = hand.best.max(axis=1) > pickup.best.max(axis=1)
-        best = np.where(play_hand[:, None], hand.best, pickup.best)
-        reach = np.where(play_hand[:, None], self._reach(hand, True), self._reach(pickup, False))
-        max_bid = reach.max(axis=1)
-        plays = max_bid >= BID_VALUES[0]
-        game = np.where(plays, best.argmax(axis=1), -1)
-        null_ouvert = np.where(play_hand, hand.null_ouvert, pickup.null_ouvert)
-        return BidPlan(max_bid.astype(np.int64), game, plays & play_hand, plays & (game == NULL) & null_ouvert,
-                       self._judged(pickup, hand))
-
-    def _reach(self, judged: Options, hand: bool) -> np.ndarray:
-        """(n, 6): the highest bid at which each game's expected result still beats passing by the margin."""
-        reach = np.zeros(judged.best.shape, dtype=np.int64)
-        value = BASE_VALUES[:GRAND + 1] * judged.levels
-        worth = judged.best[:, :GRAND + 1] >= self.margin
-        with_schneider = judged.schneider >= self.margin
-        reach[:, :GRAND + 1] = np.where(worth, value, 0)
-        reach[:, :GRAND + 1] = np.where(worth & with_schneider, value + BASE_VALUES[:GRAND + 1], reach[:, :GRAND + 1])
-        null_value = np.where(judged.null_ouvert, NULL_VALUES[2 + hand], NULL_VALUES[int(hand)])
-        reach[:, NULL] = np.where(judged.best[:, NULL] >= self.margin, null_value, 0)
-        return _highest_bid(reach)
+        at which some game of that variant still beats passing by the margin. The assessment is every
+        game at its better variant (hand or pick-up; null plain or ouvert)."""
+        hands = np.ascontiguousarray(hands, dtype=np.uint32).reshape(-1)
+        n = len(hands)
+        plan = BidPlan(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.bool_), np.empty(n, np.bool_),
+                       Assessment(np.empty((n, 6)), np.empty((n, 6)), np.empty((n, 6), np.bool_),
+                                  np.empty(n, np.bool_)))
+        judged = plan.assessment
+        _plan_each(self.quads, float(self.margin), hands, _seat_array(seats, n), plan.max_bid, plan.game,
+                   plan.hand, plan.ouvert, judged.scores, judged.margins, judged.hand, judged.null_ouvert)
+        return plan
 
 
 @register("bidder", "expected_score", ranges={"margin": (-200, 200)})
@@ -192,63 +269,125 @@ def expected_score_bidder(model: dict | None = None, margin: float = 0.0) -> Exp
     return ExpectedScoreBidder(Model.from_dict(model), float(margin))
 
 
+# --- the declarer ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _hand_games_each(quads, tens, seat, bids, games, game, schneider, schwarz, ouvert):
+    """Each hand game's declaration: every game plain, then with schneider, schwarz and ouvert announced
+    (in the order ties go), the best expected result at the bid (in declare mode of ``games``)."""
+    facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
+    table = np.empty((4, NULL + 1))
+    for k in range(tens.shape[0]):
+        hand_facts(tens[k], seat, facts)
+        bid = bids[k]
+        for g in range(NULL + 1):
+            count = group_features(facts, g, x)
+            _probabilities(quads, HAND_GAME, g, x, count, p)
+            if g == NULL:
+                table[0, NULL], null_ouvert = _better_null(p[0], p[1], 1, bid)
+                table[1:, NULL] = NO_GAME
+                continue
+            base, level = BASE_VALUES[g], abs(int(facts[MATADORS_OF + g])) + 2
+            table[0, g] = suit_or_grand(p[0], p[1], base, level, bid)
+            table[1, g] = announced(p[1], base, level + 2, bid)    # schneider announced
+            table[2, g] = announced(p[2], base, level + 4, bid)    # schwarz announced
+            table[3, g] = announced(p[2], base, level + 5, bid)    # ouvert
+        if games[k] >= 0:
+            for g in range(NULL + 1):
+                if g != games[k]:
+                    table[:, g] = -np.inf
+        choice, game[k] = _first_best(table)
+        is_null = game[k] == NULL
+        ouvert[k] = null_ouvert if is_null else choice == 3
+        schwarz[k] = not is_null and choice >= 2
+        schneider[k] = not is_null and choice >= 1
+
+
+@njit(cache=True, inline="always")
+def _first_best(table):
+    """(row, column) of the largest entry, the first in row order among equals."""
+    row, column = 0, 0
+    for r in range(table.shape[0]):
+        for c in range(table.shape[1]):
+            if table[r, c] > table[row, column]:
+                row, column = r, c
+    return row, column
+
+
+@njit(cache=True)
+def _after_pickup_each(quads, twelves, discards, seat, bids, games, game, ouvert, skat):
+    """Each declaration after a pick-up: every game with its own discard, judged on the ten cards kept,
+    the best expected result at the bid (in declare mode of ``games``)."""
+    facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
+    best = np.empty((1, NULL + 1))
+    for k in range(twelves.shape[0]):
+        null_ouvert, bid = False, bids[k]
+        for g in range(NULL + 1):
+            if games[k] >= 0 and g != games[k]:
+                best[0, g] = -np.inf
+                continue
+            hand_facts(twelves[k] & ~discards[k, g], seat, facts)
+            count = group_features(facts, g, x)
+            _probabilities(quads, KEPT_GAME, g, x, count, p)
+            if g == NULL:
+                best[0, g], null_ouvert = _better_null(p[0], p[1], 0, bid)
+            else:
+                level = abs(signed_matadors(g, twelves[k])) + 1    # matadors count over all twelve cards
+                best[0, g] = suit_or_grand(p[0], p[1], BASE_VALUES[g], level, bid)
+        game[k] = _first_best(best)[1]
+        ouvert[k] = game[k] == NULL and null_ouvert
+        skat[k] = discards[k, game[k]]
+
+
 @dataclass(frozen=True)
 class ExpectedScoreDeclarer:
     """A :class:`strategies.roles.Declarer` that declares the game and announcements of best expected result."""
 
     model: Model
+    quads: tuple = field(init=False, repr=False, compare=False)   # the model as the kernels read it
+
+    def __post_init__(self):
+        object.__setattr__(self, "quads", model_quads(self.model))
 
     def declare(self, task: DeclarerTask) -> Declarations:
-        return in_blocks(lambda rows: declare_hand_and_pickup(task.take(rows), self.hand_games, self.after_pickup),
-                         len(task.cards))
+        return declare_hand_and_pickup(task, self.hand_games, self.after_pickup)
 
     def hand_games(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
         """Hand games: every game plain or announced (schneider, schwarz, ouvert), the best expected result."""
-        ten, bids, n = task.cards[rows], task.bids[rows], len(rows)
-        cards = HandFeatures(ten, np.full(n, task.seat))
-        judged = options(self.model, cards, "hand", bids, _matadors(ten))
-        choices = [judged.best]          # plain, then schneider, schwarz and ouvert announced
-        for extra, outcome in ((2, "schneider"), (4, "schwarz"), (5, "schwarz")):
-            column = np.full((n, 6), NO_GAME)
-            for game in range(GRAND + 1):
-                group, trump = _group(game)
-                made = self.model.probability(outcome, group, "hand", cards, trump)
-                column[:, game] = announced(made, BASE_VALUES[game], judged.levels[:, game] + extra, bids)
-            choices.append(column)
-        table = np.stack(choices, axis=1)                 # (n, 4 choices, 6 games)
-        if task.games is not None:
-            table = np.where(np.arange(6) == task.games[rows, None, None], table, -np.inf)
-        flat = table.reshape(n, 24).argmax(axis=1)
-        choice, game = flat // 6, flat % 6
-        out = Declarations.empty(n)
-        out.game[:], out.hand[:] = game, True
-        out.ouvert[:] = np.where(game == NULL, judged.null_ouvert, choice == 3)
-        out.schwarz[:] = (game != NULL) & (choice >= 2)
-        out.schneider[:] = (game != NULL) & (choice >= 1)
+        out = Declarations.empty(len(rows))
+        out.hand[:] = True
+        _hand_games_each(self.quads, _cards(task, rows), task.seat, _bids(task, rows), _games(task, rows),
+                         out.game, out.schneider, out.schwarz, out.ouvert)
         return out
 
     def after_pickup(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
         """Each game with its own discard, judged on the ten cards kept; the best expected result."""
-        twelve, bids, n = task.cards[rows], task.bids[rows], len(rows)
-        seats = np.full(n, task.seat)
-        mat = _matadors(twelve)       # matadors count over all twelve cards
-        discards = np.empty((n, 6), dtype=np.uint32)
-        best = np.empty((n, 6))
-        ouvert = np.zeros(n, dtype=bool)
-        for game in range(NULL + 1):
-            discards[:, game] = task.discarder.discard(twelve, game)
-            judged = options(self.model, HandFeatures(twelve & ~discards[:, game], seats), "kept", bids, mat,
-                             (game,))
-            best[:, game] = judged.best[:, game]
-            if game == NULL:
-                ouvert = judged.null_ouvert
-        if task.games is not None:
-            best = np.where(np.arange(6) == task.games[rows, None], best, -np.inf)
-        game = best.argmax(axis=1)
-        out = Declarations.empty(n)
-        out.game[:], out.ouvert[:] = game, (game == NULL) & ouvert
-        out.skat[:], out.discarded[:] = discards[np.arange(n), game], True
+        twelve, games = _cards(task, rows), _games(task, rows)
+        discards = np.zeros((len(rows), NULL + 1), dtype=np.uint32)
+        for game in range(NULL + 1):      # in declare mode only the rows of that game
+            these = slice(None) if task.games is None else np.flatnonzero(games == game)
+            discards[these, game] = task.discarder.discard(twelve[these], game)
+        out = Declarations.empty(len(rows))
+        out.discarded[:] = True
+        _after_pickup_each(self.quads, twelve, discards, task.seat, _bids(task, rows), games,
+                           out.game, out.ouvert, out.skat)
         return out
+
+
+def _cards(task: DeclarerTask, rows) -> np.ndarray:
+    return np.ascontiguousarray(task.cards[rows], dtype=np.uint32)
+
+
+def _bids(task: DeclarerTask, rows) -> np.ndarray:
+    return np.ascontiguousarray(task.bids[rows], dtype=np.int64)
+
+
+def _games(task: DeclarerTask, rows) -> np.ndarray:
+    """The game each row must declare (declare mode), or -1 where the declarer chooses."""
+    if task.games is None:
+        return np.full(len(rows), -1, dtype=np.int64)
+    return np.ascontiguousarray(task.games[rows], dtype=np.int64)
 
 
 @register("declarer", "expected_score")

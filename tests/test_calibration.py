@@ -16,7 +16,7 @@ from sim.rules.cards import parse_hand
 from sim.rules.games import GAME_NAMES, Declaration
 from sim.runs.simulation import simulate
 from strategies import load_profile, play_deals
-from strategies.calibration import FEATURES, MONOTONE, HandFeatures, Model, features
+from strategies.calibration import FEATURES, MONOTONE, Model, features
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +47,8 @@ MORE_JACKS = ["CA CK CQ C10 C9 C8 C7 S7 H7 D7", "DJ CA CK CQ C10 C9 C8 S7 H7 D7"
 def test_more_trumps_or_jacks_never_lower_the_chance_of_a_suit_game(calibrated, situation, sequence):
     _, model, _, _ = calibrated
     for seat in (0, 1, 2):
-        cards = HandFeatures(suit_hands(sequence), np.full(len(sequence), seat))
-        p = model.probability("win", "suit", situation, cards, 3)
+        cards = features(suit_hands(sequence), seat, "suit", 3)
+        p = model.probability("win", "suit", situation, cards)
         assert (np.diff(p) >= -1e-12).all(), (seat, p)
     assert p[-1] > p[0]
 
@@ -99,7 +99,7 @@ def test_the_model_is_plain_data_and_round_trips(calibrated):
     spec = tomllib.loads(path.read_text())
     assert spec["bidder"]["name"] == spec["declarer"]["name"] == "expected_score"
     again = Model.from_dict(json.loads(json.dumps(model.to_dict())))
-    cards = HandFeatures(suit_hands(MORE_TRUMPS), 1)
+    cards = features(suit_hands(MORE_TRUMPS), 1, "suit")
     assert np.allclose(again.probability("win", "suit", "pickup", cards), model.probability(
         "win", "suit", "pickup", cards))
     with pytest.raises(ValueError, match="version"):

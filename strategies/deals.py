@@ -112,6 +112,9 @@ def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, t
         _score_deal(declared[k], state, twelve, results[k])
 
 
+# play_batch repeats play_batch_builtin's loop on purpose: numba cannot cache a kernel that takes
+# functions as arguments, so the loop of the built-in players (cached) and of any others (compiled in
+# each process) must be two kernels.
 @njit
 def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, params, results, logs):
     """:func:`play_batch_builtin` for any policies, passed as numba functions (compiled per process)."""

@@ -148,7 +148,7 @@ def test_constructed_games_cover_every_kind():
     assert any(r.get("ouvert") and r["game"] == "null" and not r["hand"] for r in records)
     assert any(r.get("ouvert") and r["game"] == "grand" for r in records)
     assert any(r.get("schwarz") and not r.get("ouvert") for r in records)
-    assert {r.get("ended") for r in records} == {None, "resigned", "claimed", "timeout", "left"}
+    assert {r.get("ended") for r in records} == {None, "resigned", "timeout", "left"}
     assert any(c.split for c in CONSTRUCTED)
     played = [c for c in CONSTRUCTED if "ended" not in c.record and c.record.get("game")]
     assert any(c.server["overbid"] for c in played)
@@ -268,7 +268,9 @@ BAD = {
     "odd moves": (with_moves(GOOD, moves_of(GOOD)[:-1]), "the moves are pairs of who and what"),
     "bad who": (GOOD.replace(" 1 DJ ", " 3 DJ "), "'3' is not a player"),
     "dealt twice": (GOOD.replace("HK.HT.HA", "HK.HK.HA"), "HK dealt twice"),
-    "hidden cards": (GOOD.replace("w HK.HT", "w ??.HT"), "hidden cards (??)"),
+    "hidden cards": (GOOD.replace("w HK.HT.HA", "w ??.??.HA"), "a record written from one player's view"),
+    "one hidden card": (GOOD.replace("w HK.HT", "w ??.HT"), "a damaged record: card 1 of the deal (forehand's hand)"),
+    "one hidden card played": (GOOD.replace(" 1 DJ ", " 1 ?? "), "a damaged record: middlehand's card in trick 1"),
     "unknown card": (GOOD.replace("w HK.HT", "w HX.HT"), "'HX' is not a card"),
     "short deal": (GOOD.replace("w HK.HT.", "w "), "the first move must be the deal"),
     "illegal bid": (GOOD.replace(" 1 44 ", " 1 43 "), "middlehand bids 43, which is not a legal bid value"),

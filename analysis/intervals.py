@@ -34,6 +34,7 @@ def wilson(won, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
         half = z / (n + z * z) * np.sqrt(won * (n - won) / n + z * z / 4)
         empty = n <= 0
         low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)  # rounding
+        low, high = np.where(won <= 0, 0.0, low), np.where(won >= n, 1.0, high)  # exactly, not 1e-18 off
         low, high = np.where(empty, np.nan, low), np.where(empty, np.nan, high)
     return (float(low), float(high)) if low.ndim == 0 else (low, high)
 

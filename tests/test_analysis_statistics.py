@@ -137,3 +137,9 @@ def test_the_same_run_gives_the_same_bootstrap_intervals(tmp_path):
         again = run_tables(run)
         for name, table in first.items():
             assert table.equals(again[name]), name
+
+
+def test_wilson_interval_of_none_or_all_reaches_zero_or_one_exactly():
+    from analysis.intervals import wilson
+
+    assert wilson(0, 37)[0] == 0.0 and wilson(37, 37)[1] == 1.0

@@ -29,8 +29,9 @@ from sim.imports.iss.kernels import (
 )
 from sim.imports.iss.notation import IssError, parse_result
 from sim.imports.iss.record import check_line
-from sim.imports.iss.sample import constructed_games, profile_lines
+from sim.imports.iss.sample import constructed_games, penalty_records, profile_lines
 from sim.imports.iss.scan import MISSING
+from sim.rules.cards import SEAT_NAMES
 from sim.rules.records import replay
 from sim.rules.scoring import RESULT_COLUMNS
 from strategies import load_profile, play_deals
@@ -226,6 +227,52 @@ def test_split_declaration_and_shown_cards():
     assert split and shown
     ok, _ = kernel_rows(split + shown)
     assert ok.all()
+
+
+def test_constructed_games_hold_the_servers_kinds_of_moves():
+    """SC followed by more cards, a defender resigning alone and playing on, both defenders resigning,
+    and games stopped at a missed announcement: the kernels read them as the checked path does."""
+    def moves(c):
+        return moves_of(c.line)
+    shown_then_played = [c for c in CONSTRUCTED if any(t.startswith("SC") for t in moves(c)[:-2])
+                         and re.search(r" SC(\.\S+)? \d [CSHD][7-9TJQKA] ", c.line)]
+    alone = [c for c in CONSTRUCTED if "ended" not in c.record and " RE " in c.line]
+    both = [c for c in CONSTRUCTED if c.record.get("ended") == "resigned"
+            and SEAT_NAMES.index(c.record["declarer"]) != c.record["ended_by"]]
+    stopped = [c for c in CONSTRUCTED if "ended" not in c.record and c.record.get("game") not in (None, "null")
+               and len(c.record["play"]) < 30]
+    assert shown_then_played and alone and both and stopped
+    for c in shown_then_played + alone + both + stopped:
+        check_constructed(c)
+    for c in stopped:
+        assert not check_line(c.line).row["won"]
+    ok, rows = kernel_rows([c.line for c in both + stopped])
+    assert ok.all()
+
+
+def test_one_defenders_resignation_ends_the_game_only_in_iss2_records():
+    c = next(c for c in CONSTRUCTED if "ended" not in c.record and c.record.get("game") != "null"
+             and re.search(r" \d RE \d [CSHD][7-9TJQKA] ", c.line))
+    tokens = moves_of(c.line)
+    at = next(i for i in range(1, len(tokens), 2) if tokens[i] == "RE")
+    cut = with_moves(c.line, tokens[:at + 1])
+    with pytest.raises(IssError, match="play: too short"):
+        check_line(cut)  # today's server: the game goes on after one defender's RE
+    iss2 = cut.replace("PC[International Skat Server]", "PC[ISS2]")
+    row = check_line(iss2).row
+    assert row["ended"] == 2 and row["ended_by"] == int(tokens[at - 1])
+    ok, rows = kernel_rows([cut, iss2])
+    assert ok.tolist() == [False, True] and same_row(rows[1], row)
+
+
+def test_penalty_records_read_by_the_checked_path():
+    records = penalty_records(count=30)
+    ok, _ = kernel_rows([c.line for c in records])
+    assert not ok.any()  # left to the checked path
+    for c in records:
+        checked = check_line(c.line)
+        assert checked.agrees and checked.row["ended"] == 6 and checked.row["ended_by"] == c.record["ended_by"]
+        assert not checked.row["passed"] and checked.row["won"] is None
 
 
 def test_passed_in_deal_with_placeholders():

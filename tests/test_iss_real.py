@@ -100,3 +100,23 @@ def test_the_real_lines_import_into_a_run(tmp_path):
     problems = [json.loads(x) for x in (tmp_path / "run" / "errors.jsonl").read_text().splitlines()]
     assert [(p["id"], p["kind"]) for p in problems] == [("18358", "bad line")]
     assert REJECTED["18358"] in problems[0]["problem"]
+
+
+def test_show_says_how_the_server_ended_each_game(tmp_path):
+    from click.testing import CliRunner
+
+    from sim.commands.cli import main
+
+    archive = tmp_path / "real.txt"
+    archive.write_text("\n".join(LINES) + "\n")
+    import_archives([archive], tmp_path / "run", jobs=1)
+    runner = CliRunner()
+
+    def show(record_id):
+        result = runner.invoke(main, ["show", str(tmp_path / "run"), str(LINES.index(BY_ID[record_id]))])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert "resigned by the defenders (rearhand's resignation ended it)" in show("6997012")
+    assert "claimed" not in show("6997012")
+    assert "a penalty record" in show("8") and "charged to rearhand; no game was played" in show("8")

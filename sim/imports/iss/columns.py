@@ -30,7 +30,8 @@ from sim.imports.iss.kernels import (
     check_lines,
 )
 from sim.imports.iss.notation import IssError
-from sim.imports.iss.record import check_line, compared
+from sim.imports.iss.record import check_line
+from sim.imports.iss.results import compared
 from sim.imports.iss.scan import F_ID, F_P0, MISSING
 from sim.imports.writer import BAD_LINE, DISAGREEMENT, pseudonyms
 from sim.rules.records import ENDINGS, PASSED

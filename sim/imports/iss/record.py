@@ -3,8 +3,12 @@
 This module is the checked, one-game-at-a-time path: :func:`check_line` reads a line (its
 notation: :mod:`sim.imports.iss.notation`), turns its game into a replay record
 (:mod:`sim.rules.records`, which checks every rule with the engine's own code), plays it through
-and compares the engine's result with the server's. Every problem is an :class:`IssError` whose
-message names the field or move and the rule. The batch kernels (:mod:`sim.imports.iss.kernels`)
+and compares the engine's result with the server's (:mod:`sim.imports.iss.results`). The moves
+are read by the server's own rules (../shared/ISS.md, "How the server ends a game"): ``SC`` ends
+nothing, ``RE`` ends the game for the declarer or once both defenders resigned (one defender in
+``PC[ISS2]`` records), ``TI.n``/``LE.n`` end the card play, and before it make a penalty record
+(no game); an ouvert game may stand without its ten cards. Every problem is an
+:class:`IssError` whose message names the field or move and the rule. The batch kernels (:mod:`sim.imports.iss.kernels`)
 do the same for many lines at once, and come here for a line they cannot accept, to give the
 message.
 """
@@ -33,6 +37,7 @@ from sim.imports.iss.notation import (
     read_fields,
     read_moves,
 )
+from sim.imports.iss.results import agrees, archive_result, archive_value, engine_result
 from sim.rules.auction import AuctionError, run_auction
 from sim.rules.cards import SEAT_NAMES, shown
 from sim.rules.games import GAME_NAMES, NULL, Declaration, IllegalDeclaration
@@ -54,88 +59,6 @@ from sim.rules.scoring import RESULT_COLUMNS, RESULT_FLAGS, result_row, seeger_f
 ISS2 = "ISS2"
 #: The result items a declared game's record must give.
 _REQUIRED = ("d", "outcome", "v", "m", "bid", "p", "t", "s", "z")
-
-
-# --- the server's result -----------------------------------------------------------------
-
-
-def archive_result(items: dict) -> dict:
-    """The server's result in the engine's terms (what :func:`engine_result` gives for a game)."""
-    outcome, score = items.get("outcome"), items.get("v")
-    charged = _charged_seat(items)
-    return {"declarer": items.get("d"), "outcome": outcome, "score": score,
-            "game_value": archive_value(outcome, score), "matadors": items.get("m"),
-            "overbid": None if "bid" not in items else items["bid"] == "overbid",
-            "points": items.get("p"), "tricks": items.get("t"),
-            "schneider": _flag(items, "s"), "schwarz": _flag(items, "z"),
-            **({} if charged is None else {"charged": charged})}
-
-
-def _charged_seat(items: dict) -> int | None:
-    """The seat the server charged with a time-out (``to:n``) or with leaving (``l:n``)."""
-    for key in ("to", "l"):
-        if items.get(key, -1) >= 0:
-            return items[key]
-    return None
-
-
-def _flag(items: dict, key: str) -> bool | None:
-    return None if key not in items else bool(items[key])
-
-
-def archive_value(outcome: str | None, score: int | None) -> int | None:
-    """The game value behind the server's score: the score when won, minus half of it when lost."""
-    if score is None:
-        return None
-    if outcome == "win" and score > 0:
-        return score
-    if outcome == "loss" and score < 0 and score % 2 == 0:
-        return -score // 2
-    return None
-
-
-def engine_result(row: dict) -> dict:
-    """The engine's result of a checked game in the terms of :func:`archive_result`."""
-    if row["passed"]:
-        return {"declarer": -1, "outcome": "passed", "score": 0}
-    if row["ended"] == PENALTY:
-        return {"declarer": row["declarer"], "outcome": "penalty", "charged": row["ended_by"]}
-    won = row["won"]
-    return {"declarer": row["declarer"], "outcome": None if won is None else ("win" if won else "loss"),
-            "score": row["score"], "game_value": row["game_value"], "matadors": row["matadors"],
-            "overbid": row["overbid"], "points": row["declarer_points"], "tricks": row["declarer_tricks"],
-            "schneider": row["schneider"], "schwarz": row["schwarz"]}
-
-
-#: What must agree between the engine and the server: for a game played out, every item; for a
-#: game that ended early, what the cards decide; for a passed-in deal, that nobody declared; for a
-#: penalty record, the declarer (-1 when the auction was not over) and the seat charged.
-COMPARED = {
-    PLAYED: ("declarer", "outcome", "game_value", "score", "matadors", "overbid", "points", "tricks", "schneider",
-             "schwarz"),
-    PASSED: ("declarer", "score"),
-    **{end: ("declarer", "matadors") for end in (RESIGNED, CLAIMED, TIMEOUT, LEFT)},
-    PENALTY: ("declarer", "charged"),
-}
-#: A game stopped at the trick that missed its announcement: the server's ``s:`` and ``z:`` then
-#: say only what the tricks left unplayed would have decided, so they are not compared.
-STOPPED = COMPARED[PLAYED][:-2]
-
-
-def compared(row: dict) -> tuple[str, ...]:
-    """The items of the results compared for a row (see :data:`COMPARED` and :data:`STOPPED`)."""
-    return STOPPED if stopped(row) else COMPARED[row["ended"]]
-
-
-def stopped(row: dict) -> bool:
-    """A suit or grand game scored by the cards but not played to the last trick (its announcement missed)."""
-    return row["ended"] == PLAYED and row["game"] != NULL and row["tricks"][29] < 0
-
-
-def agrees(row: dict, engine: dict, archive: dict) -> bool:
-    if row["ended"] == PASSED:  # older archives write placeholders for a passed-in deal
-        return archive["declarer"] in (None, -1) and archive["score"] in (None, 0)
-    return all(engine[key] == archive.get(key) for key in compared(row))
 
 
 # --- the auction ----------------------------------------------------------------------------

@@ -273,7 +273,7 @@ def _with_shows_and_resignations(rng, seats, cards, declarer, held) -> list[tupl
         extra.append((at, (str(declarer), token)))
     if rng.random() < 0.1:
         defender = (declarer + 1 + int(rng.integers(2))) % 3
-        extra.append((int(rng.integers(len(cards))), (str(defender), "RE")))
+        extra.append((int(rng.integers(len(cards) + 1)), (str(defender), "RE")))
     for at, move in sorted(extra, key=lambda e: -e[0]):
         moves.insert(at, move)
     return moves

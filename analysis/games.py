@@ -98,6 +98,9 @@ def table_sf() -> pl.Expr:
 #: side). Games a time-out or a player leaving ended are scored by the server's penalty rules, not
 #: by the cards, and count only in the table of how the deals ended.
 COUNTED_ENDS = ("played", "resigned", "claimed")
+#: An imported record of a time-out or a player leaving before the card play: neither a game nor a
+#: passed-in deal, it counts only in the table of how the deals ended.
+NO_DEAL = "penalty"
 
 
 def decided(run: Run) -> list[pl.Expr]:
@@ -123,5 +126,9 @@ def seat_sf(seat: str, suffix: str = "") -> pl.Expr:
 
 
 def deals(run: Run) -> pl.LazyFrame:
-    """Game mode: one row per deal with whether it was passed in (match mode: one per play)."""
-    return run.scan().select("deal_id", "passed")
+    """Game mode: one row per deal with whether it was passed in (match mode: one per play). An
+    imported run's penalty records (no game was played: see :data:`NO_DEAL`) are not deals here."""
+    scan = run.scan()
+    if run.imported:
+        scan = scan.filter(pl.col("ended").cast(pl.String) != NO_DEAL)
+    return scan.select("deal_id", "passed")

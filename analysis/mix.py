@@ -4,9 +4,10 @@ Both tables of a game-mode run come from one small cube, the count of deals per 
 deal ended, game type):
 
 - ``game_mix``: each game type's share of the games declared (every declared game, however it
-  ended), with its Wilson interval;
+  ended; a penalty record, where no game was played, is none), with its Wilson interval;
 - ``game_ends``: the share of the deals that were played out, passed in, resigned, claimed, or
-  ended by a time-out or a player leaving (the last four only in runs imported from archives),
+  ended by a time-out or a player leaving, or penalty records (a time-out or a player leaving
+  before the card play: no game); the last five only in runs imported from archives;
   and whether such games count in contract success (see :data:`analysis.games.COUNTED_ENDS`).
 """
 
@@ -17,7 +18,7 @@ import polars as pl
 from sim.rules.games import GAME_NAMES
 from sim.rules.records import ENDINGS
 
-from .games import COUNTED_ENDS, ended, game_id
+from .games import COUNTED_ENDS, NO_DEAL, ended, game_id
 from .intervals import add_rate
 from .runs import Run
 
@@ -36,7 +37,7 @@ def deal_cube(run: Run) -> pl.LazyFrame:
 
 def game_mix(cube: pl.DataFrame) -> pl.DataFrame:
     """Each game type's share of the declared games."""
-    declared = cube.filter(pl.col("ended") != "passed")
+    declared = cube.filter(~pl.col("ended").is_in(["passed", NO_DEAL]))
     total = int(declared["n"].sum())
     counts = declared.group_by("game").agg(games=pl.col("n").sum())
     table = pl.DataFrame({"game": list(range(len(GAME_NAMES)))}, schema={"game": counts.schema["game"]})

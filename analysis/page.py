@@ -100,7 +100,8 @@ def titled_table(name: str, heading: str, columns: dict, intro: str = "",
 
 def runs_html(runs: list[Run]) -> str:
     header = ["run", "what", "mode", "deals", "parts", "complete", "folder"]
-    body = [[r.label, r.origin, r.mode, f"{r.deals:,}", f"{len(r.parts)} of {r.parts_planned}",
+    body = [[r.label, r.origin, r.mode, f"{r.deals:,}" if not r.imported else r.size(),
+             f"{len(r.parts)} of {r.parts_planned}",
              "yes" if r.complete else "no (partial run)", str(r.folder)] for r in runs]
     return html_table(header, body)
 

@@ -53,6 +53,15 @@ class Run:
         names = ", ".join(f["name"] for f in files[:3]) + (", ..." if len(files) > 3 else "")
         return f"imported {self.source.upper()} archive ({names})"
 
+    def size(self) -> str:
+        """How many deals, for people; an import: the record lines read, imported and rejected."""
+        if not self.imported:
+            return f"{self.deals:,} deals"
+        imported, rejected = self.config.get("imported"), self.config.get("rejected")
+        if imported is None or rejected is None:  # imported before these counts were kept
+            return f"{self.deals:,} record lines"
+        return f"{self.deals:,} lines read, {imported:,} imported, {rejected:,} rejected"
+
     @property
     def open_hand(self) -> bool:
         """Whether the run holds each game's open-hand outcome (``simulate --open-hand``: ``oh_*`` columns)."""

@@ -40,7 +40,8 @@ def runs_part(runs: list[Run]) -> list[str]:
     lines = ["## Runs", ""]
     for r in runs:
         lines.append(f"- **{r.label}**: {r.origin}, {r.mode} mode, "
-                     f"{counted(r.deals, 'deal')}{'' if r.complete else ' (partial run)'}")
+                     f"{counted(r.deals, 'deal') if not r.imported else r.size()}"
+                     f"{'' if r.complete else ' (partial run)'}")
     imported = ", ".join(r.label for r in runs if r.imported)
     if imported:
         lines += ["", f"{imported}: imported from game archives; contract success counts only games played out or"

@@ -15,7 +15,7 @@ from analysis.games import games
 from analysis.tables import run_tables
 from sim.commands.cli import main
 from sim.imports.iss.archive import import_archives
-from sim.imports.iss.sample import constructed_games, profile_lines
+from sim.imports.iss.sample import constructed_games, penalty_records, profile_lines
 from sim.runs.simulation import simulate
 
 DEALS = 400
@@ -29,7 +29,8 @@ def folders(tmp_path_factory):
     import_archives([same], root / "humans-same", jobs=1, chunk_size=150)
     mixed = root / "mixed.txt"
     mixed.write_text("\n".join(profile_lines("default", seed=6, count=300)
-                               + [c.line for c in constructed_games(seed=8, count=300, early_share=0.4)]) + "\n")
+                               + [c.line for c in constructed_games(seed=8, count=300, early_share=0.4)]
+                               + [c.line for c in penalty_records(seed=8, count=12)]) + "\n")
     import_archives([mixed], root / "humans", jobs=1)
     simulate(DEALS, seed=5, profile="default", out=root / "bots", jobs=1, chunk_size=150)
     return root
@@ -66,18 +67,29 @@ def test_game_mix_and_how_the_deals_ended(folders):
     rows = run.scan().collect()
     tables = run_tables(run)
     mix, ends = tables["game_mix"], tables["game_ends"]
-    declared = rows.filter(~pl.col("passed"))
+    declared = rows.filter(~pl.col("passed") & (pl.col("ended").cast(pl.String) != "penalty"))
     assert mix["games"].sum() == declared.height
     assert mix["share"].sum() == pytest.approx(1.0)
     assert ends["deals"].sum() == rows.height
     found = dict(zip(ends["ended"], ends["deals"]))
-    assert list(found) == ["played", "passed", "resigned", "claimed", "timeout", "left"]
+    assert list(found) == ["played", "passed", "resigned", "claimed", "timeout", "left", "penalty"]
+    assert found["penalty"] == 12
     for name, n in found.items():
         assert n == (rows["ended"].cast(pl.String) == name).sum()
     counted = dict(zip(ends["ended"], ends["counted_in_contract_success"]))
     assert counted == {"played": True, "passed": False, "resigned": True, "claimed": True, "timeout": False,
-                       "left": False}
+                       "left": False, "penalty": False}
     assert tables["threshold_curves"].height and tables["heuristics"].height
+
+
+def test_penalty_records_are_neither_games_nor_passed_in_deals(folders):
+    run = load_run(folders / "humans")
+    rows = run.scan().collect()
+    penalty = rows["ended"].cast(pl.String) == "penalty"
+    assert penalty.sum() == 12 and not rows.filter(penalty)["passed"].any()
+    passed_in = run_tables(run)["passed_in"]
+    assert passed_in["deals"][0] == rows.height - 12
+    assert passed_in["passed"][0] == rows["passed"].sum()
 
 
 def test_an_archive_is_not_compared_deal_for_deal(folders):

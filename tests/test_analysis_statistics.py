@@ -176,3 +176,9 @@ def test_a_score_that_separates_won_from_lost_games_has_brier_score_and_log_loss
     assert (row["brier_lo"], row["log_loss_lo"]) == (0.0, 0.0)
     mixed = group_measures(counts.with_columns(lost=pl.Series([6, 4, 1, 0])))
     assert 0 < mixed["brier"] < 0.25 and mixed["brier_lo"] >= 0
+
+
+def test_wilson_interval_of_none_or_all_reaches_zero_or_one_exactly():
+    from analysis.intervals import wilson
+
+    assert wilson(0, 37)[0] == 0.0 and wilson(37, 37)[1] == 1.0

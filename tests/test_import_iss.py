@@ -24,6 +24,7 @@ from sim.imports.iss.columns import batch_columns
 from sim.imports.iss.files import Batch, FileLines, read_batch
 from sim.imports.iss.sample import constructed_games, profile_lines
 from sim.imports.writer import ArchiveError, import_files, pseudonym
+from sim.rules.cards import SEAT_NAMES
 from sim.runs.folder import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE, RunError, read_manifest
 from sim.runs.simulation import ProfileDeals, evaluator_columns
 from strategies import load_profile, play_deals
@@ -106,7 +107,7 @@ def test_bad_lines_are_reported_and_skipped_and_nothing_else_is_lost(tmp_path):
     found = problems(tmp_path / "run")
     assert [p["line"] for p in found] == [i + 1 for i in sorted(bad)]
     assert all(p["kind"] == "bad line" and p["file"] == "a.txt" and "\n" not in p["problem"] for p in found)
-    assert "hidden cards" in found[1]["problem"]
+    assert "a damaged record: card 1 of the deal" in found[1]["problem"]
 
 
 def test_a_disagreement_is_counted_kept_and_written_with_both_results(tmp_path):
@@ -212,7 +213,7 @@ def test_cli_summary_problems_and_exit_status(tmp_path):
     archive = write(tmp_path / "a.txt", lines)
     result = CliRunner().invoke(main, ["import", "iss", str(archive), "--out", str(tmp_path / "run"), "--jobs", "1"])
     assert result.exit_code == 0, result.output
-    assert "imported 10 of 11 record lines from 1 file(s)" in result.stdout
+    assert "read 11 record lines from 1 file(s): imported 10 into" in result.stdout and "rejected 1" in result.stdout
     assert "1 bad lines" in result.stdout
     assert "a.txt, line 11: MV: 1 word; the moves are pairs of who and what" in result.stderr
 
@@ -257,7 +258,8 @@ def test_the_example_archive_imports(tmp_path):
 
 def test_show_prints_an_imported_deal_from_its_row(tmp_path):
     lines = [line for line in (ROOT / "examples" / "iss.txt").read_text().splitlines() if line.startswith("(;")]
-    early = next(c for c in constructed_games(seed=3, count=60) if c.record.get("ended") == "resigned")
+    early = next(c for c in constructed_games(seed=11, count=240) if c.record.get("ended") == "resigned"
+                 and SEAT_NAMES.index(c.record["declarer"]) == c.record["ended_by"])
     archive = write(tmp_path / "a.txt", lines + [early.line, "(;broken"])
     import_archives([archive], tmp_path / "run", jobs=1)
     runner = CliRunner()

@@ -29,8 +29,9 @@ from sim.imports.iss.kernels import (
 )
 from sim.imports.iss.notation import IssError, parse_result
 from sim.imports.iss.record import check_line
-from sim.imports.iss.sample import constructed_games, profile_lines
+from sim.imports.iss.sample import constructed_games, penalty_records, profile_lines
 from sim.imports.iss.scan import MISSING
+from sim.rules.cards import SEAT_NAMES
 from sim.rules.records import replay
 from sim.rules.scoring import RESULT_COLUMNS
 from strategies import load_profile, play_deals
@@ -148,7 +149,7 @@ def test_constructed_games_cover_every_kind():
     assert any(r.get("ouvert") and r["game"] == "null" and not r["hand"] for r in records)
     assert any(r.get("ouvert") and r["game"] == "grand" for r in records)
     assert any(r.get("schwarz") and not r.get("ouvert") for r in records)
-    assert {r.get("ended") for r in records} == {None, "resigned", "claimed", "timeout", "left"}
+    assert {r.get("ended") for r in records} == {None, "resigned", "timeout", "left"}
     assert any(c.split for c in CONSTRUCTED)
     played = [c for c in CONSTRUCTED if "ended" not in c.record and c.record.get("game")]
     assert any(c.server["overbid"] for c in played)
@@ -228,6 +229,52 @@ def test_split_declaration_and_shown_cards():
     assert ok.all()
 
 
+def test_constructed_games_hold_the_servers_kinds_of_moves():
+    """SC followed by more cards, a defender resigning alone and playing on, both defenders resigning,
+    and games stopped at a missed announcement: the kernels read them as the checked path does."""
+    def moves(c):
+        return moves_of(c.line)
+    shown_then_played = [c for c in CONSTRUCTED if any(t.startswith("SC") for t in moves(c)[:-2])
+                         and re.search(r" SC(\.\S+)? \d [CSHD][7-9TJQKA] ", c.line)]
+    alone = [c for c in CONSTRUCTED if "ended" not in c.record and " RE " in c.line]
+    both = [c for c in CONSTRUCTED if c.record.get("ended") == "resigned"
+            and SEAT_NAMES.index(c.record["declarer"]) != c.record["ended_by"]]
+    stopped = [c for c in CONSTRUCTED if "ended" not in c.record and c.record.get("game") not in (None, "null")
+               and len(c.record["play"]) < 30]
+    assert shown_then_played and alone and both and stopped
+    for c in shown_then_played + alone + both + stopped:
+        check_constructed(c)
+    for c in stopped:
+        assert not check_line(c.line).row["won"]
+    ok, rows = kernel_rows([c.line for c in both + stopped])
+    assert ok.all()
+
+
+def test_one_defenders_resignation_ends_the_game_only_in_iss2_records():
+    c = next(c for c in CONSTRUCTED if "ended" not in c.record and c.record.get("game") != "null"
+             and re.search(r" \d RE \d [CSHD][7-9TJQKA] ", c.line))
+    tokens = moves_of(c.line)
+    at = next(i for i in range(1, len(tokens), 2) if tokens[i] == "RE")
+    cut = with_moves(c.line, tokens[:at + 1])
+    with pytest.raises(IssError, match="play: too short"):
+        check_line(cut)  # today's server: the game goes on after one defender's RE
+    iss2 = cut.replace("PC[International Skat Server]", "PC[ISS2]")
+    row = check_line(iss2).row
+    assert row["ended"] == 2 and row["ended_by"] == int(tokens[at - 1])
+    ok, rows = kernel_rows([cut, iss2])
+    assert ok.tolist() == [False, True] and same_row(rows[1], row)
+
+
+def test_penalty_records_read_by_the_checked_path():
+    records = penalty_records(count=30)
+    ok, _ = kernel_rows([c.line for c in records])
+    assert not ok.any()  # left to the checked path
+    for c in records:
+        checked = check_line(c.line)
+        assert checked.agrees and checked.row["ended"] == 6 and checked.row["ended_by"] == c.record["ended_by"]
+        assert not checked.row["passed"] and checked.row["won"] is None
+
+
 def test_passed_in_deal_with_placeholders():
     line = next(c.line for c in CONSTRUCTED if c.server.get("outcome") == "loss" and c.server["declarer"] == -1)
     checked = check_line(line)
@@ -268,7 +315,9 @@ BAD = {
     "odd moves": (with_moves(GOOD, moves_of(GOOD)[:-1]), "the moves are pairs of who and what"),
     "bad who": (GOOD.replace(" 1 DJ ", " 3 DJ "), "'3' is not a player"),
     "dealt twice": (GOOD.replace("HK.HT.HA", "HK.HK.HA"), "HK dealt twice"),
-    "hidden cards": (GOOD.replace("w HK.HT", "w ??.HT"), "hidden cards (??)"),
+    "hidden cards": (GOOD.replace("w HK.HT.HA", "w ??.??.HA"), "a record written from one player's view"),
+    "one hidden card": (GOOD.replace("w HK.HT", "w ??.HT"), "a damaged record: card 1 of the deal (forehand's hand)"),
+    "one hidden card played": (GOOD.replace(" 1 DJ ", " 1 ?? "), "a damaged record: middlehand's card in trick 1"),
     "unknown card": (GOOD.replace("w HK.HT", "w HX.HT"), "'HX' is not a card"),
     "short deal": (GOOD.replace("w HK.HT.", "w "), "the first move must be the deal"),
     "illegal bid": (GOOD.replace(" 1 44 ", " 1 43 "), "middlehand bids 43, which is not a legal bid value"),

@@ -202,6 +202,9 @@ def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
     lines = [f"{line}  ({name})" if name else line for line, name in zip(_hands(row), players + [None])]
     if row["passed"]:
         return "\n".join([head, *lines, f"{'Auction':<11} passed in, no game"])
+    if row.get("ended") == "penalty":
+        return "\n".join([head, *lines, f"{'Ended':<11} a penalty record: a time-out or a player leaving before the"
+                                          f" card play, charged to {SEAT_NAMES[row['ended_by']]}; no game was played"])
     d = int(row["declarer"])
     lines.append(f"{'Auction':<11} {SEAT_NAMES[d]} plays at {row['bid']}")
     ended = row["ended"]
@@ -214,6 +217,9 @@ def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
 def _early_end(row, declarer) -> str:
     """The line of a game that ended early: how, and the server's result."""
     outcome = {True: "won", False: "lost", None: "a penalty"}[row["won"]]
-    return (f"{'Ended':<11} {row['ended']} by {SEAT_NAMES[row['ended_by']]}; the server scored it: {outcome},"
+    how = f"{row['ended']} by {SEAT_NAMES[row['ended_by']]}"
+    if row["ended"] == "resigned" and row["ended_by"] != declarer:
+        how = f"resigned by the defenders ({SEAT_NAMES[row['ended_by']]}'s resignation ended it)"
+    return (f"{'Ended':<11} {how}; the server scored it: {outcome},"
             f" score {int(row['score']):+d}, {SEAT_NAMES[declarer]} {int(row['declarer_points'])} points,"
             f" {trick_count(row['declarer_tricks'])}")

@@ -25,7 +25,7 @@ import polars as pl
 import pyarrow as pa
 
 from sim.imports import ArchiveFormat, Batch
-from sim.rules.records import EARLY_ENDS, ENDINGS, PASSED, PLAYED
+from sim.rules.records import EARLY_ENDS, ENDINGS, PASSED, PENALTY, PLAYED
 from sim.runs.folder import PART_GLOB, SCHEMA_VERSION, RunError, remove_stale_temporaries, temporary_beside, write_part
 from sim.runs.runner import WrittenPart, finish_run, open_run, record_parts
 from sim.runs.simulation import evaluator_columns, evaluator_record
@@ -37,6 +37,10 @@ ERROR_PARTS = "errors"
 #: The kinds of problem in errors.jsonl.
 BAD_LINE, DISAGREEMENT = "bad line", "disagreement"
 SHOWN_PROBLEMS = 10
+#: The manifest's counts known only once every line is read: ``deals``, the record lines read (one
+#: deal id each), and of them ``imported`` (the rows: games, passed-in deals, penalty records) and
+#: ``rejected`` (the bad lines of errors.jsonl).
+COUNTED_AT_THE_END = ("deals", "imported", "rejected")
 
 
 class ArchiveError(RunError):
@@ -109,10 +113,11 @@ class ImportReport:
     folder: Path
     files: int
     lines: int
-    games: int = 0
+    games: int = 0     # rows imported: games, passed-in deals and penalty records
     passed: int = 0
     played: int = 0
     early: dict = field(default_factory=dict)   # ending -> games
+    penalties: int = 0  # penalty records: a time-out or a player leaving before the card play, no game
     disagreements: int = 0
     bad_lines: int = 0
     problems: list = field(default_factory=list)
@@ -124,9 +129,10 @@ class ImportReport:
     def lines_of_text(self) -> list[str]:
         early = sum(self.early.values())
         ends = ", ".join(f"{n:,} {ending}" for ending, n in self.early.items() if n)
-        return [f"imported {self.games:,} of {self.lines:,} record lines from {self.files} file(s) into {self.folder}",
+        return [f"read {self.lines:,} record lines from {self.files} file(s): imported {self.games:,} into"
+                f" {self.folder}, rejected {self.bad_lines:,}",
                 f"  {self.played:,} played out, {self.passed:,} passed in, {early:,} ended early"
-                + (f" ({ends})" if ends else ""),
+                + (f" ({ends})" if ends else "") + f", {self.penalties:,} penalty records (no game)",
                 f"  {self.disagreements:,} disagree with the archive's result, {self.bad_lines:,} bad lines"
                 + (f" (see {self.errors})" if self.disagreements or self.bad_lines else "")]
 
@@ -143,7 +149,7 @@ def import_files(files: ArchiveFormat, out, jobs: int | None = None, chunk_size:
     check_chunk_size(chunk_size)
     folder = Path(out)
     config = identity(files, chunk_size)
-    manifest = open_run(folder, config, unknown_yet=("deals",), again="importing it again")
+    manifest = open_run(folder, config, unknown_yet=COUNTED_AT_THE_END, again="importing it again")
     remove_stale_temporaries(folder)
     if (folder / ERROR_PARTS).is_dir():
         remove_stale_temporaries(folder / ERROR_PARTS)
@@ -163,7 +169,8 @@ def import_files(files: ArchiveFormat, out, jobs: int | None = None, chunk_size:
         if sorted(manifest.parts_done) != list(range(planned)):
             raise ArchiveError(f"{folder}: its parts do not match the archive files' lines; import into a new folder")
         gather_problems(folder, planned)
-        manifest.config["deals"] = total
+        counts = report(folder, len(files.paths), total)
+        manifest.config.update(deals=total, imported=counts.games, rejected=counts.bad_lines)
         finish_run(folder, manifest)
     return report(folder, len(files.paths), manifest.config["deals"])
 
@@ -226,6 +233,7 @@ def report(folder: Path, files: int, lines: int) -> ImportReport:
     result.games = sum(by_end.values())
     result.passed, result.played = by_end.get(ENDINGS[PASSED], 0), by_end.get(ENDINGS[PLAYED], 0)
     result.early = {ending: by_end.get(ending, 0) for ending in EARLY_ENDS}
+    result.penalties = by_end.get(ENDINGS[PENALTY], 0)
     with open(folder / ERRORS, encoding="utf-8") as f:
         for line in f:
             problem = json.loads(line)

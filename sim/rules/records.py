@@ -15,7 +15,11 @@ A record is a JSON object (a dict here) describing one deal as it was played::
     discard     the two cards put away after picking up the skat (not in hand games)
     play        the cards in the order played, from forehand's first lead, as a list
                 or one space-separated string; a null game the declarer loses stops
-                at the trick the declarer takes
+                at the trick the declarer takes, and a game whose announcement is
+                missed may stop at the trick that missed it (schwarz announced, a suit
+                or grand ouvert included: the defenders' first trick; schneider
+                announced: the trick that takes the defenders past 30 points), lost
+                and scored with the points and tricks taken so far (RULES.md, Winning)
     ended       optional, for a game that stopped before its end: "resigned" (the
                 declarer gave up or the defenders conceded), "claimed" (the declarer
                 showed the cards and claimed the rest), "timeout" (a player ran out of
@@ -49,12 +53,14 @@ MAX_LINE = 100_000
 #: Fields that only a played game has; a passed-in deal must not give them.
 GAME_FIELDS = ("declarer", "bid", "game", "discard", "play", "ended", "ended_by")
 #: How a deal ends: played out (to the last trick, or a null game ended by the declarer's trick),
-#: passed in, or stopped early: resigned, claimed, a time-out, a player leaving. The ``ended``
-#: column of an imported run holds these, and the indices below are the importers' codes for them.
-ENDINGS = ("played", "passed", "resigned", "claimed", "timeout", "left")
-PLAYED, PASSED, RESIGNED, CLAIMED, TIMEOUT, LEFT = range(len(ENDINGS))
+#: passed in, or stopped early: resigned, claimed, a time-out, a player leaving; or, in an
+#: archive, a penalty record (a time-out or a player leaving before the card play: no game was
+#: played). The ``ended`` column of an imported run holds these, and the indices below are the
+#: importers' codes for them.
+ENDINGS = ("played", "passed", "resigned", "claimed", "timeout", "left", "penalty")
+PLAYED, PASSED, RESIGNED, CLAIMED, TIMEOUT, LEFT, PENALTY = range(len(ENDINGS))
 #: How a game that stopped before its end ended (the field ``ended``).
-EARLY_ENDS = ENDINGS[RESIGNED:]
+EARLY_ENDS = ENDINGS[RESIGNED:PENALTY]
 
 
 class RecordError(ValueError):
@@ -116,7 +122,9 @@ def replay(record: dict) -> dict:
         return passed_in_result(record)
     declarer, declaration, bid, twelve, put_away, in_play = table
     ended = read_ended(record)
-    play = play_through(read_play(record), in_play, declaration.game, declarer, ended is not None)
+    d = declaration.normalized()
+    play = play_through(read_play(record), in_play, declaration.game, declarer, ended is not None,
+                        announced=(d.schneider, d.schwarz))
     if ended is not None:
         return early_end_result(record, declarer, declaration, bid, twelve, put_away, play, ended)
     return game_result(record, declarer, declaration, bid, twelve, put_away, play)
@@ -399,12 +407,15 @@ def _position(i: int) -> str:
 
 
 def play_through(cards: list[int], hands: list[int], game: int, declarer: int,
-                 ended_early: bool = False, partial: bool = False) -> CardPlay:
+                 ended_early: bool = False, partial: bool = False,
+                 announced: tuple[bool, bool] = (False, False)) -> CardPlay:
     """The recorded cards played one by one under the engine's rules of card play.
 
     ``ended_early``: the game stopped before its end (the record's ``ended``), so the
     play must stop before the game is over rather than at its end. ``partial``: any
-    number of cards is fine (a position to solve), complete or not.
+    number of cards is fine (a position to solve), complete or not. ``announced``:
+    (schneider, schwarz) announced; the play may then also stop at the trick that
+    missed the announcement.
     """
     play = CardPlay(hands, game, declarer)
     for i, c in enumerate(cards):
@@ -422,7 +433,7 @@ def play_through(cards: list[int], hands: list[int], game: int, declarer: int,
             raise RecordError(f"ended: the game was played to its end ({_how_it_ended(play)}),"
                               " so it did not end early")
         return play
-    if not play.finished:
+    if not play.finished and not play.announcement_missed(*announced):
         raise RecordError(f"play: too short; the game is not over after {len(cards)} cards: "
                           f"{_position(len(cards))} is {SEAT_NAMES[play.to_play]}'s to play")
     return play

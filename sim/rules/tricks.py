@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import JACK, JACKS, SEAT_NAMES, SUIT_MASKS, card_points, format_card, popcount
+from .cards import CARD_POINTS, JACK, JACKS, SEAT_NAMES, SUIT_MASKS, card_points, format_card, popcount
 from .games import NULL
 
 TRUMP = 4
@@ -211,6 +211,29 @@ def declarer_result(state, declarer_skat):
     return card_points(won) + card_points(declarer_skat), popcount(won) // 3
 
 
+@njit(cache=True, inline="always")
+def announcement_missed(state, schneider, schwarz):
+    """Whether the trick just closed made the declarer miss an announcement, where the game may
+    stop (RULES.md, Winning): with schwarz announced the defenders' first trick, with schneider
+    announced the trick that takes the defenders past 30 points. False in a null game, in the
+    middle of a trick, and once the game is over."""
+    done = state[STATE_TRICKS_DONE]
+    declarer = state[STATE_DECLARER]
+    if state[STATE_GAME] == NULL or state[STATE_IN_TRICK] or done == 0 or state[STATE_FINISHED]:
+        return False
+    if state[STATE_LEADER] == declarer:  # the declarer took the trick just closed
+        return False
+    against = state[STATE_WON + (declarer + 1) % 3] | state[STATE_WON + (declarer + 2) % 3]
+    if schwarz:
+        return popcount(against) == 3
+    if schneider:
+        points = card_points(against)
+        last = (CARD_POINTS[state[STATE_TRICK]] + CARD_POINTS[state[STATE_TRICK + 1]]
+                + CARD_POINTS[state[STATE_TRICK + 2]])
+        return points > 30 and points - last <= 30
+    return False
+
+
 class IllegalPlay(ValueError):
     """A card that may not be played at this point."""
 
@@ -241,6 +264,11 @@ class CardPlay:
 
     def won_cards(self, seat: int) -> int:
         return int(self.state[STATE_WON + seat])
+
+    def announcement_missed(self, schneider: bool, schwarz: bool) -> bool:
+        """Whether the trick just closed made the declarer miss schneider or schwarz announced
+        (:func:`announcement_missed`): the game may stop there, lost."""
+        return bool(announcement_missed(self.state, schneider, schwarz))
 
     def declarer_result(self, declarer_skat: int) -> tuple[int, int]:
         """(declarer card points with ``declarer_skat``, declarer tricks) of the finished game."""

@@ -2,7 +2,9 @@
 
 - :mod:`sim.imports.iss.notation`: the notation of a record line: cards, fields, moves,
   declaration and result text, reading and writing a line;
-- :mod:`sim.imports.iss.record`: one line checked by the rules engine (the checked path);
+- :mod:`sim.imports.iss.record`: one line checked by the rules engine and the server's rules (the
+  checked path);
+- :mod:`sim.imports.iss.results`: the server's result beside the engine's, and what must agree;
 - :mod:`sim.imports.iss.scan` and :mod:`sim.imports.iss.kernels`: numba kernels that read,
   check and score many lines at once (the fast path, which accepts exactly what the checked
   path accepts);

@@ -30,7 +30,8 @@ from sim.imports.iss.kernels import (
     check_lines,
 )
 from sim.imports.iss.notation import IssError
-from sim.imports.iss.record import COMPARED, check_line
+from sim.imports.iss.record import check_line
+from sim.imports.iss.results import compared
 from sim.imports.iss.scan import F_ID, F_P0, MISSING
 from sim.imports.writer import BAD_LINE, DISAGREEMENT, pseudonyms
 from sim.rules.records import ENDINGS, PASSED
@@ -86,7 +87,7 @@ def _record_id(line: bytes) -> str | None:
 
 
 def _disagreement(batch: BatchBytes, names, k: int, checked) -> dict:
-    keys = COMPARED[checked.row["ended"]]
+    keys = compared(checked.row)
     engine = {key: checked.engine.get(key) for key in keys}
     archive = {key: checked.archive.get(key) for key in keys}
     differ = ", ".join(f"{key} {engine[key]} (archive {archive[key]})" for key in keys if engine[key] != archive[key])

@@ -32,6 +32,7 @@ from sim.imports.iss.notation import IssError
 from sim.imports.iss.record import auction_of_text, declaration_of
 from sim.imports.iss.scan import (
     F_MV,
+    F_PC,
     F_R,
     FIELDS,
     GAME_OF,
@@ -58,9 +59,18 @@ from sim.imports.iss.scan import (
     tokens,
 )
 from sim.rules.auction import BID_VALUES
-from sim.rules.records import LEFT, PASSED, PLAYED, RESIGNED, TIMEOUT
+from sim.rules.records import CLAIMED, LEFT, PASSED, PLAYED, RESIGNED, TIMEOUT
 from sim.rules.scoring import RESULT_COLUMNS, matadors, result_row, seeger_fabian_seats
-from sim.rules.tricks import STATE_FINISHED, STATE_HANDS, STATE_SIZE, declarer_result, legal_now, play_card, start_play
+from sim.rules.tricks import (
+    STATE_FINISHED,
+    STATE_HANDS,
+    STATE_SIZE,
+    announcement_missed,
+    declarer_result,
+    legal_now,
+    play_card,
+    start_play,
+)
 from sim.rules.tricks import to_play as seat_to_play
 
 # Columns of the replay kernel's output, one row per line: the declaration, the result columns
@@ -182,7 +192,8 @@ def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, ta
             if count < 0:
                 return -1, 0, 0, 0
             i += 2
-    if count != 2 * picked + 10 * ouvert:
+    shows = count == 2 * picked + 10 * ouvert
+    if not shows and not (ouvert and count == 2 * picked):  # an ouvert game may stand without its ten cards
         return -1, 0, 0, 0
     skat = hand_masks[3]
     twelve = hand_masks[declarer] | skat
@@ -191,7 +202,7 @@ def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, ta
         put_away = (np.int64(1) << cards[0]) | (np.int64(1) << cards[1])
         if cards[0] == cards[1] or put_away & ~twelve:
             return -1, 0, 0, 0
-    if ouvert:
+    if ouvert and shows:
         shown = 0
         for k in range(count - 10, count):
             shown |= np.int64(1) << cards[k]
@@ -201,20 +212,58 @@ def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, ta
 
 
 @njit(cache=True, inline="always")
-def _play(data, ts, te, i, n, hand_masks, declarer, held, game, state, log):
-    """The play step from word ``i``: each card played by the seat to play and legal by the engine's
-    kernels, into ``log``; the word after the last card, or -1 when the line is flagged."""
+def _end_token(data, ts, te, j, cards):
+    """(kind, seat) of the early end at word ``j`` (the seat named by ``TI.n``/``LE.n``, else the
+    player's); kind -1 when it is not an early end, -2 when it is a broken one."""
+    kind = end_kind(data, ts[j + 1], te[j + 1])
+    if kind < 0:
+        return -1, 0
+    seat = seat_at(data, ts[j])
+    length = te[j + 1] - ts[j + 1]
+    if kind == TIMEOUT or kind == LEFT:
+        if length != 4 or data[ts[j + 1] + 3] < 48 or data[ts[j + 1] + 3] > 50:
+            return -2, 0
+        return kind, data[ts[j + 1] + 3] - 48
+    if seat > 2 or (kind == RESIGNED and length != 2):
+        return -2, 0
+    if length > 2 and dotted_cards(data, ts[j + 1] + 3, te[j + 1], cards) < 0:
+        return -2, 0
+    return kind, seat
+
+
+@njit(cache=True, inline="always")
+def _play(data, ts, te, i, n, hand_masks, declarer, held, game, announced, one_resignation_ends, state, log, cards,
+          out):
+    """The play step from word ``i`` by the server's rules: each card played by the seat to play and
+    legal by the engine's kernels (into ``log``); ``SC`` shows the declarer's cards and ends nothing;
+    the declarer's ``RE`` ends the game, a defender's once both defenders resigned (or at once,
+    ``one_resignation_ends``); ``TI.n``, ``LE.n`` end it. Returns how the game ended (PLAYED when
+    the last trick was played or the announcement was missed; its seat into ``out[O_ENDED_BY]``),
+    or -1 when the line is flagged."""
     hands = np.empty(3, np.int64)
     for seat in range(3):
         hands[seat] = hand_masks[seat]
     hands[declarer] = held
     start_play(state, hands[0], hands[1], hands[2], game, declarer)
-    played = 0
-    while i < n and end_kind(data, ts[i + 1], te[i + 1]) < 0:
-        seat = seat_at(data, ts[i])
-        if seat > 2 or te[i + 1] - ts[i + 1] != 2 or state[STATE_FINISHED]:
+    played, resigned, ended = 0, 0, -1
+    while i < n:
+        kind, seat = _end_token(data, ts, te, i, cards)
+        i += 2
+        if kind == -2:
             return -1
-        c = card_at(data, ts[i + 1])
+        if kind >= 0:
+            if ended >= 0 or kind == CLAIMED:
+                continue
+            if kind == RESIGNED and seat != declarer:
+                resigned |= 1 << seat
+                if resigned != (7 & ~(1 << declarer)) and not one_resignation_ends:
+                    continue
+            ended, out[O_ENDED_BY] = kind, seat
+            continue
+        seat = seat_at(data, ts[i - 2])
+        if ended >= 0 or seat > 2 or te[i - 1] - ts[i - 1] != 2 or state[STATE_FINISHED]:
+            return -1
+        c = card_at(data, ts[i - 1])
         if c < 0 or seat != seat_to_play(state) or not (state[STATE_HANDS + seat] >> c) & 1:
             return -1
         if not (np.int64(legal_now(state)) >> c) & 1:
@@ -222,34 +271,11 @@ def _play(data, ts, te, i, n, hand_masks, declarer, held, game, state, log):
         play_card(state, c)
         log[played] = c
         played += 1
-        i += 2
-    return i
-
-
-@njit(cache=True, inline="always")
-def _ending(data, ts, te, i, n, cards, state, out):
-    """How the game ended, from word ``i`` after the cards: PLAYED when the last trick was played,
-    else the first early end (its seat into ``out[O_ENDED_BY]``); -1 when the line is flagged."""
-    if i == n:
-        return PLAYED if state[STATE_FINISHED] else -1
-    ended = -1
-    for j in range(i, n, 2):
-        kind = end_kind(data, ts[j + 1], te[j + 1])
-        seat = seat_at(data, ts[j])
-        length = te[j + 1] - ts[j + 1]
-        if kind < 0:
-            return -1
-        if kind == TIMEOUT or kind == LEFT:
-            if length != 4 or data[ts[j + 1] + 3] < 48 or data[ts[j + 1] + 3] > 50:
-                return -1
-            seat = data[ts[j + 1] + 3] - 48
-        elif seat > 2 or (kind == RESIGNED and length != 2):
-            return -1
-        elif length > 2 and dotted_cards(data, ts[j + 1] + 3, te[j + 1], cards) < 0:
-            return -1
-        if j == i:
-            ended, out[O_ENDED_BY] = kind, seat
-    return -1 if state[STATE_FINISHED] else ended
+    if ended >= 0:
+        return -1 if state[STATE_FINISHED] else ended
+    if state[STATE_FINISHED] or announcement_missed(state, (announced >> 1) & 1 == 1, (announced >> 2) & 1 == 1):
+        return PLAYED
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -258,10 +284,11 @@ def _played_result(game, flags, bid, declarer, twelve, put_away, state, items, o
     points, tricks = declarer_result(state, put_away)
     result_row(game, flags & 1 == 1, (flags >> 1) & 1 == 1, (flags >> 2) & 1 == 1, (flags >> 3) & 1 == 1, bid,
                declarer, twelve, points, tricks, out[O_RESULT:O_ENDED])
+    stopped = not state[STATE_FINISHED]  # at the trick that missed the announcement: s and z not compared
     out[O_AGREES] = (items[R_D] == declarer and items[R_OUTCOME] == (0 if out[O_WON] else 1)
                      and items[R_V] == out[O_SCORE] and items[R_M] == out[O_MATADORS]
                      and items[R_BID] == out[O_OVERBID] and items[R_P] == points and items[R_T] == tricks
-                     and items[R_S] == out[O_SCHNEIDER] and items[R_Z] == out[O_SCHWARZ])
+                     and (stopped or (items[R_S] == out[O_SCHNEIDER] and items[R_Z] == out[O_SCHWARZ])))
 
 
 @njit(cache=True, inline="always")
@@ -293,7 +320,8 @@ def _server_result(declarer, mat, items, out):
 
 
 @njit(cache=True)
-def _replay_one(data, mv, rs, first, hand_masks, declarer, bid_index, table, out, log, ts, te, cards, items, state):
+def _replay_one(data, mv, rs, pc, first, hand_masks, declarer, bid_index, table, out, log, ts, te, cards, items,
+                state):
     """Kernel 2 for one line, step by step: the auction's end, the declaration, the play, the result;
     False when the line is flagged."""
     n = tokens(data, mv[0], mv[1], ts, te)
@@ -315,10 +343,10 @@ def _replay_one(data, mv, rs, first, hand_masks, declarer, bid_index, table, out
     if i < 0:
         return False
     twelve = hand_masks[declarer] | skat
-    i = _play(data, ts, te, i, n, hand_masks, declarer, twelve & ~put_away, game, state, log)
-    if i < 0:
-        return False
-    ended = _ending(data, ts, te, i, n, cards, state, out)
+    iss2 = pc[1] - pc[0] == 4 and data[pc[0]] == 73 and data[pc[0] + 1] == 83 and data[pc[0] + 2] == 83 \
+        and data[pc[0] + 3] == 50  # PC[ISS2]
+    ended = _play(data, ts, te, i, n, hand_masks, declarer, twelve & ~put_away, game, flags, iss2, state, log, cards,
+                  out)
     if ended < 0:
         return False
     out[O_DECLARER], out[O_BID], out[O_GAME], out[O_HAND] = declarer, BID_VALUES[bid_index], game, flags & 1
@@ -341,8 +369,8 @@ def replay_lines(data, spans, first, hands, declarer, bid_index, table, ok, out,
     for k in range(spans.shape[0]):
         if not ok[k]:
             continue
-        ok[k] = _replay_one(data, spans[k, F_MV], spans[k, F_R], first[k], hands[k], declarer[k], bid_index[k],
-                            table, out[k], logs[k], ts, te, cards, items, state)
+        ok[k] = _replay_one(data, spans[k, F_MV], spans[k, F_R], spans[k, F_PC], first[k], hands[k], declarer[k],
+                            bid_index[k], table, out[k], logs[k], ts, te, cards, items, state)
 
 
 # --- the lines of a batch ------------------------------------------------------------------------

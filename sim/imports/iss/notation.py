@@ -31,7 +31,7 @@ MODIFIERS = "OHSZ"  # ouvert, hand, schneider announced, schwarz announced
 END_TOKENS = {"RE": RESIGNED, "SC": CLAIMED, "TI": TIMEOUT, "LE": LEFT}
 OUTCOMES = ("win", "loss", "penalty", "passed")
 #: The fields of a record this importer reads (others, such as OW or CO, are skipped).
-READ_FIELDS = ("ID", "DT", "P0", "P1", "P2", "MV", "R")
+READ_FIELDS = ("ID", "DT", "P0", "P1", "P2", "MV", "R", "PC")
 DATE_FORMAT = "%Y-%m-%d/%H:%M:%S/UTC"
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}/\d{2}:\d{2}:\d{2}/UTC")
 _FIELD = re.compile(r"\s*([A-Z][A-Z0-9]*)\[([^\]]*)\]")
@@ -162,7 +162,7 @@ def read_moves(text: str) -> list[Move]:
 
 def read_card(text: str, where) -> int:
     if text == HIDDEN:
-        raise IssError(f"{where}: hidden cards (??): a record written from one player's view cannot be checked")
+        raise IssError(f"{where}: a hidden card (??) where the record must show the card")
     if text not in CARD_IDS:
         raise IssError(f"{where}: {shown(text)} is not a card (a suit C S H D and a rank 7 8 9 T J Q K A, e.g. CT)")
     return CARD_IDS[text]

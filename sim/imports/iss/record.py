@@ -3,8 +3,12 @@
 This module is the checked, one-game-at-a-time path: :func:`check_line` reads a line (its
 notation: :mod:`sim.imports.iss.notation`), turns its game into a replay record
 (:mod:`sim.rules.records`, which checks every rule with the engine's own code), plays it through
-and compares the engine's result with the server's. Every problem is an :class:`IssError` whose
-message names the field or move and the rule. The batch kernels (:mod:`sim.imports.iss.kernels`)
+and compares the engine's result with the server's (:mod:`sim.imports.iss.results`). The moves
+are read by the server's own rules (../shared/ISS.md, "How the server ends a game"): ``SC`` ends
+nothing, ``RE`` ends the game for the declarer or once both defenders resigned (one defender in
+``PC[ISS2]`` records), ``TI.n``/``LE.n`` end the card play, and before it make a penalty record
+(no game); an ouvert game may stand without its ten cards. Every problem is an
+:class:`IssError` whose message names the field or move and the rule. The batch kernels (:mod:`sim.imports.iss.kernels`)
 do the same for many lines at once, and come here for a line they cannot accept, to give the
 message.
 """
@@ -27,13 +31,13 @@ from sim.imports.iss.notation import (
     is_call,
     is_end,
     parse_result,
-    read_card,
     read_cards,
     read_date,
     read_declaration,
     read_fields,
     read_moves,
 )
+from sim.imports.iss.results import agrees, archive_result, archive_value, engine_result
 from sim.rules.auction import AuctionError, run_auction
 from sim.rules.cards import SEAT_NAMES, shown
 from sim.rules.games import GAME_NAMES, NULL, Declaration, IllegalDeclaration
@@ -42,6 +46,7 @@ from sim.rules.records import (
     ENDINGS,
     LEFT,
     PASSED,
+    PENALTY,
     PLAYED,
     RESIGNED,
     TIMEOUT,
@@ -50,77 +55,31 @@ from sim.rules.records import (
 )
 from sim.rules.scoring import RESULT_COLUMNS, RESULT_FLAGS, result_row, seeger_fabian_seats
 
+#: The place (``PC``) of the older server whose records end a game at one defender's ``RE``.
+ISS2 = "ISS2"
 #: The result items a declared game's record must give.
 _REQUIRED = ("d", "outcome", "v", "m", "bid", "p", "t", "s", "z")
-
-
-# --- the server's result -----------------------------------------------------------------
-
-
-def archive_result(items: dict) -> dict:
-    """The server's result in the engine's terms (what :func:`engine_result` gives for a game)."""
-    outcome, score = items.get("outcome"), items.get("v")
-    return {"declarer": items.get("d"), "outcome": outcome, "score": score,
-            "game_value": archive_value(outcome, score), "matadors": items.get("m"),
-            "overbid": None if "bid" not in items else items["bid"] == "overbid",
-            "points": items.get("p"), "tricks": items.get("t"),
-            "schneider": _flag(items, "s"), "schwarz": _flag(items, "z")}
-
-
-def _flag(items: dict, key: str) -> bool | None:
-    return None if key not in items else bool(items[key])
-
-
-def archive_value(outcome: str | None, score: int | None) -> int | None:
-    """The game value behind the server's score: the score when won, minus half of it when lost."""
-    if score is None:
-        return None
-    if outcome == "win" and score > 0:
-        return score
-    if outcome == "loss" and score < 0 and score % 2 == 0:
-        return -score // 2
-    return None
-
-
-def engine_result(row: dict) -> dict:
-    """The engine's result of a checked game in the terms of :func:`archive_result`."""
-    if row["passed"]:
-        return {"declarer": -1, "outcome": "passed", "score": 0}
-    won = row["won"]
-    return {"declarer": row["declarer"], "outcome": None if won is None else ("win" if won else "loss"),
-            "score": row["score"], "game_value": row["game_value"], "matadors": row["matadors"],
-            "overbid": row["overbid"], "points": row["declarer_points"], "tricks": row["declarer_tricks"],
-            "schneider": row["schneider"], "schwarz": row["schwarz"]}
-
-
-#: What must agree between the engine and the server: for a game played out, every item; for a
-#: game that ended early, what the cards decide; for a passed-in deal, that nobody declared.
-COMPARED = {
-    PLAYED: ("declarer", "outcome", "game_value", "score", "matadors", "overbid", "points", "tricks", "schneider",
-             "schwarz"),
-    PASSED: ("declarer", "score"),
-    **{end: ("declarer", "matadors") for end in (RESIGNED, CLAIMED, TIMEOUT, LEFT)},
-}
-
-
-def agrees(ended: int, engine: dict, archive: dict) -> bool:
-    if ended == PASSED:  # older archives write placeholders for a passed-in deal
-        return archive["declarer"] in (None, -1) and archive["score"] in (None, 0)
-    return all(engine[key] == archive[key] for key in COMPARED[ended])
 
 
 # --- the auction ----------------------------------------------------------------------------
 
 
+class _Cut(Exception):
+    """The recorded calls stop in the middle of the auction (a time-out or a player leaving)."""
+
+
 class _Calls:
     """Answers ``run_auction``'s questions from the recorded calls, checking who makes each."""
 
-    def __init__(self, moves: list[Move]):
+    def __init__(self, moves: list[Move], may_stop: bool = False):
         self.moves = moves
         self.used = 0
+        self.may_stop = may_stop
 
     def _take(self, seat: int, wanted: str) -> Move:
         if self.used == len(self.moves):
+            if self.may_stop:
+                raise _Cut()
             where = f"after move {self.moves[-1].number}" if self.moves else "after the deal"
             raise IssError(f"auction: incomplete {where}; {SEAT_NAMES[seat]} still has to {wanted}")
         move = self.moves[self.used]
@@ -143,13 +102,16 @@ class _Calls:
         return move.what == "y"
 
 
-def read_auction(calls: list[Move]) -> tuple[int, int, list]:
-    """(declarer or -1 when all passed, final bid, the calls as a replay record writes them)."""
-    script = _Calls(calls)
+def read_auction(calls: list[Move], may_stop: bool = False) -> tuple[int, int, list]:
+    """(declarer or -1 when all passed, final bid, the calls as a replay record writes them);
+    ``may_stop``: the calls may stop before the auction is over (then the declarer is None)."""
+    script = _Calls(calls, may_stop)
     try:
         result = run_auction(script.bid_from, script.hold_at)
     except AuctionError as e:
         raise IssError(f"{calls[script.used - 1]}: {e}") from None
+    except _Cut:
+        return None, 0, [m.what for m in calls]
     if script.used < len(calls):
         raise IssError(f"{calls[script.used]}: the auction was over after move {calls[script.used - 1].number}")
     return (-1 if result.passed_in else result.declarer), result.bid, [call for _, call in result.calls]
@@ -215,11 +177,14 @@ class Game:
     ended_by: int = -1
 
 
-def read_game(moves: list[Move]) -> Game:
-    """The deal, auction, skat, declaration, cards and early end of a record's moves, in order."""
+def read_game(moves: list[Move], one_resignation_ends: bool = False) -> Game:
+    """The deal, auction, skat, declaration, cards and end of a record's moves, in order.
+
+    ``one_resignation_ends``: the record is of the older ``ISS2`` server, where one defender's
+    ``RE`` ends the game (the server of today waits for both)."""
     if not moves or moves[0].who != "w" or moves[0].what.count(".") != 31:
         raise IssError("MV: the first move must be the deal: w and 32 cards joined by dots")
-    cards = read_cards(moves[0].what, moves[0])
+    cards = _read_deal(moves[0], sum(m.what == HIDDEN for m in moves[1:]))
     masks = [_mask(cards[10 * k:10 * k + 10]) for k in range(3)] + [_mask(cards[30:])]
     seen = 0
     for c in cards:
@@ -231,15 +196,53 @@ def read_game(moves: list[Move]) -> Game:
     calls = []
     while rest and is_call(rest[0]):
         calls.append(rest.pop(0))
-    game.declarer, game.bid, game.calls = read_auction(calls)
+    cut = bool(rest) and _is_charge(rest[0])
+    game.declarer, game.bid, game.calls = read_auction(calls, may_stop=cut)
+    if game.declarer is None or (cut and game.declarer >= 0):
+        game.declarer = -1 if game.declarer is None else game.declarer
+        _read_penalty(game, rest)
+        return game
     if game.declarer < 0:
         game.ended = PASSED
         if rest:
             raise IssError(f"{rest[0]}: all three passed, so nothing follows the auction")
         return game
-    _read_skat_and_declaration(game, rest)
-    _read_play(game, rest)
+    if _read_skat_and_declaration(game, rest):
+        _read_play(game, rest, one_resignation_ends)
     return game
+
+
+def _read_deal(move: Move, hidden_later: int) -> list[int]:
+    """The 32 cards of the deal; a hidden card (``??``) is a player's view when there are several,
+    a damaged record when it is the only one."""
+    texts = move.what.split(".")
+    hidden = [i for i, t in enumerate(texts) if t == HIDDEN]
+    if len(hidden) == 1 and not hidden_later:
+        i = hidden[0]
+        where = "the skat" if i >= 30 else f"{SEAT_NAMES[i // 10]}'s hand"
+        raise IssError(f"{move}: a damaged record: card {i + 1} of the deal ({where}) is hidden (??), in a"
+                       " record of all the cards")
+    if hidden:
+        raise IssError(f"{move}: hidden cards (??): a record written from one player's view cannot be checked")
+    return read_cards(move.what, move)
+
+
+def _is_charge(move: Move) -> bool:
+    """A time-out (``TI.n``) or a player leaving (``LE.n``)."""
+    return is_end(move) and END_TOKENS[move.what[:2]] in (TIMEOUT, LEFT)
+
+
+def _read_penalty(game: Game, rest: list[Move]) -> None:
+    """A time-out or a player leaving before the card play: the deal ends with a penalty, no game.
+    Only further time-outs or leavings may follow."""
+    first = rest[0]
+    for move in rest:
+        if not _is_charge(move):
+            raise IssError(f"{move}: the deal ended at {first} before the card play; nothing but time-outs and"
+                           " players leaving may follow")
+        _read_end(move)
+    game.ended, game.ended_by = _read_end(first)
+    game.ended = PENALTY
 
 
 def _mask(cards) -> int:
@@ -265,7 +268,16 @@ def _who(who: str) -> str:
     return "the server" if who == "w" else SEAT_NAMES[int(who)]
 
 
-def _read_skat_and_declaration(game: Game, rest: list[Move]) -> None:
+def _charged(game: Game, rest: list[Move]) -> bool:
+    """A time-out or a player leaving between the auction and the discard: a penalty record."""
+    if rest and _is_charge(rest[0]):
+        _read_penalty(game, rest)
+        return True
+    return False
+
+
+def _read_skat_and_declaration(game: Game, rest: list[Move]) -> bool:
+    """The skat and the declaration; False when a time-out or a player leaving ended the deal first."""
     move = _next(rest, "the declaration", None)
     if move.what == "s":
         _by_declarer(move, game, "picking up the skat")
@@ -275,6 +287,8 @@ def _read_skat_and_declaration(game: Game, rest: list[Move]) -> None:
         if _mask(read_cards(skat_shown.what, skat_shown)) != game.skat:
             raise IssError(f"{skat_shown}: the skat shown is not the skat dealt")
         game.picked_up = True
+        if _charged(game, rest):
+            return False
         move = _next(rest, "the declaration", skat_shown)
     _by_declarer(move, game, "the declaration")
     kind, modifiers, cards = read_declaration(move)
@@ -284,14 +298,19 @@ def _read_skat_and_declaration(game: Game, rest: list[Move]) -> None:
         # some archives write the cards put away (and shown) as a move of its own after the game
         extra = rest.pop(0)
         cards = read_cards(extra.what, extra)
-    if len(cards) != wanted:
+    if game.picked_up and not cards and _charged(game, rest):
+        return False
+    shows = game.declaration.ouvert and len(cards) == wanted
+    if len(cards) != wanted and not (game.declaration.ouvert and len(cards) == wanted - 10):
+        # (an ouvert game may stand without its ten cards: in the server's view they are known from the deal)
         raise IssError(f"{move}: {len(cards)} cards after the game; {_wanted_cards(game)}")
     if game.picked_up:
         game.discard = _mask(cards[:2])
         if len(set(cards[:2])) < 2:
             raise IssError(f"{move}: {ISS_CARDS[cards[0]]} put away twice")
-    if game.declaration.ouvert:
+    if shows:
         game.ouvert_cards, game.ouvert_move = _mask(cards[-10:]), move
+    return True
 
 
 def _splits(move: Move, declaration: Move) -> bool:
@@ -302,29 +321,39 @@ def _splits(move: Move, declaration: Move) -> bool:
 
 def _wanted_cards(game: Game) -> str:
     if game.picked_up:
-        return ("a null ouvert after picking up the skat is followed by the two cards put away and the ten"
-                " cards shown" if game.declaration.ouvert else "the two cards put away must follow the game")
-    return "an ouvert game is followed by the ten cards shown" if game.declaration.ouvert else \
+        return ("a null ouvert after picking up the skat is followed by the two cards put away (and may be by"
+                " the ten cards shown)" if game.declaration.ouvert else "the two cards put away must follow the game")
+    return "an ouvert game is followed by the ten cards shown, or by none" if game.declaration.ouvert else \
         "a hand game has no cards after the game"
 
 
-def _read_play(game: Game, rest: list[Move]) -> None:
-    while rest and not is_end(rest[0]):
-        move = rest.pop(0)
+def _read_play(game: Game, rest: list[Move], one_resignation_ends: bool) -> None:
+    """The cards played and how the game ended, by the server's rules: ``SC`` only shows the
+    declarer's cards; the declarer's ``RE`` ends the game, a defender's only once both defenders
+    have resigned (or at once, ``one_resignation_ends``); ``TI.n`` and ``LE.n`` end it."""
+    resigned: set[int] = set()
+    end: Move | None = None
+    for move in rest:
+        if is_end(move):
+            kind, seat = _read_end(move)
+            if end is not None or kind == CLAIMED:
+                continue
+            if kind == RESIGNED and seat != game.declarer:
+                resigned.add(seat)
+                if len(resigned) < 2 and not one_resignation_ends:
+                    continue
+            end, game.ended, game.ended_by = move, kind, seat
+            continue
+        if end is not None:
+            raise IssError(f"{move}: the game ended at {end}; nothing but early ends may follow")
         if move.who == "w":
             raise IssError(f"{move}: not a card played (a player and a card) nor an early end")
-        if move.what not in CARD_IDS and move.what != HIDDEN:
+        if move.what == HIDDEN:
+            raise IssError(f"{move}: a damaged record: {_who(move.who)}'s card in trick {len(game.plays) // 3 + 1}"
+                           " is hidden (??), in a record of all the cards")
+        if move.what not in CARD_IDS:
             raise IssError(f"{move}: {shown(move.what)} is not a card played nor an early end (RE, SC, TI.n, LE.n)")
-        read_card(move.what, move)
         game.plays.append(move)
-    if not rest:
-        return
-    first = rest[0]
-    for move in rest:
-        if not is_end(move):
-            raise IssError(f"{move}: the game ended at {first}; nothing but early ends may follow")
-        _read_end(move)
-    game.ended, game.ended_by = _read_end(first)
 
 
 def _read_end(move: Move) -> tuple[int, int]:
@@ -393,7 +422,7 @@ def game_row(game: Game, result: dict, items: dict, plays: list[int]) -> dict:
     """The columns of a checked game (the schema of a game-mode run; see docs/schema.md)."""
     d = game.declaration
     row = {"hand_f": game.hands[0], "hand_m": game.hands[1], "hand_r": game.hands[2], "skat": game.skat,
-           "passed": game.declarer < 0, "declarer": game.declarer, "bid": game.bid,
+           "passed": game.ended == PASSED, "declarer": game.declarer, "bid": game.bid,
            "game": -1 if d is None else d.game, "hand": bool(d and d.hand),
            "schneider_announced": bool(d and d.schneider), "schwarz_announced": bool(d and d.schwarz),
            "ouvert": bool(d and d.ouvert), "discard": game.discard,
@@ -402,6 +431,8 @@ def game_row(game: Game, result: dict, items: dict, plays: list[int]) -> dict:
         row.update(matadors=0, declarer_points=0, declarer_tricks=0, schneider=False, schwarz=False, won=False,
                    overbid=False, game_value=0, score=0, sf_f=0, sf_m=0, sf_r=0, value_reached=0,
                    won_in_play=False)
+    elif game.ended == PENALTY:  # no game: the server's score (mostly 0) and nothing else
+        row.update({name: None for name in RESULT_COLUMNS}, score=items.get("v"))
     elif game.ended == PLAYED:
         row.update(_engine_result(game, result["declarer_points"], result["declarer_tricks"]))
     else:  # ended early: the server's result
@@ -463,24 +494,26 @@ def check_line(line: str | bytes) -> CheckedLine:
         line = line.decode("utf-8", errors="replace")
     fields = read_fields(line)
     date = read_date(fields.get("DT"))
-    game = read_game(read_moves(fields["MV"]))
+    game = read_game(read_moves(fields["MV"]), one_resignation_ends=fields.get("PC") == ISS2)
     items = parse_result(fields["R"])
     missing = [k for k in _REQUIRED if k not in items]
-    if game.ended != PASSED and missing:
+    if game.ended not in (PASSED, PENALTY) and missing:
         raise IssError(f"R: {'the ' + missing[0] if missing[0] in ('outcome', 'bid') else missing[0] + ':'}"
                        " is missing")
-    if game.ended not in (PLAYED, PASSED):
+    if game.ended not in (PLAYED, PASSED, PENALTY):
         _check_server_result(items)
-    try:
-        result = replay(replay_record(game, fields.get("ID")))
-    except RecordError as e:
-        raise IssError(f"rules: {e}") from None
-    if game.declarer >= 0:
-        _check_play(game, result)
-        _check_ouvert(game)
+    result = {}
+    if game.ended != PENALTY:  # a penalty record's auction, skat and declaration were checked as read
+        try:
+            result = replay(replay_record(game, fields.get("ID")))
+        except RecordError as e:
+            raise IssError(f"rules: {e}") from None
+        if game.declarer >= 0:
+            _check_play(game, result)
+            _check_ouvert(game)
     plays = [CARD_IDS[m.what] for m in game.plays]
     row = game_row(game, result, items, plays)
     engine, archive = engine_result(row), archive_result(items)
-    return CheckedLine(row, fields, date, engine, archive, agrees(game.ended, engine, archive))
+    return CheckedLine(row, fields, date, engine, archive, agrees(row, engine, archive))
 
 

@@ -216,12 +216,17 @@ def _constructed_game(rng, k, hands, skat, moves, base, players, date, early_sha
     in_play = list(hands)
     in_play[declarer] = held
     play = CardPlay(in_play, d.game, declarer)
-    cards, seats = [], []
+    cards, seats, missed = [], [], None
     while not play.finished:
         legal = cards_of(play.legal())
         seats.append(play.to_play)
         cards.append(int(legal[rng.integers(len(legal))]))
         play.play(cards[-1])
+        if missed is None and play.announcement_missed(d.schneider, d.schwarz):
+            missed = len(cards)
+    stopped = missed is not None and rng.random() < 0.7
+    if stopped:  # the server stops a game whose announcement is missed
+        cards, seats = cards[:missed], seats[:missed]
     record = {**base, "auction": [c for _, c in calls], "declarer": SEAT_NAMES[declarer], "bid": bid,
               "game": GAME_NAMES[d.game], "hand": d.hand, "schneider": d.schneider, "schwarz": d.schwarz,
               "ouvert": d.ouvert, "play": [ISS_CARDS[c] for c in cards]}
@@ -240,10 +245,10 @@ def _constructed_game(rng, k, hands, skat, moves, base, players, date, early_sha
             moves += [(who, game_letters), (who, cards_part)]
         else:
             moves.append((who, text))
-    if rng.random() < early_share:
+    if rng.random() < early_share and not stopped:
         return _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, put_away, players,
                             date, first_id, split)
-    moves += [(str(s), ISS_CARDS[c]) for s, c in zip(seats, cards)]
+    moves += _with_shows_and_resignations(rng, seats, cards, declarer, held)
     r = replay(record)
     server = {"declarer": declarer, "outcome": "win" if r["won"] else "loss", "score": r["score"],
               "matadors": r["matadors"], "overbid": r["overbid"], "points": r["declarer_points"],
@@ -253,23 +258,48 @@ def _constructed_game(rng, k, hands, skat, moves, base, players, date, early_sha
     return Constructed(format_line(first_id + k, date, players, moves, result), record, server, split)
 
 
+def _with_shows_and_resignations(rng, seats, cards, declarer, held) -> list[tuple[str, str]]:
+    """The cards of a game played on as moves, with the moves that end nothing as the server writes
+    them now and then: the declarer showing the cards (``SC``, ``SC.<cards>``) and one defender
+    resigning alone (``RE``), each before a random card."""
+    moves = [(str(s), ISS_CARDS[c]) for s, c in zip(seats, cards)]
+    extra = []
+    if rng.random() < 0.2:
+        at = int(rng.integers(len(cards) + 1))
+        token = "SC"
+        still_held = _still_held(held, [c for s, c in zip(seats[:at], cards[:at]) if s == declarer])
+        if still_held and rng.random() < 0.5:
+            token = "SC." + cards_text(still_held)
+        extra.append((at, (str(declarer), token)))
+    if rng.random() < 0.1:
+        defender = (declarer + 1 + int(rng.integers(2))) % 3
+        extra.append((int(rng.integers(len(cards) + 1)), (str(defender), "RE")))
+    for at, move in sorted(extra, key=lambda e: -e[0]):
+        moves.insert(at, move)
+    return moves
+
+
 def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, put_away, players, date,
                  first_id, split) -> Constructed:
-    """The game cut before its last card and ended by RE, SC, TI.n or LE.n, with a result as a server
-    might give it: the remaining tricks go to the side that did not give up."""
+    """The game cut before its last card and ended by the declarer's RE, both defenders' RE, TI.n or
+    LE.n (an SC or one defender's RE may come before), with a result as a server might give it: the
+    remaining tricks go to the side that did not give up."""
     cut = int(rng.integers(len(cards)))
-    kind = ("RE", "SC", "TI", "LE")[rng.integers(4)]
-    who = int(rng.integers(3)) if kind != "SC" else declarer
-    moves += [(str(s), ISS_CARDS[c]) for s, c in zip(seats[:cut], cards[:cut])]
-    if kind in ("RE", "SC"):
-        token = kind
-        still_held = _still_held(twelve & ~put_away, cards[:cut])
-        if kind == "SC" and still_held and rng.random() < 0.5:  # SC.<cards>: the declarer's cards shown
-            token = "SC." + ".".join(ISS_CARDS[c] for c in cards_of(still_held))
-        moves.append((str(who), token))
+    kind = ("RE", "RE2", "TI", "LE")[rng.integers(4)]
+    defenders = [(declarer + 1) % 3, (declarer + 2) % 3]
+    rng.shuffle(defenders)
+    who = declarer if kind == "RE" else defenders[1] if kind == "RE2" else int(rng.integers(3))
+    moves += _with_shows_and_resignations(rng, seats[:cut], cards[:cut], declarer, twelve & ~put_away) \
+        if kind != "RE2" else [(str(s), ISS_CARDS[c]) for s, c in zip(seats[:cut], cards[:cut])]
+    if kind == "RE":
+        moves.append((str(who), "RE"))
+    elif kind == "RE2":
+        if rng.random() < 0.5:
+            moves.append((str(declarer), "SC"))
+        moves += [(str(defenders[0]), "RE"), (str(defenders[1]), "RE")]
     else:
         moves.append(("w", f"{kind}.{who}"))
-    declarer_wins = (kind == "RE" and who != declarer) or kind == "SC" or (kind in ("TI", "LE") and who != declarer)
+    declarer_wins = kind == "RE2" or (kind in ("TI", "LE") and who != declarer)
     played_points = _points_taken(cards[:cut], seats[:cut], d.game, declarer)
     rest = sum(int(CARD_POINTS[c]) for c in cards[cut:])
     points = played_points[0] + int(card_points(put_away)) + (rest if declarer_wins else 0)
@@ -290,8 +320,8 @@ def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, 
               "points": points, "tricks": tricks, "schneider": schneider, "schwarz": schwarz}
     result = result_text(declarer, outcome, score, mat, overbid, points, tricks, schneider, schwarz,
                          left=who if kind == "LE" else -1, timeout=who if kind == "TI" else -1,
-                         resigned=kind == "RE", penalties=penalties)
-    ended = {"RE": "resigned", "SC": "claimed", "TI": "timeout", "LE": "left"}[kind]
+                         resigned=kind in ("RE", "RE2"), penalties=penalties)
+    ended = {"RE": "resigned", "RE2": "resigned", "TI": "timeout", "LE": "left"}[kind]
     record = {**record, "play": record["play"][:cut], "ended": ended, "ended_by": who}
     return Constructed(format_line(first_id + k, date, players, moves, result), record, server, split)
 
@@ -313,3 +343,38 @@ def _points_taken(cards, seats, game, declarer) -> tuple[int, int, int]:
             points += sum(int(CARD_POINTS[c]) for c in trick)
             tricks += 1
     return points, tricks, done
+
+
+def penalty_records(seed: int = 9, count: int = 20, first_id: int = 200_000) -> list[Constructed]:
+    """Records of deals a time-out or a player leaving ended before the card play (``d:-1 penalty``
+    and a penalty point, or, after the pick-up, the declarer's loss): in the auction, once it is
+    over, or after the skat was picked up. The kernels leave them to the checked path."""
+    rng = np.random.default_rng(seed)
+    deals = deal_batch(seed, 0, count)
+    out = []
+    for k in range(count):
+        hands, skat = [int(h) for h in deals[k, :3]], int(deals[k, 3])
+        moves = [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+        winner = int(rng.integers(3))
+        calls = _auction_for(rng, winner, int(rng.choice(BID_VALUES[:8])))
+        where = int(rng.integers(3))  # 0: in the auction, 1: after it, 2: after picking up the skat
+        if where == 0:
+            calls = calls[:int(rng.integers(len(calls)))]
+        moves += auction_moves(calls)
+        declarer = winner if where else -1
+        if where == 2:
+            moves += [(str(declarer), "s"), ("w", cards_text(skat))]
+        who = int(rng.integers(3)) if where < 2 else declarer
+        kind = ("TI", "LE")[rng.integers(2)]
+        moves.append(("w", f"{kind}.{who}"))
+        penalties = [0, 0, 0]
+        penalties[who] = 1
+        outcome = "penalty" if declarer < 0 or who != declarer else "loss"
+        result = result_text(declarer if outcome == "loss" else -1, outcome, 0, 0, False, 0, 0, False, False,
+                             left=who if kind == "LE" else -1, timeout=who if kind == "TI" else -1,
+                             penalties=penalties)
+        server = {"declarer": declarer if outcome == "loss" else -1, "outcome": outcome, "charged": who}
+        line = format_line(first_id + k, START + timedelta(days=2, seconds=k), _players(k), moves, result)
+        out.append(Constructed(line, {"declarer": declarer, "ended": "penalty", "ended_by": who}, server))
+    return out
+

@@ -33,8 +33,8 @@ RANK_OF = _table(zip("789QKTAJ", range(8)))
 GAME_OF = _table(zip(GAME_LETTERS, range(6)))
 MODIFIER_BIT = _table(zip("OHSZ", (1, 2, 4, 8)))
 #: The fields read, in the order of the ``spans`` array.
-FIELDS = ("ID", "DT", "P0", "P1", "P2", "MV", "R")
-F_ID, F_DT, F_P0, F_P1, F_P2, F_MV, F_R = range(7)
+FIELDS = ("ID", "DT", "P0", "P1", "P2", "MV", "R", "PC")
+F_ID, F_DT, F_P0, F_P1, F_P2, F_MV, F_R, F_PC = range(8)
 MAX_TOKENS = 640
 # Result items (the R field), in the order of the kernels' item array.
 R_KEYS = ("d", "v", "m", "p", "t", "s", "z", "p0", "p1", "p2", "l", "to", "r")

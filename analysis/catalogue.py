@@ -117,7 +117,8 @@ for name, intro in (("match", lambda report: [page.MATCH_INTRO]), ("contracts", 
     register_section(Section(name, intro))
 
 for table in (
-    Table("match", match_result, RUN, modes=("match",), section="match", html=page.match_html),
+    Table("match", match_result, RUN, modes=("match",), section="match", html=page.match_html,
+          summary=summary.match_part),
     Table("match_splits", match_splits, RUN, modes=("match",), plots=match_plots, section="match",
           html=page.match_splits_html),
     Table("passed_in", passed_in, PASSED_IN, modes=("game",), section="contracts", html=page.passed_in_html,

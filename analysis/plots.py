@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from sim.rules.games import GAME_NAMES
 
@@ -136,6 +136,7 @@ def by_matadors(table: pl.DataFrame, path: Path) -> Path | None:
             part = rows.filter(pl.col("run") == run).sort("matadors")
             _band(ax, part["matadors"].to_numpy(), part, "win_rate", run)
         ax.set(title=f"{contract}", xlabel="matadors (+ with, - without)", ylabel="declarer win rate")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # matadors are whole numbers
         _percent(ax)
         _legend(ax, title="run", fontsize="small")
     fig.suptitle("Win rate by matadors (95% Wilson bands)")

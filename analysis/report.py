@@ -90,7 +90,8 @@ def report_html(report: Report, figures: list[tuple[str, str, Path]]) -> str:
     for name, caption, path in figures:
         report.images[name] = report.images.get(name, "") + image_html(path, caption)
     parts = [f"<h1>skatsim analysis</h1>\n<p>Made {time.strftime('%Y-%m-%d %H:%M')} from {len(report.runs)} "
-             "run(s). Every figure carries a 95% interval; the methods are at the end. The tables are in "
+             "run(s). Rates and means carry a 95% interval (a mean of too few games says so); the methods "
+             "are at the end. The tables are in "
              "<code>tables/</code> as CSV and Parquet, the plots in <code>plots/</code>.</p>\n",
              "<h2>Runs</h2>\n", runs_html(report.runs)]
     for section in registry.sections():

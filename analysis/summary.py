@@ -62,11 +62,26 @@ def mix_part(report: Report) -> list[str]:
     return lines
 
 
+def match_part(report: Report) -> list[str]:
+    """The duplicate match's result: each side's Seeger-Fabian points per game and A - B with its interval."""
+    if "match" not in report.tables:
+        return []
+    lines = ["## Duplicate match (Seeger-Fabian points per game, A - B with its 95% interval over deals)", ""]
+    for row in report.tables["match"].iter_rows(named=True):
+        lines.append(f"- {row['a']} against {row['b']} on {counted(row['deals'], 'deal')}: "
+                     f"A {number(row['sf_per_game_a'], 2)}, B {number(row['sf_per_game_b'], 2)}, "
+                     f"A - B {number(row['difference'], 2)} [{number(row['difference_low'], 2)}, "
+                     f"{number(row['difference_high'], 2)}]")
+    return lines + [""]
+
+
 def passed_in_part(report: Report) -> list[str]:
     """The passed-in rate of each game-mode run; a sentence saying why there is none otherwise."""
     tables = report.tables
     lines = ["## Passed-in rate", ""]
     if "passed_in" not in tables:
+        if all(run.mode == "match" for run in report.runs):
+            return []  # a match's passed-in deals count in its points per game (see the match part)
         return lines + ["Not measured: declare-mode runs have no auction (every seat declares every game).",
                         ""]
     return lines + [f"- {row['run']}: {rate_text(row, 'passed_rate')} of {counted(row['deals'], 'deal')}"

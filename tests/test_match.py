@@ -124,3 +124,14 @@ def test_the_match_command_prints_json_with_the_promised_keys(tmp_path):
 def test_a_match_with_a_bad_profile_is_one_line(tmp_path):
     result = CliRunner().invoke(main, ["match", "default", "nope", "--deals", "10", "--out", str(tmp_path / "m")])
     assert result.exit_code == 1 and result.output.count("\n") == 1 and "unknown profile 'nope'" in result.output
+
+
+def test_the_summary_of_a_match_report_gives_the_match_result(random_against_heuristic, tmp_path):
+    from analysis import analyze
+
+    analyze([random_against_heuristic], tmp_path / "report")
+    text = (tmp_path / "report" / "summary.md").read_text()
+    row = match_result(load_run(random_against_heuristic)).row(0, named=True)
+    assert "## Duplicate match" in text
+    assert f"A - B {row['difference']:,.2f} [{row['difference_low']:,.2f}, {row['difference_high']:,.2f}]" in text
+    assert "declare-mode runs have no auction" not in text

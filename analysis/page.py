@@ -142,8 +142,10 @@ the second. Bid up to X below is for the declarer's own score.</p>
 SELECTION_CAVEAT = """<b>Selection caveat</b> for game-mode runs ({runs}): their rows are only the games
 that were declared after the auction. Hands the bidders passed are missing, so scores below the bidder's
 threshold are rare and those that appear were declared for other reasons, and the expected scores include
-the actual bids and overbids. Set thresholds from declare-mode runs, where every seat declares every game
-at bid 18."""
+the actual bids and overbids. That is why a game-mode break-even can lie far below the threshold the
+evaluator ships with, even below 0: the few low-scoring hands that were declared won often, having been
+chosen by a bidder that saw more than this one score. Set thresholds from declare-mode runs, where every
+seat declares every game at bid 18."""
 
 BID_UP_TO_INTRO = """<h3>Bid up to X when the score reaches Y</h3>
 <p>For each bid X: the lowest score (a bin's lower edge) from which the expected Seeger-Fabian score of

@@ -105,18 +105,20 @@ def _band(ax, x, table: pl.DataFrame, name: str, label: str, **style):
 
 @drawn
 def bid_success(table: pl.DataFrame, path: Path) -> Path | None:
-    """Declarer win rate against the final bid, all games, one line and band per run."""
+    """Declarer win rate against the final bid, all games: one point a bid with its interval, per run."""
     games = table.filter(pl.col("contract") == "all games", pl.col("games") >= MIN_GAMES_PLOTTED)
     if not games.height:
         return None
     fig, (ax,) = _figure()
     for run in dict.fromkeys(games["run"].to_list()):
         part = games.filter(pl.col("run") == run).sort("bid")
-        _band(ax, part["bid"].to_numpy(), part, "win_rate", run)
+        # one point a bid: a line would join bids that have no games between them (after 48 come 50, 54, 55 ...)
+        ax.errorbar(part["bid"].to_numpy(), part["win_rate"].to_numpy(), yerr=_errors(part, "win_rate"),
+                    fmt="o", markersize=3, capsize=2, label=run)
     ax.set(title=f"Bid success: declarer win rate by final bid (bids with >= {MIN_GAMES_PLOTTED} games)",
            xlabel="final bid (game value points)", ylabel="declarer win rate")
     _percent(ax)
-    _legend(ax, title="run (95% Wilson band)")
+    _legend(ax, title="run (95% Wilson intervals)")
     return save(fig, path)
 
 
@@ -201,7 +203,8 @@ def calibration(table: pl.DataFrame, run: str, path: Path, min_rows: int) -> Pat
     groups = [g for g in ("suit games", "grand", "null") if g in set(rows["group"].to_list())]
     if not groups:
         return None
-    fig, axes = _figure(len(groups))
+    fig = Figure(figsize=(5 * len(groups), 5), dpi=DPI)  # square panels: the diagonal is the reading line
+    axes = list(fig.subplots(1, len(groups), squeeze=False)[0])
     for ax, group in zip(axes, groups):
         for evaluator in dict.fromkeys(rows.filter(pl.col("group") == group)["evaluator"].to_list()):
             part = rows.filter(pl.col("group") == group, pl.col("evaluator") == evaluator).sort("predicted")

@@ -33,7 +33,7 @@ from .summary import POOLED_GROUPS
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 96em; margin: 2em auto; padding: 0 1em; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
+table { display: block; overflow-x: auto; border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }
 th, td { white-space: nowrap; border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
 th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
 img { max-width: 100%; height: auto; display: block; margin: 0.5em 0 1.5em; }

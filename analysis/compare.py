@@ -125,3 +125,16 @@ def compare_runs(a: Run, b: Run) -> pl.DataFrame:
             .sort(order)
             .select("run_a", "run_b", "metric", "rows", "mean_a", "mean_b", "difference", "difference_lo",
                     "difference_hi", "difference_interval"))
+
+
+def comparisons(runs: list[Run]) -> tuple[pl.DataFrame, list[str]]:
+    """Paired comparison of the first run with each later one (no rows if none is comparable), and a
+    note on each pair not comparable."""
+    tables, notes = [pl.DataFrame(schema=COMPARISON_SCHEMA)], []
+    for other in runs[1:]:
+        try:
+            check_comparable(runs[0], other)
+            tables.append(compare_runs(runs[0], other))
+        except AnalysisError as error:
+            notes.append(str(error))
+    return pl.concat(tables, how="vertical_relaxed"), notes

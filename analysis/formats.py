@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 MISSING = "–"
@@ -93,3 +95,8 @@ def side_by_side(table: pl.DataFrame, key: str, rate: str, count: str) -> tuple[
         text = MISSING if row[rate] is None else f"{rate_text(row, rate)}, {row[count]:,}"
         cells.setdefault(row[key], {})[row["run"]] = text
     return [key, *runs], [[value, *(cells[value].get(r, MISSING) for r in runs)] for value in cells]
+
+
+def slug(text: str) -> str:
+    """``text`` as a part of a file name: ``bolder run 2`` -> ``bolder_run_2``."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "run"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim.rules.games import GAME_NAMES
-from sim.runs.folder import ENDINGS
+from sim.rules.records import ENDINGS
 
 from .games import COUNTED_ENDS, ended, game_id
 from .intervals import add_rate
@@ -48,7 +48,7 @@ def game_mix(cube: pl.DataFrame) -> pl.DataFrame:
 
 
 def game_ends(cube: pl.DataFrame) -> pl.DataFrame:
-    """The share of the deals ending each way, in the order of sim.runs.folder.ENDINGS."""
+    """The share of the deals ending each way, in the order of sim.rules.records.ENDINGS."""
     total = int(cube["n"].sum())
     counts = cube.group_by("ended").agg(deals=pl.col("n").sum())
     table = (pl.DataFrame({"ended": list(ENDINGS)}).join(counts, on="ended", how="left")

@@ -1,12 +1,18 @@
-"""summary.md: the key figures of a report in a few lines of Markdown."""
+"""summary.md: the key figures of a report in a few lines of Markdown.
+
+After the runs, each registered table with a summary part adds its lines, in the order the
+tables were registered (:mod:`analysis.catalogue`); each part takes the
+:class:`analysis.registry.Report` and gives no lines when its table is not there.
+"""
 
 from __future__ import annotations
 
 import polars as pl
 
+from . import registry
 from .formats import MISSING, contract_columns, counted, mean_column, number, rate_text, rows_of, side_by_side
+from .registry import Report
 from .runs import Run
-from .thresholds import MIN_ROWS
 
 POOLED_GROUPS = ("suit games", "grand", "null")
 NO_SCORES = "None: no declared game has an evaluator score."
@@ -20,12 +26,13 @@ def markdown_table(header: list[str], body: list[list[str]], empty: str = "None.
             *("| " + " | ".join(row) + " |" for row in body), ""]
 
 
-def summary_markdown(runs: list[Run], tables: dict, notes: list[str], min_rows: int = MIN_ROWS) -> str:
+def summary_markdown(report: Report) -> str:
     lines = ["# skatsim analysis: summary", "",
              "Full report: `report.html`; tables in `tables/` (CSV, Parquet), plots in `plots/`.", ""]
-    for part in (runs_part(runs), passed_in_part(tables), mix_part(runs, tables), contracts_part(tables),
-                 heuristics_part(tables), break_even_part(tables, min_rows), comparison_part(tables, notes)):
-        lines += part
+    lines += runs_part(report.runs)
+    for table in registry.tables():
+        if table.summary is not None:
+            lines += table.summary(report)
     return "\n".join(lines) + "\n"
 
 
@@ -41,8 +48,9 @@ def runs_part(runs: list[Run]) -> list[str]:
     return lines + [""]
 
 
-def mix_part(runs: list[Run], tables: dict) -> list[str]:
+def mix_part(report: Report) -> list[str]:
     """The game mix side by side, and how the deals ended when a run is imported."""
+    runs, tables = report.runs, report.tables
     if "game_mix" not in tables:
         return []
     lines = ["## Game mix (share of declared games, 95% intervals, games)", "",
@@ -53,7 +61,9 @@ def mix_part(runs: list[Run], tables: dict) -> list[str]:
     return lines
 
 
-def passed_in_part(tables: dict) -> list[str]:
+def passed_in_part(report: Report) -> list[str]:
+    """The passed-in rate of each game-mode run; a sentence saying why there is none otherwise."""
+    tables = report.tables
     lines = ["## Passed-in rate", ""]
     if "passed_in" not in tables:
         return lines + ["Not measured: declare-mode runs have no auction (every seat declares every game).",
@@ -62,7 +72,8 @@ def passed_in_part(tables: dict) -> list[str]:
                     for row in tables["passed_in"].iter_rows(named=True)] + [""]
 
 
-def contracts_part(tables: dict) -> list[str]:
+def contracts_part(report: Report) -> list[str]:
+    tables = report.tables
     if "contracts_by_game" not in tables:
         return []
     columns = {**contract_columns("run", "contract", results=("games", "win rate")),
@@ -74,7 +85,8 @@ def contracts_part(tables: dict) -> list[str]:
                             empty="No game was declared: every deal was passed in.")]
 
 
-def heuristics_part(tables: dict) -> list[str]:
+def heuristics_part(report: Report) -> list[str]:
+    tables = report.tables
     if "heuristics" not in tables:
         return []
     measured = tables["heuristics"]
@@ -86,7 +98,8 @@ def heuristics_part(tables: dict) -> list[str]:
     return ["## Best evaluator by ROC AUC", "", *markdown_table(*rows_of(best, columns), empty=empty)]
 
 
-def break_even_part(tables: dict, min_rows: int = MIN_ROWS) -> list[str]:
+def break_even_part(report: Report) -> list[str]:
+    tables, min_rows = report.tables, report.min_rows
     if "break_even" not in tables:
         return []
     even = tables["break_even"]
@@ -106,7 +119,8 @@ def break_even_part(tables: dict, min_rows: int = MIN_ROWS) -> list[str]:
             *markdown_table(*rows_of(rows, columns), empty=empty)]
 
 
-def comparison_part(tables: dict, notes: list[str]) -> list[str]:
+def comparison_part(report: Report) -> list[str]:
+    tables, notes = report.tables, report.notes
     if "comparison" not in tables and not notes:
         return []
     lines = ["## Paired comparison (same deals)", ""]

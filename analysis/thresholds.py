@@ -240,11 +240,15 @@ def threshold_tables(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
     ``shipped`` (game name -> threshold, as the run's manifest records the evaluator's) adds
     the threshold the evaluator came with to the break-even table.
     """
-    shipped = shipped or {}
-    even = break_even_table(cube, min_rows).with_columns(
-        evaluator_threshold=pl.col("game").replace_strict(shipped, default=None, return_dtype=pl.Float64))
-    return {"threshold_curves": curves(cube, grid), "break_even": even,
+    return {"threshold_curves": curves(cube, grid), "break_even": break_even_shipped(cube, min_rows, shipped),
             "bid_up_to": bid_table(cube, grid, min_rows)}
+
+
+def break_even_shipped(cube: pl.DataFrame, min_rows: int = MIN_ROWS,
+                       shipped: dict[str, float] | None = None) -> pl.DataFrame:
+    """The break-even table with the threshold the evaluator came with (``evaluator_threshold``)."""
+    return break_even_table(cube, min_rows).with_columns(
+        evaluator_threshold=pl.col("game").replace_strict(shipped or {}, default=None, return_dtype=pl.Float64))
 
 
 CURVES_SCHEMA = {

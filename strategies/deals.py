@@ -18,27 +18,16 @@ from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
 from sim.rules.play import TRICK_LOG_SIZE, play_out
 from sim.rules.rng import STREAM_PLAY, stream_key
-from sim.rules.scoring import (
-    classic_score,
-    matadors,
-    outcome_at_bid,
-    play_outcome,
-    seeger_fabian_declarer,
-    seeger_fabian_defender,
-)
+from sim.rules.scoring import RESULT_COLUMNS, result_row
 from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
 from sim.rules.view import VIEW_SIZE, set_declaration
 
-from .cardplay import SEARCHING_KINDS, play_out_builtin
-from .pimc import new_workspace
+from .cardplay.builtin import BUILTIN_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
 #: The solver's table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
 SEARCH_TABLE_BITS = 20
-#: Result columns filled by the play kernel, in order.
-RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "won", "overbid", "schneider",
-                  "schwarz", "game_value", "score", "sf_f", "sf_m", "sf_r", "value_reached", "won_in_play")
 
 
 @njit(cache=True)
@@ -80,68 +69,61 @@ def declare_for(strategies, seat: int, deals: np.ndarray, plan, bids: np.ndarray
     return out
 
 
-# Declaration table columns, one row per game to play (int64).
-(TABLE_DECLARER, TABLE_BID, TABLE_GAME, TABLE_HAND, TABLE_SCHNEIDER, TABLE_SCHWARZ, TABLE_OUVERT,
- TABLE_SKAT_CARDS, TABLE_DISCARDED) = range(9)
+# Columns of the declared games, one row per game to play (int64): the matrix ``declared``.
+(DECLARED_DECLARER, DECLARED_BID, DECLARED_GAME, DECLARED_HAND, DECLARED_SCHNEIDER, DECLARED_SCHWARZ, DECLARED_OUVERT,
+ DECLARED_SKAT_CARDS, DECLARED_DISCARDED) = range(9)
 
 
 @njit(cache=True)
 def _start_deal(row, cards, state, view):
     """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
-    d = row[TABLE_DECLARER]
+    d = row[DECLARED_DECLARER]
     twelve = cards[d] | cards[3]
     hands = np.empty(3, dtype=np.int64)
     for s in range(3):
         hands[s] = cards[s]
-    hands[d] = twelve & ~row[TABLE_SKAT_CARDS]
-    start_play(state, hands[0], hands[1], hands[2], row[TABLE_GAME], d)
-    set_declaration(view, row[TABLE_HAND], row[TABLE_SCHNEIDER], row[TABLE_SCHWARZ], row[TABLE_OUVERT], row[TABLE_BID])
+    hands[d] = twelve & ~row[DECLARED_SKAT_CARDS]
+    start_play(state, hands[0], hands[1], hands[2], row[DECLARED_GAME], d)
+    set_declaration(view, row[DECLARED_HAND], row[DECLARED_SCHNEIDER], row[DECLARED_SCHWARZ], row[DECLARED_OUVERT],
+                    row[DECLARED_BID])
     return twelve
 
 
 @njit(cache=True)
 def _score_deal(row, state, twelve, out):
-    """Write the result of a played game into ``out`` (RESULT_COLUMNS)."""
-    d = row[TABLE_DECLARER]
-    points, tricks = declarer_result(state, row[TABLE_SKAT_CARDS])
-    mat = matadors(row[TABLE_GAME], twelve)
-    reached, won_in_play, sch, sw = play_outcome(row[TABLE_GAME], row[TABLE_HAND] == 1, row[TABLE_SCHNEIDER] == 1,
-                                                 row[TABLE_SCHWARZ] == 1, row[TABLE_OUVERT] == 1, mat, points, tricks)
-    won, value, overbid = outcome_at_bid(row[TABLE_GAME], reached, won_in_play, row[TABLE_BID])
-    out[0], out[1], out[2], out[3], out[4], out[5] = mat, points, tricks, won, overbid, sch
-    out[6], out[7], out[8] = sw, value, classic_score(won, value)
-    for s in range(3):
-        out[9 + s] = seeger_fabian_declarer(won, value) if s == d else seeger_fabian_defender(won)
-    out[12], out[13] = reached, won_in_play
+    """Write the result of a played game into ``out`` (RESULT_COLUMNS, from the engine's result_row)."""
+    points, tricks = declarer_result(state, row[DECLARED_SKAT_CARDS])
+    result_row(row[DECLARED_GAME], row[DECLARED_HAND] == 1, row[DECLARED_SCHNEIDER] == 1, row[DECLARED_SCHWARZ] == 1,
+               row[DECLARED_OUVERT] == 1, row[DECLARED_BID], row[DECLARED_DECLARER], twelve, points, tricks, out)
 
 
 @njit(cache=True)
-def play_batch_builtin(seed, deal_ids, deals, table, params, results, logs, tt, stack):
+def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, tt, stack):
     """Play and score every row with a declarer (built-in policies); other rows stay zero. The searching
     players share the solver's table ``tt`` and ``stack`` over the whole batch."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     for k in range(deals.shape[0]):
-        if table[k, TABLE_DECLARER] < 0:
+        if declared[k, DECLARED_DECLARER] < 0:
             continue
-        twelve = _start_deal(table[k], deals[k], state, view)
-        seen_skat = table[k, TABLE_SKAT_CARDS] if table[k, TABLE_DISCARDED] else 0
+        twelve = _start_deal(declared[k], deals[k], state, view)
+        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
         play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k],
-                         table[k, TABLE_SKAT_CARDS], tt, stack)
-        _score_deal(table[k], state, twelve, results[k])
+                         declared[k, DECLARED_SKAT_CARDS], tt, stack)
+        _score_deal(declared[k], state, twelve, results[k])
 
 
 @njit
-def play_batch(seed, deal_ids, deals, table, policy_f, policy_m, policy_r, params, results, logs):
+def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, params, results, logs):
     """:func:`play_batch_builtin` for any policies, passed as numba functions (compiled per process)."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     for k in range(deals.shape[0]):
-        if table[k, TABLE_DECLARER] < 0:
+        if declared[k, DECLARED_DECLARER] < 0:
             continue
-        twelve = _start_deal(table[k], deals[k], state, view)
-        seen_skat = table[k, TABLE_SKAT_CARDS] if table[k, TABLE_DISCARDED] else 0
+        twelve = _start_deal(declared[k], deals[k], state, view)
+        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
         play_out(state, seen_skat, view, policy_f, policy_m, policy_r, params,
                  stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
-        _score_deal(table[k], state, twelve, results[k])
+        _score_deal(declared[k], state, twelve, results[k])
 
 
 def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False) -> dict:
@@ -167,15 +149,15 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     logs = np.full((n, TRICK_LOG_SIZE), -1, dtype=np.int8)
     policies = [s.card_play for s in profile.seats]
     params = np.stack([p.param_row() for p in policies])
-    table = np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
-                      decl.skat, decl.discarded], axis=1).astype(np.int64)
+    declared = np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
+                         decl.skat, decl.discarded], axis=1).astype(np.int64)
     deals = np.ascontiguousarray(deals)
-    if all(p.builtin is not None for p in policies):
+    if all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
         tt, stack = new_workspace(SEARCH_TABLE_BITS if searching else 8)
-        play_batch_builtin(np.uint64(seed), deal_ids, deals, table, params, results, logs, tt, stack)
+        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, params, results, logs, tt, stack)
     else:
-        play_batch(np.uint64(seed), deal_ids, deals, table, *(p.function for p in policies),
+        play_batch(np.uint64(seed), deal_ids, deals, declared, *(p.function for p in policies),
                    params, results, logs)
     return results, logs
 

@@ -12,7 +12,7 @@ batches: arrays of hands, one row per deal.
 - :class:`Declarer`: after the auction -> the declaration (game, announcements,
   ouvert) and the discard; the same method serves game mode, where the declarer
   chooses the game, and declare mode, where the game is given.
-- :class:`CardPolicy` (in :mod:`strategies.cardplay`): what the seat may see -> a
+- :class:`CardPolicy` (in :mod:`strategies.cardplay.policy`): what the seat may see -> a
   legal card; a numba function, since it is called once per card.
 
 Arrays: hands and card sets are uint32 bitmasks (``sim.rules.cards``), seats 0, 1,

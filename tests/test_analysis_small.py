@@ -15,11 +15,10 @@ import pytest
 
 from analysis import analyze, compare_heuristics, contract_success, load_run, plots, thresholds
 from analysis.binning import by_evaluator
-from analysis.compare import COMPARISON_SCHEMA
+from analysis.compare import COMPARISON_SCHEMA, comparisons
 from analysis.heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
 from analysis.mix import ENDS_SCHEMA, MIX_SCHEMA
-from analysis.report import NO_GAMES
-from analysis.tables import comparisons
+from analysis.page import NO_GAMES
 from analysis.thresholds import THRESHOLD_SCHEMAS, threshold_tables
 from sim.runs.simulation import simulate
 

@@ -34,10 +34,11 @@ from sim.rules.tricks import (
     to_play,
 )
 from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
-from strategies.cardplay import CardPolicy, heuristic_card
+from strategies.cardplay import PARAMS_SIZE, CardPolicy, heuristic_card
+from strategies.cardplay.heuristic import HEURISTIC_DEVIATION
 from strategies.registry import StrategyError, build
 
-NO_PARAMS = np.zeros(8)
+NO_PARAMS = np.zeros(PARAMS_SIZE)
 
 
 def start(f, m, r, game, declarer):
@@ -231,8 +232,8 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
 
 
 def seat_params(deviations):
-    params = np.zeros((3, 8))
-    params[:, 0] = deviations
+    params = np.zeros((3, PARAMS_SIZE))
+    params[:, HEURISTIC_DEVIATION] = deviations
     return params
 
 
@@ -316,8 +317,8 @@ def test_heuristic_defenders_hold_random_declarers_lower_than_random_defenders_d
 def test_heuristic_is_registered_and_checks_its_parameter():
     policy = build("card_play", "heuristic")
     assert isinstance(policy, CardPolicy) and policy.function is heuristic_card
-    assert policy.param_row()[0] == 0.0
-    assert build("card_play", "heuristic", deviation=0.25).param_row()[0] == 0.25
+    assert policy.param_row()[HEURISTIC_DEVIATION] == 0.0
+    assert build("card_play", "heuristic", deviation=0.25).param_row()[HEURISTIC_DEVIATION] == 0.25
     with pytest.raises(StrategyError):
         build("card_play", "heuristic", deviation=1.5)
     with pytest.raises(StrategyError):
@@ -334,8 +335,8 @@ def test_without_deviation_the_heuristic_draws_no_random_numbers():
 def test_full_deviation_plays_every_legal_card_sometimes():
     state = start(*CLUBS_DEAL, CLUBS_GAME, 0)
     view, legal = view_of(state, 0), legal_now(state)
-    params, rng, seen = np.zeros(8), np.uint64(1), set()
-    params[0] = 1.0
+    params, rng, seen = np.zeros(PARAMS_SIZE), np.uint64(1), set()
+    params[HEURISTIC_DEVIATION] = 1.0
     for _ in range(400):
         rng, card = heuristic_card(view, legal, params, rng)
         rng = np.uint64(rng)  # numba hands back a Python int

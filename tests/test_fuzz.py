@@ -388,7 +388,8 @@ def mutated_archive_lines(draw) -> str:
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_archive_lines())
 def test_mutated_archive_lines_are_read_or_refused_in_one_line(line):
-    from sim.imports.iss.record import IssError, check_line
+    from sim.imports.iss.notation import IssError
+    from sim.imports.iss.record import check_line
 
     try:
         check_line(line)
@@ -402,7 +403,7 @@ def test_mutated_archive_lines_are_read_or_refused_in_one_line(line):
 def test_an_archive_with_bad_lines_imports_every_good_line_and_reports_each_bad_one(tmp_path_factory, bad):
     """Lines that are no record (no "(;") are ignored; every record line is imported or reported."""
     from sim.imports.iss.archive import import_archives
-    from sim.imports.iss.record import is_record_line
+    from sim.imports.iss.notation import is_record_line
 
     folder = tmp_path_factory.mktemp("archive")
     lines = [*bad, *ISS_LINES]
@@ -417,7 +418,8 @@ def test_an_archive_with_bad_lines_imports_every_good_line_and_reports_each_bad_
 
 
 def _valid(line: str) -> bool:
-    from sim.imports.iss.record import IssError, check_line
+    from sim.imports.iss.notation import IssError
+    from sim.imports.iss.record import check_line
 
     try:
         check_line(line)

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import polars as pl
@@ -16,9 +19,12 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.imports.iss.archive import ArchiveError, import_archives, pseudonym
+from sim.imports.iss.archive import import_archives
+from sim.imports.iss.columns import batch_columns
+from sim.imports.iss.files import Batch, FileLines, read_batch
 from sim.imports.iss.sample import constructed_games, profile_lines
-from sim.runs.folder import ARCHIVE_TYPES, GAME_MODE_TYPES, RunError, read_manifest
+from sim.imports.writer import ArchiveError, import_files, pseudonym
+from sim.runs.folder import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE, RunError, read_manifest
 from sim.runs.simulation import ProfileDeals, evaluator_columns
 from strategies import load_profile, play_deals
 from strategies.registry import logged_evaluators
@@ -291,3 +297,47 @@ def test_a_line_the_kernels_leave_to_the_checked_path_is_imported_the_same(tmp_p
     import_archives([write(tmp_path / "b.txt", [odd])], tmp_path / "odd", jobs=1)
     a, b = rows(tmp_path / "plain"), rows(tmp_path / "odd")
     assert a.drop("archive_file").equals(b.drop("archive_file"))
+
+
+@dataclass(frozen=True)
+class LinesInMemory:
+    """A format of ISS lines held in memory, not in files: the run writer needs nothing but the
+    ArchiveFormat protocol (sim/imports/__init__.py)."""
+
+    lines: tuple[str, ...]
+    source: ClassVar[str] = ISS_ARCHIVE
+    paths: tuple[str, ...] = ("memory",)
+
+    def identity(self) -> dict:
+        text = "".join(line + "\n" for line in self.lines).encode()
+        return {"sources": [{"name": "memory", "bytes": len(text), "sha256": hashlib.sha256(text).hexdigest()}]}
+
+    def batches(self, size, skip, counted):
+        for index, first in enumerate(range(0, len(self.lines), size)):
+            if index not in skip:
+                yield self._batch(index, first, self.lines[first:first + size])
+        counted.append(len(self.lines))
+
+    def _batch(self, index: int, first: int, lines) -> Batch:
+        lengths = np.array([len(line.encode()) + 1 for line in lines], dtype=np.int64)
+        ends = np.cumsum(lengths)
+        data = "".join(line + "\n" for line in lines).encode()
+        numbers = np.arange(first + 1, first + len(lines) + 1, dtype=np.int64)
+        return Batch(index, first, [FileLines(0, -1, data, len(data), ends - lengths, ends, numbers)])
+
+    def read(self, batch: Batch) -> tuple[dict, list[dict]]:
+        return batch_columns(read_batch(batch, self.paths), self.paths, False)
+
+    def example(self) -> Batch:
+        return self._batch(0, 0, self.lines[:1])
+
+
+def test_a_format_of_its_own_goes_through_the_same_run_writer(tmp_path):
+    lines = GOOD[:30] + ["(;GM[Skat]MV[w]R[];)"] + GOOD[30:]
+    import_archives([write(tmp_path / "a.txt", lines)], tmp_path / "file", jobs=1, chunk_size=16)
+    report = import_files(LinesInMemory(tuple(lines)), tmp_path / "memory", jobs=1, chunk_size=16)
+    assert (report.games, report.bad_lines, report.lines) == (60, 1, 61)
+    assert rows(tmp_path / "file").drop("archive_file").equals(rows(tmp_path / "memory").drop("archive_file"))
+    assert [{**p, "file": None} for p in problems(tmp_path / "file")] == \
+        [{**p, "file": None} for p in problems(tmp_path / "memory")]
+    assert read_manifest(tmp_path / "memory").config["source"] == ISS_ARCHIVE

@@ -1,5 +1,5 @@
 """ISS record lines: the example games of the format notes, engine games written as lines and read
-back (the same rows), both forms an archive may use, and bad lines. The batch kernels
+back (the same rows), both forms an archive may use, and bad lines. The kernels
 (sim.imports.iss.kernels) must accept exactly what the checked path
 (sim.imports.iss.record.check_line) accepts, with the same rows."""
 
@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from sim.imports.iss.kernels import (
-    MISSING,
     O_AGREES,
     O_BID,
     O_DECLARER,
@@ -22,16 +21,18 @@ from sim.imports.iss.kernels import (
     O_ENDED_BY,
     O_GAME,
     O_HAND,
-    O_MATADORS,
     O_OUVERT,
+    O_RESULT,
     O_SCHNEIDER_ANNOUNCED,
     O_SCHWARZ_ANNOUNCED,
-    RESULT_COLUMNS,
-    check_batch,
+    check_lines,
 )
-from sim.imports.iss.record import IssError, check_line, parse_result
+from sim.imports.iss.notation import IssError, parse_result
+from sim.imports.iss.record import check_line
 from sim.imports.iss.sample import constructed_games, profile_lines
+from sim.imports.iss.scan import MISSING
 from sim.rules.records import replay
+from sim.rules.scoring import RESULT_COLUMNS
 from strategies import load_profile, play_deals
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,16 +54,16 @@ COLUMNS = ("hand_f", "hand_m", "hand_r", "skat", "passed", "declarer", "bid", "g
            "won_in_play")
 
 
-def batch_of(lines: list[str]):
+def checked_lines(lines: list[str]):
     data = "".join(line + "\n" for line in lines).encode("utf-8")
     lengths = np.array([len(line.encode("utf-8")) + 1 for line in lines], dtype=np.int64)
     ends = np.cumsum(lengths)
-    return check_batch(data, ends - lengths, ends)
+    return check_lines(data, ends - lengths, ends)
 
 
 def kernel_rows(lines: list[str]) -> tuple[np.ndarray, list[dict]]:
     """(accepted, rows) of the kernels, rows in the checked path's terms."""
-    b = batch_of(lines)
+    b = checked_lines(lines)
     rows = []
     for k in range(len(lines)):
         o = b.out[k]
@@ -73,7 +74,7 @@ def kernel_rows(lines: list[str]) -> tuple[np.ndarray, list[dict]]:
                "discard": o[O_DISCARD], "ended": o[O_ENDED], "ended_by": o[O_ENDED_BY],
                "tricks": b.logs[k].tolist()}
         for i, name in enumerate(RESULT_COLUMNS):
-            row[name] = None if o[O_MATADORS + i] == MISSING else o[O_MATADORS + i]
+            row[name] = None if o[O_RESULT + i] == MISSING else o[O_RESULT + i]
         rows.append({k2: (v if v is None or isinstance(v, list) else int(v)) for k2, v in row.items()})
     return b.ok, rows
 
@@ -97,7 +98,7 @@ def test_example_lines_match_the_servers_results(number):
 def test_example_lines_in_the_kernels():
     ok, rows = kernel_rows(EXAMPLES)
     assert ok.all()
-    b = batch_of(EXAMPLES)
+    b = checked_lines(EXAMPLES)
     assert (b.out[:, O_AGREES] == 1).all()
     for line, row in zip(EXAMPLES, rows):
         assert same_row(row, check_line(line).row)
@@ -351,7 +352,7 @@ def test_disagreement_is_found_and_kept():
     checked = check_line(line)
     assert not checked.agrees
     assert checked.engine["points"] == 44 and checked.archive["points"] == 45
-    b = batch_of([line])
+    b = checked_lines([line])
     assert b.ok[0] and b.out[0, O_AGREES] == 0
 
 
@@ -365,7 +366,7 @@ def test_result_items():
 def test_lines_grouped_by_an_auction_hash_must_share_its_text():
     """Lines are grouped by a hash of their auction's text; a line whose text differs from its group's
     (a hash collision) is left to the checked path rather than given another line's auction."""
-    from sim.imports.iss.kernels import same_text
+    from sim.imports.iss.scan import same_text
 
     data = np.frombuffer(b"1 18 0 y 1 p 2 p|1 18 0 y 1 p 2 p|1 20 0 p 2 p", dtype=np.uint8)
     auction = np.array([[0, 16, 0, 7], [17, 33, 0, 7], [34, 46, 0, 7]], dtype=np.int64)

@@ -23,8 +23,8 @@ from sim.rules.tricks import (
 )
 from sim.rules.view import VIEW_PLAYED, VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
 from strategies import load_profile, play_deals
-from strategies.cardplay import pimc_card
-from strategies.pimc import hand_sizes, sample_world, world_result
+from strategies.cardplay.pimc import hand_sizes, pimc_card, sample_world, world_result
+from strategies.registry import build
 
 PIMC = ["card_play=pimc", "card_play.worlds=3"]
 
@@ -79,7 +79,7 @@ def test_a_world_is_consistent_with_what_the_seat_sees(index):
 def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see():
     """Two deals that differ only in the other seats' cards (and the skat) give the same view, so the
     PIMC player's first card is the same in both."""
-    params = np.array([4, 0, 0, 0, 0, 0, 0, 2], dtype=np.float64)
+    params = build("card_play", "pimc", worlds=4).param_row()
     compared = 0
     for index in range(12):
         f, m, r, skat = deal(9, index)

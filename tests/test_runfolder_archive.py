@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from sim.runs.folder import ARCHIVE_TYPES, ENDINGS, GAME_MODE_TYPES, ISS_ARCHIVE, to_table
+from sim.rules.records import ENDINGS
+from sim.runs.folder import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE, to_table
 
 
 def columns(n: int) -> dict:

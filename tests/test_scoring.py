@@ -3,6 +3,7 @@
 The ten worked examples of the rules are known-answer tests.
 """
 
+import numpy as np
 import pytest
 
 from sim.rules.cards import FOREHAND as F
@@ -10,7 +11,16 @@ from sim.rules.cards import MIDDLEHAND as M
 from sim.rules.cards import REARHAND as R
 from sim.rules.cards import parse_hand, popcount
 from sim.rules.games import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, SPADES_GAME, Declaration
-from sim.rules.scoring import GameResult, classic_score, game_outcome, matadors, score_game
+from sim.rules.scoring import (
+    RESULT_COLUMNS,
+    GameResult,
+    classic_score,
+    game_outcome,
+    matadors,
+    play_outcome,
+    result_row,
+    score_game,
+)
 from tests import reference as ref
 
 
@@ -243,6 +253,29 @@ def test_classic_and_seeger_fabian(won, value, classic, declarer_sf, defender_sf
         expected[declarer] = declarer_sf
         assert result.seeger_fabian == tuple(expected)
         assert result.score == classic
+
+
+@pytest.mark.parametrize("declaration, cards, points, tricks, bid, declarer", [
+    (Declaration(CLUBS_GAME, hand=True), "CJ SJ CA C10 CK CQ C9 C8 SA HA DA D7", 95, 8, 18, M),
+    (Declaration(GRAND), "HJ DJ CA C10 SA S10 HA H10 DA D10 C7 S7", 60, 5, 24, R),
+    (Declaration(SPADES_GAME), "SJ DJ SA S10 SK HA H10 DA D10 C7 S7 H7", 62, 6, 40, F),
+    (Declaration(NULL, ouvert=True), "C7 C8 C9 S7 S8 S9 H7 H8 H9 D7 D8 D9", 0, 0, 46, M),
+])
+def test_result_row_is_the_game_result_as_columns(declaration, cards, points, tricks, bid, declarer):
+    """The one result row every caller writes (the table, the importers): the game as score_game
+    scores it, and the value reached and the outcome before the bid counts."""
+    d = declaration.check(bid)
+    out = np.zeros(len(RESULT_COLUMNS), dtype=np.int64)
+    result_row(d.game, d.hand, d.schneider, d.schwarz, d.ouvert, bid, declarer, twelve(cards), points, tricks, out)
+    row = dict(zip(RESULT_COLUMNS, out.tolist()))
+    r = score_game(declarer, d, bid, twelve(cards), points, tricks)
+    assert (row["matadors"], row["declarer_points"], row["declarer_tricks"]) == (r.matadors, points, tricks)
+    assert (row["won"], row["overbid"], row["schneider"], row["schwarz"]) == (r.won, r.overbid, r.schneider, r.schwarz)
+    assert (row["game_value"], row["score"], (row["sf_f"], row["sf_m"], row["sf_r"])) == \
+        (r.game_value, r.score, r.seeger_fabian)
+    reached, won_in_play, _, _ = play_outcome(d.game, d.hand, d.schneider, d.schwarz, d.ouvert, r.matadors, points,
+                                              tricks)
+    assert (row["value_reached"], row["won_in_play"]) == (reached, won_in_play)
 
 
 def test_hand_games_lost_count_double_too():

@@ -52,7 +52,7 @@ def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, r
     the random state; raises ValueError when a policy chooses an illegal card.
     Numba cannot cache a kernel that takes functions as arguments, so this loop
     compiles in each process; the built-in policies have a cached twin of it in
-    :func:`strategies.cardplay.play_out_builtin`.
+    :func:`strategies.cardplay.builtin.play_out_builtin`.
     """
     log[:] = -1
     n = 0

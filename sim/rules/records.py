@@ -48,8 +48,13 @@ ANNOUNCEMENTS = ("hand", "schneider", "schwarz", "ouvert")
 MAX_LINE = 100_000
 #: Fields that only a played game has; a passed-in deal must not give them.
 GAME_FIELDS = ("declarer", "bid", "game", "discard", "play", "ended", "ended_by")
+#: How a deal ends: played out (to the last trick, or a null game ended by the declarer's trick),
+#: passed in, or stopped early: resigned, claimed, a time-out, a player leaving. The ``ended``
+#: column of an imported run holds these, and the indices below are the importers' codes for them.
+ENDINGS = ("played", "passed", "resigned", "claimed", "timeout", "left")
+PLAYED, PASSED, RESIGNED, CLAIMED, TIMEOUT, LEFT = range(len(ENDINGS))
 #: How a game that stopped before its end ended (the field ``ended``).
-EARLY_ENDS = ("resigned", "claimed", "timeout", "left")
+EARLY_ENDS = ENDINGS[RESIGNED:]
 
 
 class RecordError(ValueError):

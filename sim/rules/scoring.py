@@ -1,7 +1,10 @@
 """Matadors, game value, won or lost, overbid, and the classic and Seeger-Fabian scores.
 
 The kernels take plain numbers so that every player, the replay checker and the
-bulk runner score a game with the same code.
+bulk runner score a game with the same code. :func:`result_row` turns a finished game
+into the result columns of a run (:data:`RESULT_COLUMNS`), for the table that plays deals
+in bulk and for the importers alike; :func:`seeger_fabian_seats` gives the three seats'
+Seeger-Fabian scores.
 """
 
 from __future__ import annotations
@@ -26,6 +29,16 @@ TRUMP_SEQUENCE = np.array(
 SF_WON_BONUS = 50
 SF_LOST_PENALTY = 50
 SF_DEFENDER_BONUS = 40
+
+#: The result columns of a finished game, in the order :func:`result_row` writes them.
+RESULT_COLUMNS = ("matadors", "declarer_points", "declarer_tricks", "won", "overbid", "schneider",
+                  "schwarz", "game_value", "score", "sf_f", "sf_m", "sf_r", "value_reached", "won_in_play")
+#: Where each column stands in the row (``RESULT_SF``: forehand's score, then middlehand's and rearhand's).
+(RESULT_MATADORS, RESULT_POINTS, RESULT_TRICKS, RESULT_WON, RESULT_OVERBID, RESULT_SCHNEIDER, RESULT_SCHWARZ,
+ RESULT_VALUE, RESULT_SCORE, RESULT_SF) = range(10)
+RESULT_REACHED, RESULT_WON_IN_PLAY = 12, 13
+#: The result columns that are true or false (the others are whole numbers).
+RESULT_FLAGS = ("won", "overbid", "schneider", "schwarz", "won_in_play")
 
 
 @njit(cache=True)
@@ -110,6 +123,33 @@ def seeger_fabian_defender(won):
     return 0 if won else SF_DEFENDER_BONUS
 
 
+@njit(cache=True)
+def seeger_fabian_seats(declarer, won, value):
+    """(forehand, middlehand, rearhand) Seeger-Fabian scores of a game ``declarer`` won or lost at ``value``."""
+    mine, theirs = seeger_fabian_declarer(won, value), seeger_fabian_defender(won)
+    return (mine if declarer == 0 else theirs, mine if declarer == 1 else theirs, mine if declarer == 2 else theirs)
+
+
+@njit(cache=True)
+def result_row(game, hand, schneider_announced, schwarz_announced, ouvert, bid, declarer, twelve_cards,
+               declarer_points, declarer_tricks, out):
+    """Write the result of a finished game into ``out`` (:data:`RESULT_COLUMNS`, an int64 array).
+
+    The declaration must be normalized; ``twelve_cards`` are the declarer's ten cards and the
+    skat (for the matadors), the points and tricks those the declarer took (the skat's points
+    included). Callable from Python with a small numpy array for ``out``.
+    """
+    mat = matadors(game, twelve_cards)
+    reached, won_in_play, schneider, schwarz = play_outcome(game, hand, schneider_announced, schwarz_announced,
+                                                            ouvert, mat, declarer_points, declarer_tricks)
+    won, value, overbid = outcome_at_bid(game, reached, won_in_play, bid)
+    out[RESULT_MATADORS], out[RESULT_POINTS], out[RESULT_TRICKS] = mat, declarer_points, declarer_tricks
+    out[RESULT_WON], out[RESULT_OVERBID], out[RESULT_SCHNEIDER], out[RESULT_SCHWARZ] = won, overbid, schneider, schwarz
+    out[RESULT_VALUE], out[RESULT_SCORE] = value, classic_score(won, value)
+    out[RESULT_SF], out[RESULT_SF + 1], out[RESULT_SF + 2] = seeger_fabian_seats(declarer, won, value)
+    out[RESULT_REACHED], out[RESULT_WON_IN_PLAY] = reached, won_in_play
+
+
 @dataclass(frozen=True)
 class GameResult:
     declarer: int
@@ -132,10 +172,7 @@ class GameResult:
     @property
     def seeger_fabian(self) -> tuple[int, int, int]:
         """Seeger-Fabian score of forehand, middlehand and rearhand."""
-        d = int(seeger_fabian_defender(self.won))
-        scores = [d, d, d]
-        scores[self.declarer] = int(seeger_fabian_declarer(self.won, self.game_value))
-        return tuple(scores)
+        return tuple(int(s) for s in seeger_fabian_seats(self.declarer, self.won, self.game_value))
 
 
 def score_game(declarer: int, declaration: Declaration, bid: int, twelve_cards: int,

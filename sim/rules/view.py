@@ -3,7 +3,9 @@
 A card-play policy is a numba function ``policy(view, legal, params, rng) ->
 (rng, card)``. The engine builds ``view`` from the full play state with
 :func:`seat_view`; hidden cards (the other hands, a skat the seat did not see)
-are never copied into it, so no policy can use them.
+are never copied into it, so no policy can use them. :func:`play_state_of_view`
+goes back: from a view and the hands (a guess of the hidden ones, for a search)
+to a play state.
 
 View layout (one int64 array of VIEW_SIZE)::
 
@@ -84,3 +86,27 @@ def seat_view(state, seat, declarer_skat, view):
     view[VIEW_TRICKS_DONE], view[VIEW_PLAYED] = state[t.STATE_TRICKS_DONE], played
     view[VIEW_OUVERT_CARDS] = state[t.STATE_HANDS + declarer] if view[VIEW_OUVERT] else 0
     view[VIEW_OWN_SKAT] = declarer_skat if seat == declarer else 0
+
+
+@njit(cache=True)
+def play_state_of_view(view, hands, state):
+    """Fill the play ``state`` that ``view`` shows, with ``hands`` (three masks) as the cards each seat
+    still holds: the inverse of :func:`seat_view` for whoever knows, or deals, the hidden hands.
+
+    Game, declarer, leader, the current trick, the tricks done, and each seat's cards won, shown
+    voids and cards played come from the view. The state is the engine's state of that position
+    with two differences that no play from it can notice: trick slots past the cards in the
+    current trick are 0 (the engine keeps the last trick's cards there), and it is not finished
+    (a seat is only asked for a card while the game goes on).
+    """
+    state[:] = 0
+    for s in range(3):
+        state[t.STATE_HANDS + s] = hands[s]
+        state[t.STATE_WON + s] = view[VIEW_WON + s]
+        state[t.STATE_VOIDS + s] = view[VIEW_VOIDS + s]
+        state[t.STATE_PLAYED_BY + s] = view[VIEW_PLAYED_BY + s]
+    state[t.STATE_GAME], state[t.STATE_DECLARER] = view[VIEW_GAME], view[VIEW_DECLARER]
+    state[t.STATE_LEADER], state[t.STATE_IN_TRICK] = view[VIEW_LEADER], view[VIEW_IN_TRICK]
+    state[t.STATE_TRICKS_DONE] = view[VIEW_TRICKS_DONE]
+    for k in range(view[VIEW_IN_TRICK]):
+        state[t.STATE_TRICK + k] = view[VIEW_TRICK + k]

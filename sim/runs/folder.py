@@ -102,8 +102,6 @@ def seats_of(side: str, seating: int) -> tuple[int, ...]:
 #: Where a run's deals come from (the manifest's ``config.source``): played by the simulation
 #: (the default; the key is absent), or imported from an archive of the International Skat Server.
 SIMULATION, ISS_ARCHIVE = "simulation", "iss"
-#: How a game ended (the column ``ended`` of an imported run).
-ENDINGS = ("played", "passed", "resigned", "claimed", "timeout", "left")
 #: Columns an imported run has beside those of game mode. Game-mode columns the archive cannot
 #: give are null there (the bid plans ``max_bid_*``, ``intended_game_*``), and so are the outcome
 #: columns of a game a time-out or penalty ended (see docs/schema.md).
@@ -112,7 +110,7 @@ ARCHIVE_TYPES = {
     "archive_id": pa.string(), "date": pa.timestamp("s", tz="UTC"),
     "player_f": pa.string(), "player_m": pa.string(), "player_r": pa.string(),
     "ended": pa.dictionary(pa.int8(), pa.string()), "ended_by": pa.int8(), "agrees": pa.bool_(),
-}
+}  # ended: one of sim.rules.records.ENDINGS
 
 
 def evaluator_column(evaluator: str, seat: int | None = None, game: int | None = None) -> str:

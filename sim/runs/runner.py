@@ -16,7 +16,7 @@ import platform
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from sim.rules.cards import shown
 from sim.runs.folder import (
@@ -36,6 +36,8 @@ from sim.runs.folder import (
 
 #: Plays deals ``start .. start + count - 1`` of ``seed``; returns the part's columns.
 PlayDeals = Callable[[int, int, int], dict]
+#: A part written: (part index, deals or lines in it, seconds it took, its facts for the manifest).
+WrittenPart = tuple[int, int, float, dict]
 
 
 @dataclass(frozen=True)
@@ -146,8 +148,7 @@ def pending_parts(config: RunConfig, manifest: Manifest) -> list[tuple[int, int,
     return [p for p in config.parts() if p[0] not in done]
 
 
-def play_part(play: PlayDeals, config: RunConfig, folder: str,
-              part: tuple[int, int, int]) -> tuple[int, int, float, dict]:
+def play_part(play: PlayDeals, config: RunConfig, folder: str, part: tuple[int, int, int]) -> WrittenPart:
     """Play and write one part; returns (index, deals, seconds, the part's facts). Runs in a worker."""
     index, start, count = part
     began = time.perf_counter()
@@ -155,8 +156,7 @@ def play_part(play: PlayDeals, config: RunConfig, folder: str,
     return index, count, time.perf_counter() - began, facts
 
 
-def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts,
-                  jobs: int) -> Iterator[tuple[int, int, float, dict]]:
+def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int) -> Iterator[WrittenPart]:
     """Results of the parts as they finish, on ``jobs`` local processes."""
     if jobs == 1:
         for part in parts:
@@ -169,7 +169,7 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts,
 
 
 def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int,
-                       scheduler: str | None) -> Iterator[tuple[int, int, float, dict]]:
+                       scheduler: str | None) -> Iterator[WrittenPart]:
     """Results of the parts as they finish on a Dask cluster (a new local one without ``scheduler``).
 
     The workers write the parts themselves, so ``folder`` must be a path they share.
@@ -215,14 +215,30 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
         results = iterate_parts(play, config, folder, parts, min(jobs, max(1, len(parts))))
     finished = set(manifest.parts_done)
     done = sum(count for index, _, count in config.parts() if index in finished)
+    record_parts(folder, manifest, results, done, config.deals, progress)
+    finish_run(folder, manifest)
+    return folder
+
+
+def record_parts(folder: Path, manifest: Manifest, written: Iterable[WrittenPart], done: int, total: int | None,
+                 progress=None) -> None:
+    """Enter each part in the manifest as it is written, saving the manifest each time, so that an
+    interrupted run keeps every part it finished; a simulation and an import alike.
+
+    ``done`` deals (or lines) were in the parts already there; ``progress`` is called after each part
+    with (deals done, deals in all or None while unknown, deals per second).
+    """
     began = time.perf_counter()
-    played = 0
-    for index, count, _, facts in results:
+    count = 0
+    for index, deals, _, facts in written:
         manifest.add_part(index, facts)
         manifest.save(folder)
-        played += count
+        count += deals
         if progress is not None:
-            progress(done + played, config.deals, played / max(time.perf_counter() - began, 1e-9))
+            progress(done + count, total, count / max(time.perf_counter() - began, 1e-9))
+
+
+def finish_run(folder: Path, manifest: Manifest) -> None:
+    """Mark the run finished (every part written) in its manifest."""
     manifest.finished = time.strftime("%Y-%m-%dT%H:%M:%S")
     manifest.save(folder)
-    return folder

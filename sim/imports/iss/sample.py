@@ -21,13 +21,21 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from sim.imports.iss.record import ISS_CARDS, declaration_text, format_line, result_text
+from sim.imports.iss.notation import ISS_CARDS, declaration_text, format_line, result_text
 from sim.rules.auction import BID_VALUES, max_bid_answers, run_auction
 from sim.rules.cards import CARD_POINTS, SEAT_NAMES, card_points, cards_of
 from sim.rules.deal import deal_batch
 from sim.rules.games import GAME_NAMES, Declaration, IllegalDeclaration, null_value
 from sim.rules.records import replay
-from sim.rules.scoring import matadors, outcome_at_bid, play_outcome
+from sim.rules.scoring import (
+    RESULT_COLUMNS,
+    RESULT_MATADORS,
+    RESULT_OVERBID,
+    RESULT_SCHNEIDER,
+    RESULT_SCHWARZ,
+    RESULT_VALUE,
+    result_row,
+)
 from sim.rules.tricks import CardPlay, trick_winner
 from strategies.deals import play_deals
 from strategies.profiles import load_profile
@@ -262,17 +270,16 @@ def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, 
     else:
         moves.append(("w", f"{kind}.{who}"))
     declarer_wins = (kind == "RE" and who != declarer) or kind == "SC" or (kind in ("TI", "LE") and who != declarer)
-    mat = int(matadors(d.game, twelve))
     played_points = _points_taken(cards[:cut], seats[:cut], d.game, declarer)
     rest = sum(int(CARD_POINTS[c]) for c in cards[cut:])
     points = played_points[0] + int(card_points(put_away)) + (rest if declarer_wins else 0)
     tricks = played_points[1] + ((10 - played_points[2]) if declarer_wins else 0)
     if d.is_null:
         tricks = 0 if declarer_wins else max(1, tricks)
-    reached, won_in_play, schneider, schwarz = play_outcome(d.game, d.hand, d.schneider, d.schwarz, d.ouvert, mat,
-                                                            points, tricks)
-    _, value, overbid = outcome_at_bid(d.game, reached, won_in_play, bid)
-    value, overbid, schneider, schwarz = int(value), bool(overbid), bool(schneider), bool(schwarz)
+    row = np.zeros(len(RESULT_COLUMNS), dtype=np.int64)  # the game as if the cards had decided it so
+    result_row(d.game, d.hand, d.schneider, d.schwarz, d.ouvert, bid, declarer, twelve, points, tricks, row)
+    mat, value = int(row[RESULT_MATADORS]), int(row[RESULT_VALUE])
+    overbid, schneider, schwarz = bool(row[RESULT_OVERBID]), bool(row[RESULT_SCHNEIDER]), bool(row[RESULT_SCHWARZ])
     penalty = kind in ("TI", "LE") and who != declarer
     outcome = "penalty" if penalty else ("win" if declarer_wins and not overbid else "loss")
     score = 0 if penalty else (value if outcome == "win" else -2 * value)

@@ -1,6 +1,6 @@
-"""Card play by perfect-information Monte Carlo (PIMC), and the open-hand player.
+"""The ``pimc`` card player: perfect-information Monte Carlo on the open-hand solver.
 
-``pimc``: at each decision the seat draws W worlds, deals of the cards it cannot see
+At each decision the seat draws W worlds, deals of the cards it cannot see
 consistent with everything its view shows (its own cards, the cards played, the suits
 each seat has shown void in, an ouvert declarer's hand, its own discard as declarer;
 the skat stays unseen by the defenders and by a declarer who played hand). In each
@@ -9,7 +9,8 @@ the game's result for the declarer if both sides play perfectly from there. The 
 plays the card with the best mean result for its side (the declarer the highest, a
 defender the lowest); among equally good cards the heuristic player's rules choose.
 
-The result of a world (parameter ``score``):
+Its parameters, by slot of its row: ``PIMC_WORLDS`` (W), ``PIMC_SCORE`` and
+``PIMC_INFERENCE``. The result of a world (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
   lost (61 points, 90 with schneider announced, every trick with schwarz announced; null:
@@ -21,9 +22,6 @@ declarer's cards counts a quarter: the bid says something about the declarer's h
 
 Every draw comes from the deal's own random stream, so a deal plays the same in any
 batch and process; the view is all a PIMC player reads, so hidden cards never decide.
-
-``open_hand`` plays the open-hand best card seeing every hand: an upper bound of any
-card player, to measure how much of a result was the cards and how much the play.
 """
 
 from __future__ import annotations
@@ -36,21 +34,7 @@ from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
 from sim.rules.rng import below
 from sim.rules.scoring import matadors
-from sim.rules.tricks import (
-    EFFECTIVE_SUIT,
-    STATE_DECLARER,
-    STATE_GAME,
-    STATE_HANDS,
-    STATE_IN_TRICK,
-    STATE_LEADER,
-    STATE_PLAYED_BY,
-    STATE_SIZE,
-    STATE_TRICK,
-    STATE_TRICKS_DONE,
-    STATE_VOIDS,
-    STATE_WON,
-    play_card,
-)
+from sim.rules.tricks import EFFECTIVE_SUIT, STATE_HANDS, STATE_SIZE, play_card
 from sim.rules.view import (
     VIEW_BID,
     VIEW_DECLARER,
@@ -67,11 +51,22 @@ from sim.rules.view import (
     VIEW_SCHNEIDER_ANNOUNCED,
     VIEW_SCHWARZ_ANNOUNCED,
     VIEW_SEAT,
-    VIEW_TRICK,
     VIEW_TRICKS_DONE,
     VIEW_VOIDS,
-    VIEW_WON,
+    play_state_of_view,
 )
+
+from ..registry import StrategyError, register
+from .heuristic import choose_among
+from .policy import CardPolicy, param_values
+
+#: Its kind in the built-in play loop (strategies.cardplay.builtin).
+PIMC_KIND = 2
+#: Its parameter slots: worlds per decision, the result of a world (an index of SCORES), inference (0 or 1).
+PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE = 0, 1, 2
+#: Worlds a PIMC player draws at each decision: see docs/strategies.md for how it was chosen.
+DEFAULT_WORLDS = 4
+SCORES = ("game", "points")
 
 #: Places a hidden card can go in a world: the two other seats (in seat order) and the skat.
 SKAT_PLACE = 2
@@ -149,7 +144,7 @@ def sample_world(view, rng, world):
         hands[seats[place]] |= placed[place]
     if skat == 0:
         skat = placed[SKAT_PLACE]
-    _world_state(view, hands, world)
+    play_state_of_view(view, hands, world)
     return rng, skat
 
 
@@ -177,21 +172,6 @@ def _deal_hidden(cards, allowed, n, room, rng):
                     break
                 pick -= free[place]
     return rng, True, placed
-
-
-@njit(cache=True)
-def _world_state(view, hands, world):
-    world[:] = 0
-    for s in range(3):
-        world[STATE_HANDS + s] = hands[s]
-        world[STATE_WON + s] = view[VIEW_WON + s]
-        world[STATE_VOIDS + s] = view[VIEW_VOIDS + s]
-        world[STATE_PLAYED_BY + s] = view[VIEW_PLAYED_BY + s]
-    world[STATE_GAME], world[STATE_DECLARER] = view[VIEW_GAME], view[VIEW_DECLARER]
-    world[STATE_LEADER], world[STATE_IN_TRICK] = view[VIEW_LEADER], view[VIEW_IN_TRICK]
-    world[STATE_TRICKS_DONE] = view[VIEW_TRICKS_DONE]
-    for k in range(view[VIEW_IN_TRICK]):
-        world[STATE_TRICK + k] = view[VIEW_TRICK + k]
 
 
 # --- the result of a world ------------------------------------------------------------------------
@@ -252,17 +232,17 @@ def world_weight(view, world, skat, inference):
     return 1.0 if value >= view[VIEW_BID] else UNLIKELY
 
 
-# --- the players -------------------------------------------------------------------------------
+# --- the player --------------------------------------------------------------------------------
 
 
 @njit(cache=True)
 def pimc_best(view, legal, params, rng, tt, stack):
-    """(rng, the cards of best mean result) of a PIMC decision (see the module doc): ``params[0]``
-    worlds, ``params[1]`` score, ``params[2]`` inference. The caller picks one of the cards."""
+    """(rng, the cards of best mean result) of a PIMC decision (see the module doc) with the parameters
+    ``params`` (slots ``PIMC_*``). The caller picks one of the cards."""
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return rng, legal
-    worlds, score, inference = int(params[0]), int(params[1]), params[2] > 0
+    worlds, score, inference = int(params[PIMC_WORLDS]), int(params[PIMC_SCORE]), params[PIMC_INFERENCE] > 0
     totals = np.zeros(32)
     world = np.empty(STATE_SIZE, dtype=np.int64)
     child = np.empty(STATE_SIZE, dtype=np.int64)
@@ -291,17 +271,6 @@ def pimc_best(view, legal, params, rng, tt, stack):
     return rng, best_cards
 
 
-@njit(cache=True)
-def open_hand_best(state, declarer_skat, legal, tt, stack):
-    """The legal cards that keep the open-hand value, seeing every hand (the caller picks one)."""
-    legal = np.int64(legal)
-    if (legal & (legal - 1)) == 0:
-        return legal
-    value = solver.open_hand_value(state, declarer_skat, tt, stack)
-    keep = np.int64(solver.keeping_cards(state, declarer_skat, value, tt, stack)) & legal
-    return keep if keep else legal
-
-
 #: The table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid
 #: out as ``solver.new_table`` lays them out (its header words, then two words an entry).
 OWN_TABLE_BITS = 16
@@ -316,7 +285,24 @@ def own_workspace():
             np.zeros((STACK_SHAPE[0], STACK_SHAPE[1]), dtype=np.int64))
 
 
-def new_workspace(bits: int = 20) -> tuple[np.ndarray, np.ndarray]:
-    """The solver's table and stack a play loop hands its PIMC and open-hand players."""
-    return solver.new_table(bits), solver.new_stack()
 
+@njit(cache=True)
+def pimc_card(view, legal, params, rng):
+    """The PIMC card for a play loop that hands out no solver table: one is made per decision."""
+    tt, stack = own_workspace()
+    rng, best = pimc_best(view, legal, params, rng, tt, stack)
+    return rng, choose_among(view, best)
+
+
+@register("card_play", "pimc", ranges={"worlds": (1, 1000)})
+def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bool = False) -> CardPolicy:
+    """Perfect-information Monte Carlo: worlds of the unseen cards, each solved open-handed (cardplay/pimc.py).
+
+    ``worlds`` per decision; ``score`` "game" (win or loss, schneider, the announcements, in
+    Seeger-Fabian points) or "points" (the declarer's card points); ``inference`` weights down
+    worlds in which the declared game could not have reached the bid.
+    """
+    if score not in SCORES:
+        raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
+    params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference})
+    return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND)

@@ -1,0 +1,151 @@
+"""The built-in tables of a report, registered by name (see :mod:`analysis.registry`).
+
+Each registration says what the table is computed from, which runs it applies to, and its plots,
+report part and summary lines. The order here is the order of the tables and of the summary;
+the report sections come in the order they are registered below.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from . import page, plots, summary
+from .compare import comparisons
+from .contracts import by_bid, by_game, by_matadors, by_seat, by_variant, contract_cube, passed_in, passed_in_query
+from .formats import slug
+from .heuristics import HEURISTIC_SCHEMAS, calibration, measure_table, rank, score_counts
+from .match import match_result, match_splits
+from .mix import deal_cube, game_ends, game_mix
+from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Section, Source, Table, register, register_section
+from .thresholds import THRESHOLD_SCHEMAS, bid_table, break_even_shipped, curves
+
+#: The declared games counted per seat, game, declaration, bid and result (analysis.contracts).
+CONTRACT_CUBE = Source("contract cube", lambda run, frame: contract_cube(frame))
+#: Deals and passed-in deals of a game-mode run.
+PASSED_IN = Source("passed-in counts", lambda run, frame: passed_in_query(run))
+#: Deals per how they ended and game type (analysis.mix).
+DEAL_ENDS = Source("deals by how they ended", lambda run, frame: deal_cube(run))
+
+
+# --- plots: (caption, file) of each plot of a table ------------------------------------------
+
+
+def match_plots(report, folder):
+    yield "Duplicate match", plots.match_differences(report.tables["match_splits"], folder / "match.png")
+
+
+def by_game_plots(report, folder):
+    table = report.tables["contracts_by_game"]
+    yield "Declarer win rate by game type", plots.grouped_bars(
+        table, "contract", "win_rate", folder / "win_rate_by_game.png",
+        "Declarer win rate by game type (95% Wilson intervals)", "declarer win rate", percent=True)
+    yield "Mean Seeger-Fabian score by game type", plots.grouped_bars(
+        table, "contract", "mean_sf", folder / "seeger_fabian_by_game.png",
+        "Declarer's mean Seeger-Fabian score per game (95% intervals)", "Seeger-Fabian points per game")
+
+
+def matador_plots(report, folder):
+    yield "Win rate by matadors", plots.by_matadors(report.tables["contracts_by_matadors"],
+                                                    folder / "win_rate_by_matadors.png")
+
+
+def bid_plots(report, folder):
+    yield "Bid success", plots.bid_success(report.tables["bid_success"], folder / "bid_success.png")
+
+
+def heuristic_plots(report, folder):
+    yield "ROC AUC", plots.heuristic_ranking(report.tables["heuristics"], folder / "heuristics_auc.png")
+
+
+def calibration_plots(report, folder):
+    for run, part in report.tables["calibration"].group_by("run", maintain_order=True):
+        path = folder / f"calibration_{slug(run[0])}.png"
+        yield f"Calibration, run {run[0]}", plots.calibration(part, run[0], path, report.min_rows)
+
+
+def threshold_plots(report, folder):
+    table, even = report.tables["threshold_curves"], report.tables["break_even"]
+    for run, evaluator in table.select("run", "evaluator").unique(maintain_order=True).rows():
+        pick = (pl.col("run") == run) & (pl.col("evaluator") == evaluator)
+        path = folder / f"thresholds_{slug(run)}_{slug(evaluator)}.png"
+        yield (f"{evaluator} thresholds, run {run}",
+               plots.threshold_curves(table.filter(pick), even.filter(pick), evaluator, run, path, report.min_rows))
+
+
+def comparison_plots(report, folder):
+    yield "Paired differences", plots.comparison(report.tables["comparison"], folder / "comparison.png")
+
+
+# --- evaluator tables: make(cube, evaluator) -----------------------------------------------
+
+
+def threshold_curves(cube, evaluator: Evaluator):
+    return curves(cube, evaluator.grid)
+
+
+def break_even(cube, evaluator: Evaluator):
+    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped)
+
+
+def bid_up_to(cube, evaluator: Evaluator):
+    return bid_table(cube, evaluator.grid, evaluator.min_rows)
+
+
+def heuristics(cube, evaluator: Evaluator):
+    return measure_table(score_counts(cube, evaluator.grid))
+
+
+def calibrated(cube, evaluator: Evaluator):
+    return calibration(score_counts(cube, evaluator.grid), evaluator.grid)
+
+
+def heuristics_open_hand(cube, evaluator: Evaluator):
+    return measure_table(score_counts(cube, evaluator.grid, "oh_won"))
+
+
+# --- the registrations ---------------------------------------------------------------------
+
+for name, intro in (("match", lambda report: [page.MATCH_INTRO]), ("contracts", page.contracts_intro),
+                    ("bids", lambda report: [page.BIDS_INTRO]),
+                    ("thresholds", lambda report: [page.THRESHOLDS_INTRO]),
+                    ("heuristics", lambda report: [page.HEURISTICS_INTRO]),
+                    ("comparison", lambda report: [page.COMPARISON_INTRO])):
+    register_section(Section(name, intro))
+
+for table in (
+    Table("match", match_result, RUN, modes=("match",), section="match", html=page.match_html),
+    Table("match_splits", match_splits, RUN, modes=("match",), plots=match_plots, section="match",
+          html=page.match_splits_html),
+    Table("passed_in", passed_in, PASSED_IN, modes=("game",), section="contracts", html=page.passed_in_html,
+          summary=summary.passed_in_part),
+    Table("game_mix", game_mix, DEAL_ENDS, modes=("game",), section="contracts", html=page.game_mix_html,
+          summary=summary.mix_part),
+    Table("game_ends", game_ends, DEAL_ENDS, modes=("game",), section="contracts", html=page.game_ends_html),
+    Table("contracts_by_game", by_game, CONTRACT_CUBE, plots=by_game_plots, section="contracts",
+          html=page.by_game_html, summary=summary.contracts_part),
+    Table("contracts_by_variant", by_variant, CONTRACT_CUBE, section="contracts",
+          html=page.by_variant_html),
+    Table("contracts_by_seat", by_seat, CONTRACT_CUBE, section="contracts", html=page.by_seat_html),
+    Table("contracts_by_matadors", by_matadors, CONTRACT_CUBE, plots=matador_plots, section="contracts",
+          html=page.by_matadors_html),
+    Table("bid_success", by_bid, CONTRACT_CUBE, modes=("game",), plots=bid_plots, section="bids",
+          html=page.bid_success_html),
+    # the summary gives the best evaluators before the break-even scores
+    Table("heuristics", heuristics, EVALUATOR_CUBES, schema=HEURISTIC_SCHEMAS["heuristics"],
+          finish=rank, plots=heuristic_plots, section="heuristics", html=page.heuristics_html,
+          summary=summary.heuristics_part),
+    Table("calibration", calibrated, EVALUATOR_CUBES, schema=HEURISTIC_SCHEMAS["calibration"],
+          plots=calibration_plots),  # its plots are in the part of heuristics
+    Table("heuristics_open_hand", heuristics_open_hand, EVALUATOR_CUBES, open_hand=True,
+          schema=HEURISTIC_SCHEMAS["heuristics"], finish=rank, section="heuristics",
+          html=page.open_hand_heuristics_html),
+    Table("threshold_curves", threshold_curves, EVALUATOR_CUBES, schema=THRESHOLD_SCHEMAS["threshold_curves"],
+          plots=threshold_plots),  # its plots are in the part of break_even
+    Table("break_even", break_even, EVALUATOR_CUBES, schema=THRESHOLD_SCHEMAS["break_even"],
+          section="thresholds", html=page.break_even_html, summary=summary.break_even_part),
+    Table("bid_up_to", bid_up_to, EVALUATOR_CUBES, schema=THRESHOLD_SCHEMAS["bid_up_to"],
+          section="thresholds", html=page.bid_up_to_html),
+    Table("comparison", comparisons, RUNS, plots=comparison_plots,
+          section="comparison", html=page.comparison_html, summary=summary.comparison_part),
+):
+    register(table)

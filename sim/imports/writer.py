@@ -1,0 +1,238 @@
+"""The run writer of every import format: batches of lines into the parts of a run folder.
+
+:func:`import_files` takes a format's files (an :class:`sim.imports.ArchiveFormat`) and writes
+a run folder in the schema of a game-mode simulation. Each batch of lines is read, checked and
+written by a worker (:func:`write_batch`), atomically, together with the problems found in it;
+the manifest names every file with its checksum, so running the same import again finishes an
+interrupted one, changes nothing once it is complete, and a folder holding another run is
+refused. When every part is done, the problems are gathered into ``errors.jsonl`` (one JSON
+object a line: the file, the line, the record id, the kind, ``bad line`` or ``disagreement``,
+and the problem, with both results for a disagreement).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from concurrent.futures import as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import polars as pl
+import pyarrow as pa
+
+from sim.imports import ArchiveFormat, Batch
+from sim.rules.records import EARLY_ENDS, ENDINGS, PASSED, PLAYED
+from sim.runs.folder import PART_GLOB, SCHEMA_VERSION, RunError, remove_stale_temporaries, temporary_beside, write_part
+from sim.runs.runner import WrittenPart, finish_run, open_run, record_parts
+from sim.runs.simulation import evaluator_columns, evaluator_record
+from strategies.registry import logged_evaluators
+
+DEFAULT_CHUNK = 50_000
+ERRORS = "errors.jsonl"
+ERROR_PARTS = "errors"
+#: The kinds of problem in errors.jsonl.
+BAD_LINE, DISAGREEMENT = "bad line", "disagreement"
+SHOWN_PROBLEMS = 10
+
+
+class ArchiveError(RunError):
+    """An archive that cannot be read (missing, unreadable, damaged compressed data) or imported."""
+
+
+def check_chunk_size(chunk_size) -> None:
+    """RunError unless the lines of a batch (the run's ``chunk_size``) are a positive whole number."""
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size <= 0:
+        raise RunError(f"the chunk size must be a positive whole number, not {chunk_size!r}")
+
+
+def identity(files: ArchiveFormat, chunk_size: int) -> dict:
+    """The manifest's config, but for ``deals``: the number of lines, known when they are all read."""
+    evaluators = tuple(logged_evaluators())
+    return {"source": files.source, **files.identity(),
+            "evaluators": {name: evaluator_record(name) for name in evaluators}, "log_tricks": True,
+            "seed": None, "mode": "game", "chunk_size": chunk_size, "schema_version": SCHEMA_VERSION}
+
+
+# --- one batch ----------------------------------------------------------------------------------------
+
+
+def batch_columns(files: ArchiveFormat, batch: Batch, evaluators: tuple[str, ...]) -> tuple[dict, list[dict]]:
+    """The columns of a batch's valid games, the logged evaluators' scores included, and its problems."""
+    columns, problems = files.read(batch)
+    columns.update(evaluator_columns(evaluators, columns))
+    return columns, problems
+
+
+def write_batch(files: ArchiveFormat, batch: Batch, evaluators: tuple[str, ...], folder: str) -> WrittenPart:
+    """Read and check the lines of one batch and write its part and its problems (both atomically).
+    Runs in a worker."""
+    began = time.perf_counter()
+    columns, problems = batch_columns(files, batch, evaluators)
+    folder = Path(folder)
+    write_problems(folder / ERROR_PARTS / f"part-{batch.index:05d}.jsonl", problems)
+    facts = write_part(folder, batch.index, columns, "game", files.source)
+    return batch.index, batch.count, time.perf_counter() - began, facts
+
+
+def write_problems(path: Path, problems: list[dict]) -> None:
+    with temporary_beside(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        for problem in problems:
+            f.write(json.dumps(problem) + "\n")
+
+
+def pseudonym(name: str) -> str:
+    """A stable stand-in for a player's name: the first 16 hex digits of its SHA-256.
+
+    The same name gets the same pseudonym in every import, so players can be followed across
+    archives without their names; anyone with a list of names can recompute the hashes.
+    """
+    return hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+
+
+def pseudonyms(names: pa.Array) -> pa.Array:
+    encoded = names.dictionary_encode()
+    hashed = pa.array([pseudonym(n) for n in encoded.dictionary.to_pylist()], type=pa.string())
+    return pa.DictionaryArray.from_arrays(encoded.indices, hashed).cast(pa.string())
+
+
+# --- the run folder ------------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportReport:
+    """What an import made: counts, and the first problems (all of them are in ``errors``)."""
+
+    folder: Path
+    files: int
+    lines: int
+    games: int = 0
+    passed: int = 0
+    played: int = 0
+    early: dict = field(default_factory=dict)   # ending -> games
+    disagreements: int = 0
+    bad_lines: int = 0
+    problems: list = field(default_factory=list)
+
+    @property
+    def errors(self) -> Path:
+        return self.folder / ERRORS
+
+    def lines_of_text(self) -> list[str]:
+        early = sum(self.early.values())
+        ends = ", ".join(f"{n:,} {ending}" for ending, n in self.early.items() if n)
+        return [f"imported {self.games:,} of {self.lines:,} record lines from {self.files} file(s) into {self.folder}",
+                f"  {self.played:,} played out, {self.passed:,} passed in, {early:,} ended early"
+                + (f" ({ends})" if ends else ""),
+                f"  {self.disagreements:,} disagree with the archive's result, {self.bad_lines:,} bad lines"
+                + (f" (see {self.errors})" if self.disagreements or self.bad_lines else "")]
+
+
+def import_files(files: ArchiveFormat, out, jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK,
+                 progress=None) -> ImportReport:
+    """Import a format's files into the run folder ``out``, ``chunk_size`` lines a part; returns what
+    was imported.
+
+    ``progress`` is called with (lines done, lines in all or None while unknown, lines per second)
+    after each part. Raises ArchiveError or RunError (one line) for a file that cannot be read or a
+    folder holding another run.
+    """
+    check_chunk_size(chunk_size)
+    folder = Path(out)
+    config = identity(files, chunk_size)
+    manifest = open_run(folder, config, unknown_yet=("deals",), again="importing it again")
+    remove_stale_temporaries(folder)
+    if (folder / ERROR_PARTS).is_dir():
+        remove_stale_temporaries(folder / ERROR_PARTS)
+    if manifest.finished is None:
+        done = set(manifest.parts_done)
+        counted: list[int] = []
+        total = manifest.config["deals"]
+        lines_done = len(done) * chunk_size if total is None else \
+            sum(min(chunk_size, total - i * chunk_size) for i in done)
+        batches = files.batches(chunk_size, done, counted)
+        written = _write_batches(files, batches, tuple(config["evaluators"]), folder, jobs or os.cpu_count() or 1)
+        record_parts(folder, manifest, written, lines_done, total, progress)
+        total = counted[0]
+        if total == 0:
+            raise ArchiveError(f"no record line in {', '.join(files.paths)}: nothing to import")
+        planned = -(-total // chunk_size)
+        if sorted(manifest.parts_done) != list(range(planned)):
+            raise ArchiveError(f"{folder}: its parts do not match the archive files' lines; import into a new folder")
+        gather_problems(folder, planned)
+        manifest.config["deals"] = total
+        finish_run(folder, manifest)
+    return report(folder, len(files.paths), manifest.config["deals"])
+
+
+def _write_batches(files: ArchiveFormat, batches: Iterator[Batch], evaluators: tuple[str, ...], folder: Path,
+                   jobs: int) -> Iterator[WrittenPart]:
+    """Write the batches: in this process, and on ``jobs - 1`` worker processes once they are ready.
+
+    A new worker needs a few seconds to import the toolkit and load its kernels, as long as this
+    process takes for several batches; so this process writes batches itself and hands a batch to
+    a worker only when the worker has said it is ready (and has no more than one batch waiting). A
+    small archive is then never slower on several processes than on one, and a large one keeps
+    every process busy.
+    """
+    if jobs == 1:
+        for batch in batches:
+            yield write_batch(files, batch, evaluators, str(folder))
+        return
+    from joblib.externals.loky import get_reusable_executor
+
+    executor = get_reusable_executor(max_workers=jobs - 1)
+    ready = [executor.submit(warm_up, files, evaluators) for _ in range(jobs - 1)]
+    pending: set = set()
+    for batch in batches:
+        for future in [f for f in pending if f.done()]:
+            pending.discard(future)
+            yield future.result()
+        if len(pending) < 2 * sum(f.done() for f in ready):
+            pending.add(executor.submit(write_batch, files, batch, evaluators, str(folder)))
+        else:
+            yield write_batch(files, batch, evaluators, str(folder))
+    for future in as_completed(pending):
+        yield future.result()
+    if not all(f.done() for f in ready):  # a worker still starting: do not wait for it at exit
+        executor.shutdown(wait=False, kill_workers=True)
+
+
+def warm_up(files: ArchiveFormat, evaluators: tuple[str, ...]) -> int:
+    """Import and load everything a batch needs (in a worker process), on the format's example batch."""
+    batch_columns(files, files.example(), evaluators)
+    return os.getpid()
+
+
+def gather_problems(folder: Path, parts: int) -> None:
+    """errors.jsonl: the problems of every part, in line order."""
+    with temporary_beside(folder / ERRORS) as tmp, open(tmp, "wb") as sink:
+        for index in range(parts):
+            sink.write((folder / ERROR_PARTS / f"part-{index:05d}.jsonl").read_bytes())
+
+
+def report(folder: Path, files: int, lines: int) -> ImportReport:
+    """The counts of a finished import, from its parts and errors.jsonl."""
+    result = ImportReport(folder, files, lines)
+    if lines:
+        counts = (pl.scan_parquet(str(folder / PART_GLOB)).group_by(pl.col("ended").cast(pl.String))
+                  .agg(pl.len()).collect())
+        by_end = dict(zip(counts["ended"].to_list(), counts["len"].to_list()))
+    else:
+        by_end = {}
+    result.games = sum(by_end.values())
+    result.passed, result.played = by_end.get(ENDINGS[PASSED], 0), by_end.get(ENDINGS[PLAYED], 0)
+    result.early = {ending: by_end.get(ending, 0) for ending in EARLY_ENDS}
+    with open(folder / ERRORS, encoding="utf-8") as f:
+        for line in f:
+            problem = json.loads(line)
+            if problem["kind"] == BAD_LINE:
+                result.bad_lines += 1
+            else:
+                result.disagreements += 1
+            if len(result.problems) < SHOWN_PROBLEMS:
+                result.problems.append(f"{problem['file']}, line {problem['line']}: {problem['problem']}")
+    return result

@@ -1,0 +1,87 @@
+"""The built-in card players in one play loop that numba caches between processes.
+
+:func:`sim.rules.play.play_out` takes each seat's player as a numba function, and numba
+cannot cache a kernel that takes functions as arguments, so that loop compiles again in
+every process. A built-in player instead has a kind, written in the last entry of its
+parameter row (``BUILTIN_KIND`` of :mod:`strategies.cardplay.policy`): :func:`builtin_card`
+calls the player of that kind by name, and :func:`play_out_builtin` is ``play_out`` with
+``builtin_card`` at every seat. :mod:`strategies.deals` plays a batch through this loop
+when every seat's player has a kind in :data:`BUILTIN_KINDS`, and through ``play_out``
+otherwise. The kinds, each defined in its player's module: ``random`` 0, ``heuristic`` 1,
+``pimc`` 2, ``open_hand`` 3.
+
+How a new card player joins this loop (docs/strategies.md works one through):
+
+1. Its own module in ``strategies/cardplay/`` holds its kernel ``card(view, legal, params,
+   rng) -> (rng, card)`` under ``@njit(cache=True)``, its kind ``NAME_KIND`` (the next
+   free number), the named slots of its parameter row, and a registered factory that
+   returns ``CardPolicy(name, kernel, param_values({SLOT: value, ...}), builtin=NAME_KIND)``.
+2. This module imports the kernel and the kind, adds the kind to ``BUILTIN_KINDS``, and
+   gives :func:`builtin_card` a branch before its last line:
+   ``if kind == NAME_KIND: return kernel(view, legal, params, rng)``. A player that searches
+   with the open-hand solver also takes ``tt`` and ``stack`` (and may take ``state`` and
+   ``counted_skat`` if it is meant to see every hand), and its kind goes into
+   ``SEARCHING_KINDS`` so that the batch gets a solver table of full size.
+3. ``strategies/cardplay/__init__.py`` imports its module, so that it registers with the package.
+
+The loop plays exactly what ``play_out`` plays with the same kernels: the same cards from
+the same random streams.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import solver
+from sim.rules.play import finish_turn, start_turn
+from sim.rules.tricks import STATE_FINISHED, to_play
+
+from .heuristic import HEURISTIC_KIND, choose_among, heuristic_card
+from .open_hand import OPEN_HAND_KIND, open_hand_best
+from .pimc import PIMC_KIND, pimc_best
+from .policy import BUILTIN_KIND
+from .random_cards import RANDOM_KIND, random_card
+
+#: The kinds builtin_card plays.
+BUILTIN_KINDS = (RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND)
+#: The kinds that search with the open-hand solver (the play loop hands them its table).
+SEARCHING_KINDS = (PIMC_KIND, OPEN_HAND_KIND)
+
+
+@njit(cache=True)
+def builtin_card(view, legal, params, rng, state, counted_skat, tt, stack):
+    """The card of the built-in player named by ``params[BUILTIN_KIND]``. The searching players use the
+    solver's table ``tt`` and ``stack``; only ``open_hand`` reads the full ``state`` (it sees every hand)."""
+    kind = params[BUILTIN_KIND]
+    if kind == HEURISTIC_KIND:
+        return heuristic_card(view, legal, params, rng)
+    if kind == PIMC_KIND:
+        rng, best = pimc_best(view, legal, params, rng, tt, stack)
+        return rng, choose_among(view, best)
+    if kind == OPEN_HAND_KIND:
+        return rng, choose_among(view, open_hand_best(state, counted_skat, legal, tt, stack))
+    return random_card(view, legal, params, rng)
+
+
+@njit(cache=True)
+def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat, tt, stack):
+    """:func:`sim.rules.play.play_out` for built-in players, calling them directly so numba can cache it.
+
+    ``declarer_skat`` is the declarer's discard as the views show it (0 in a hand game);
+    ``counted_skat`` the two cards that count for the declarer unplayed, for the open-hand player.
+    """
+    log[:] = -1
+    n = 0
+    while not state[STATE_FINISHED]:
+        seat = to_play(state)
+        legal = start_turn(state, declarer_skat, view)
+        rng, card = builtin_card(view, legal, params[seat], rng, state, counted_skat, tt, stack)
+        finish_turn(state, legal, card, log, n)
+        n += 1
+    return rng
+
+
+def new_workspace(bits: int = 20) -> tuple[np.ndarray, np.ndarray]:
+    """The solver's table and stack a play loop hands its searching players (``bits``: 2**bits entries)."""
+    return solver.new_table(bits), solver.new_stack()

@@ -177,6 +177,24 @@ def test_the_play_likelihood_favours_worlds_where_the_rules_explain_the_cards():
             assert 0.0 < play_likelihood(view, world, counted, 0.3, replay, seen) <= 1.0
 
 
+#: SHA-256 over the columns (trick logs included) of 40 deals of seed 31, the threshold profile with
+#: 4-world PIMC card play without inference, as the PIMC player before inference and adaptive worlds
+#: played them.
+PIMC_BEFORE_INFERENCE = "99d51ff6bbc731917b9ea6d9aa72a841e56c903a4ecee3490b8ab4710e832be3"
+
+
+def test_four_worlds_without_inference_play_as_pimc_played_before_inference():
+    import hashlib
+
+    profile = load_profile("threshold", ["card_play=pimc", "card_play.worlds=4", "card_play.inference=false"])
+    columns = play_deals(profile, 31, 0, 40, log_tricks=True)
+    digest = hashlib.sha256()
+    for name in sorted(columns):
+        digest.update(name.encode())
+        digest.update(np.ascontiguousarray(columns[name]).tobytes())
+    assert digest.hexdigest() == PIMC_BEFORE_INFERENCE
+
+
 @pytest.fixture(scope="module")
 def pimc_games():
     profile = load_profile("threshold", PIMC)

@@ -1,24 +1,28 @@
 """The ``pimc`` card player: perfect-information Monte Carlo on the open-hand solver.
 
-At each decision the seat draws W worlds, deals of the cards it cannot see
-consistent with everything its view shows (its own cards, the cards played, the suits
-each seat has shown void in, an ouvert declarer's hand, its own discard as declarer;
-the skat stays unseen by the defenders and by a declarer who played hand). In each
-world every legal card is scored with the open-hand solver (:mod:`sim.solver`):
-the game's result for the declarer if both sides play perfectly from there. The seat
-plays the card with the best mean result for its side (the declarer the highest, a
-defender the lowest); among equally good cards the heuristic player's rules choose.
+At each decision the seat draws worlds, deals of the cards it cannot see consistent
+with everything its view shows (its own cards, the cards played, the suits each seat
+has shown void in, an ouvert declarer's hand, its own discard as declarer; the skat
+stays unseen by the defenders and by a declarer who played hand). In each world every
+legal card is scored with the open-hand solver (:mod:`sim.solver`): the game's result
+for the declarer if both sides play perfectly from there. The seat plays the card with
+the best mean result for its side (the declarer the highest, a defender the lowest);
+among equally good cards the heuristic player's rules choose.
 
-Its parameters, by slot of its row: ``PIMC_WORLDS`` (W), ``PIMC_SCORE`` and
-``PIMC_INFERENCE``. The result of a world (parameter ``score``):
+Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds solved at least),
+``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
+is unclear), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES`` (the play model and the worlds
+it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
+(parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
   lost (61 points, 90 with schneider announced, every trick with schwarz announced; null:
   no trick), schneider (90 points, or 30 and fewer when lost), the announced levels;
 - ``points`` (1): the declarer's card points (null: won 1, lost 0), the classic PIMC.
 
-With ``inference`` (1) a world whose declared game could not reach the bid with the
-declarer's cards counts a quarter: the bid says something about the declarer's hand.
+With ``inference`` (1) candidate worlds are weighed by the bid and by the cards the other
+seats played, and the worlds solved are drawn by weight. Without it and with
+``max_worlds`` equal to ``worlds`` the player draws and solves a fixed number of worlds.
 
 Every draw comes from the deal's own random stream, so a deal plays the same in any
 batch and process; the view is all a PIMC player reads, so hidden cards never decide.

@@ -18,7 +18,9 @@ under it), ``simulate_1m_threshold`` the same with the threshold profile (the
 rule-of-thumb bidder, the default before the calibrated one); ``threshold_profile`` and
 ``random_profile`` are ``default_profile``'s games with those profiles; ``pimc_deal``
 times whole deals with PIMC card play at every seat (default worlds; ``seconds`` /
-``deals`` is the time per deal); ``simulate_jobs_1`` and
+``deals`` is the time per deal); ``pimc_decisions`` plays the solver benchmark's declared deals
+with PIMC (default parameters) at every seat and reports per decision with a choice the
+worlds solved, the solver calls, their nodes and the time; ``simulate_jobs_1`` and
 ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is ``simulate --open-hand``
 on every core (each declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze`` of a
 ten-million-deal run (resampled from a real run, built before timing), with its peak
@@ -245,12 +247,69 @@ def bench_solve_win_full_deal(deals: int):
     return _solve_deals("win")(deals)
 
 
+@dataclass
+class DecisionStats:
+    """What one run of the PIMC decision benchmark measured, decision by decision."""
+
+    micros: np.ndarray
+    counts: np.ndarray        # rows: worlds solved, solver calls, nodes, candidate worlds drawn
+
+
+def bench_pimc_decisions(deals: int):
+    """Every PIMC decision with a choice of the declared deals from the first lead (default
+    parameters, PIMC at every seat, one core): worlds solved, solver calls, nodes and time."""
+    from sim.rules.cards import popcount
+    from sim.rules.tricks import STATE_FINISHED, legal_now, play_card, to_play
+    from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+    from strategies.cardplay.builtin import new_workspace
+    from strategies.cardplay.heuristic import choose_among
+    from strategies.cardplay.pimc import STATS, pimc_policy, pimc_search
+
+    states, skats, _ = _declared_deals(deals)
+    params = np.array(pimc_policy().params)
+
+    def run():
+        tt, stack = new_workspace()
+        view = np.zeros(VIEW_SIZE, dtype=np.int64)
+        micros, counts, rng = [], [], np.uint64(1)
+        for k in range(len(states)):
+            state = states[k].copy()
+            set_declaration(view, 0, 0, 0, 0, 18)
+            while not state[STATE_FINISHED]:
+                legal = legal_now(state)
+                seat_view(state, to_play(state), skats[k], view)
+                stats = np.zeros(STATS, dtype=np.int64)
+                start = time.perf_counter()
+                rng, best = pimc_search(view, legal, params, rng, tt, stack, stats)
+                card = choose_among(view, best)
+                if popcount(legal) > 1:
+                    micros.append((time.perf_counter() - start) * 1e6)
+                    counts.append(stats.copy())
+                play_card(state, card)
+        return DecisionStats(np.array(micros), np.array(counts).T)
+    return run
+
+
+def _decision_stats(outcomes: list[DecisionStats]) -> dict:
+    """Per-decision figures of the last run: worlds, solver calls, nodes, time."""
+    last = outcomes[-1]
+    worlds, calls, nodes, _ = last.counts
+    return {"decisions": len(last.micros),
+            "worlds": {"mean": round(float(worlds.mean()), 2), "median": float(np.median(worlds)),
+                       "max": int(worlds.max()), "at_most_share": round(float((worlds == worlds.max()).mean()), 3)},
+            "solver_calls": {"mean": round(float(calls.mean()), 1), "median": float(np.median(calls))},
+            "nodes": {"mean": round(float(nodes.mean())), "median": float(np.median(nodes))},
+            "us": {"mean": round(float(last.micros.mean())), "median": round(float(np.median(last.micros))),
+                   "p95": round(float(np.percentile(last.micros, 95)))}}
+
+
 BENCHMARKS = {
     "random_play": (bench_random_play, 1_000_000, 20_000, 5),
     "default_profile": (bench_default_profile, 200_000, 10_000, 5),
     "threshold_profile": (bench_threshold_profile, 200_000, 10_000, 5),
     "random_profile": (bench_random_profile, 200_000, 10_000, 5),
     "pimc_deal": (bench_pimc, 200, 4, 3),
+    "pimc_decisions": (bench_pimc_decisions, 100, 3, 1),
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
     "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
@@ -276,7 +335,7 @@ def measure(name: str, make, deals: int, runs: int) -> dict:
         times.append(time.perf_counter() - start)
         if isinstance(peak, float):
             peaks.append(peak)
-        elif isinstance(peak, SolveTimes):
+        elif isinstance(peak, (SolveTimes, DecisionStats)):
             outcomes.append(peak)
     seconds = statistics.median(times)
     result = {"name": name, "deals": deals, "seconds": round(seconds, 4),
@@ -284,7 +343,9 @@ def measure(name: str, make, deals: int, runs: int) -> dict:
               "compile_seconds": round(compile_seconds, 3)}
     if peaks:
         result["peak_rss_mb"] = round(max(peaks))
-    if outcomes:
+    if outcomes and isinstance(outcomes[0], DecisionStats):
+        result.update(_decision_stats(outcomes))
+    elif outcomes:
         result.update(_solve_stats(outcomes))
     return result
 

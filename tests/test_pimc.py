@@ -97,6 +97,104 @@ def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see():
     assert compared == 12
 
 
+def _swapped_later(f, m, r, game, declarer, cards, seat):
+    """Two play states after the same ``cards`` random legal cards: the second from a deal with one
+    card of the same suit swapped between the two seats other than ``seat``, where neither has played
+    it. None when no such swap exists."""
+    rng = np.random.default_rng(cards)
+    a = new_play(f, m, r, game, declarer)
+    order = []
+    while len(order) < cards and not a[STATE_FINISHED]:
+        legal = [c for c in range(32) if int(legal_now(a)) >> c & 1]
+        order.append(legal[int(rng.integers(len(legal)))])
+        play_card(a, order[-1])
+    if a[STATE_FINISHED] or to_play(a) != seat:
+        return None
+    x, y = [s for s in range(3) if s != seat]
+    for c1 in range(32):
+        for c2 in range(32):
+            if (int(a[STATE_HANDS + x]) >> c1 & 1 and int(a[STATE_HANDS + y]) >> c2 & 1
+                    and EFFECTIVE_SUIT[game, c1] == EFFECTIVE_SUIT[game, c2]):
+                hands = [int(h) for h in (f, m, r)]
+                hands[x] = (hands[x] & ~(1 << c1)) | (1 << c2)
+                hands[y] = (hands[y] & ~(1 << c2)) | (1 << c1)
+                b = new_play(*hands, game, declarer)
+                for card in order:
+                    play_card(b, card)
+                return a, b
+    return None
+
+
+def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see():
+    """Later in play, with the worlds weighed by the bid and by the cards played, and more worlds
+    while the best card is unclear: two deals that differ only in cards the seat to play cannot
+    see give the same view, the same weights and so the same card."""
+    params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True).param_row()
+    compared = 0
+    for index in range(24):
+        f, m, r, skat = deal(21, index)
+        game, declarer, cards = index % 6, index % 3, 4 + index % 14
+        for seat in range(3):
+            pair = _swapped_later(f, m, r, game, declarer, cards, seat)
+            if pair is None:
+                continue
+            a, b = pair
+            va, vb = view_of(a, seat, skat), view_of(b, seat, skat)
+            assert (va == vb).all() and not (a == b).all()
+            rng = np.uint64(stream_key(21, index, 1))
+            assert pimc_card(va, legal_now(a), params, rng)[1] == pimc_card(vb, legal_now(b), params, rng)[1]
+            compared += 1
+    assert compared >= 12
+
+
+def test_the_play_likelihood_favours_worlds_where_the_rules_explain_the_cards():
+    """In the real deal, where every card played is the heuristic rules' card, each choice of another
+    seat counts the rules' chance 1 - d + d/n; no world that fits the view is impossible."""
+    from strategies.cardplay.heuristic import rule_based_card
+    from strategies.cardplay.pimc_inference import play_likelihood
+
+    replay, seen = np.empty(STATE_SIZE, dtype=np.int64), np.empty(VIEW_SIZE, dtype=np.int64)
+    for index in range(10):
+        f, m, r, skat = deal(23, index)
+        game, declarer = index % 5, index % 3
+        state = new_play(f, m, r, game, declarer)
+        expected, plays = 1.0, []
+        for _ in range(9):                         # three tricks by the rules
+            view = view_of(state, int(to_play(state)), skat if to_play(state) == declarer else 0)
+            legal = np.int64(legal_now(state))
+            plays.append((int(to_play(state)), popcount(legal)))
+            play_card(state, rule_based_card(view, legal))
+        seat = int(to_play(state))
+        for who, n in plays:
+            if who != seat and n > 1:
+                expected *= 1 - 0.3 + 0.3 / n
+        view = view_of(state, seat, skat if seat == declarer else 0)
+        assert play_likelihood(view, state, skat, 0.3, replay, seen) == pytest.approx(expected)
+        world = np.empty(STATE_SIZE, dtype=np.int64)
+        rng = np.uint64(stream_key(23, index, 1))
+        for _ in range(10):
+            rng, counted = sample_world(view, np.uint64(rng), world)
+            assert 0.0 < play_likelihood(view, world, counted, 0.3, replay, seen) <= 1.0
+
+
+#: SHA-256 over the columns (trick logs included) of 40 deals of seed 31, the threshold profile with
+#: 4-world PIMC card play without inference, as the PIMC player before inference and adaptive worlds
+#: played them.
+PIMC_BEFORE_INFERENCE = "99d51ff6bbc731917b9ea6d9aa72a841e56c903a4ecee3490b8ab4710e832be3"
+
+
+def test_four_worlds_without_inference_play_as_pimc_played_before_inference():
+    import hashlib
+
+    profile = load_profile("threshold", ["card_play=pimc", "card_play.worlds=4", "card_play.inference=false"])
+    columns = play_deals(profile, 31, 0, 40, log_tricks=True)
+    digest = hashlib.sha256()
+    for name in sorted(columns):
+        digest.update(name.encode())
+        digest.update(np.ascontiguousarray(columns[name]).tobytes())
+    assert digest.hexdigest() == PIMC_BEFORE_INFERENCE
+
+
 @pytest.fixture(scope="module")
 def pimc_games():
     profile = load_profile("threshold", PIMC)

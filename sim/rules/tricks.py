@@ -130,6 +130,9 @@ def trick_winner(game, first, second, third):
 #                       shown it lacks by not following; public knowledge every player may use
 #   STATE_PLAYED_BY+0..2 the cards each seat has played (masks; public, as every card is
 #                       played face up)
+#   STATE_ORDER+0..29   every card played so far, in the order played (slot 3 * trick +
+#                       place in the trick); with forehand's first lead it tells who
+#                       played each card
 
 STATE_HANDS = 0
 STATE_GAME = 3
@@ -142,7 +145,8 @@ STATE_WON = 11
 STATE_FINISHED = 14
 STATE_VOIDS = 15
 STATE_PLAYED_BY = 18
-STATE_SIZE = 21
+STATE_ORDER = 21
+STATE_SIZE = 51
 
 
 @njit(cache=True)
@@ -185,6 +189,7 @@ def play_card(state, card):
         if EFFECTIVE_SUIT[state[STATE_GAME], card] != led:
             state[STATE_VOIDS + seat] |= np.int64(1) << led
     state[STATE_TRICK + state[STATE_IN_TRICK]] = card
+    state[STATE_ORDER + 3 * state[STATE_TRICKS_DONE] + state[STATE_IN_TRICK]] = card
     state[STATE_IN_TRICK] += 1
     if state[STATE_IN_TRICK] < 3:
         return -1

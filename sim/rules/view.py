@@ -27,6 +27,7 @@ View layout (one int64 array of VIEW_SIZE)::
     VIEW_HAND_GAME, VIEW_SCHNEIDER_ANNOUNCED, VIEW_SCHWARZ_ANNOUNCED, VIEW_OUVERT
                         declaration flags
     VIEW_BID            the final bid
+    VIEW_ORDER+0..29    every card played so far, in the order played (public)
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ VIEW_SCHWARZ_ANNOUNCED = 21
 VIEW_OUVERT = 22
 VIEW_BID = 23
 VIEW_PLAYED_BY = 24
-VIEW_SIZE = 27
+VIEW_ORDER = 27
+VIEW_SIZE = 57
 
 
 @njit(cache=True)
@@ -84,6 +86,8 @@ def seat_view(state, seat, declarer_skat, view):
         view[VIEW_PLAYED_BY + k] = state[t.STATE_PLAYED_BY + k]
         played |= state[t.STATE_WON + k]
     view[VIEW_TRICKS_DONE], view[VIEW_PLAYED] = state[t.STATE_TRICKS_DONE], played
+    for k in range(30):
+        view[VIEW_ORDER + k] = state[t.STATE_ORDER + k]
     view[VIEW_OUVERT_CARDS] = state[t.STATE_HANDS + declarer] if view[VIEW_OUVERT] else 0
     view[VIEW_OWN_SKAT] = declarer_skat if seat == declarer else 0
 
@@ -108,5 +112,7 @@ def play_state_of_view(view, hands, state):
     state[t.STATE_GAME], state[t.STATE_DECLARER] = view[VIEW_GAME], view[VIEW_DECLARER]
     state[t.STATE_LEADER], state[t.STATE_IN_TRICK] = view[VIEW_LEADER], view[VIEW_IN_TRICK]
     state[t.STATE_TRICKS_DONE] = view[VIEW_TRICKS_DONE]
+    for k in range(30):
+        state[t.STATE_ORDER + k] = view[VIEW_ORDER + k]
     for k in range(view[VIEW_IN_TRICK]):
         state[t.STATE_TRICK + k] = view[VIEW_TRICK + k]

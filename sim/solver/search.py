@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from sim.rules.cards import CARD_POINTS
-from sim.rules.tricks import BEATERS, ORDER, legal_moves, trick_winner
+from sim.rules.tricks import BEATERS, ORDER, TRUMP_MASKS, legal_moves, trick_winner
 from sim.solver.bounds import _highest, _sure_points
 from sim.solver.frames import (
     F_ADD,
@@ -63,8 +63,8 @@ from sim.solver.layout import (
 )
 from sim.solver.transpositions import _probe, _store
 
-#: What playing a move into the next frame did: a node to search, or the count ended.
-PUSHED, STOPPED = 0, 1
+#: What playing a move into the next frame did when it is not the child's value: a node to search.
+PUSHED = -1
 
 
 @njit(cache=True, inline="always")
@@ -94,7 +94,9 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
 
     A card that likely brings the trick to the mover's side comes first, adding its
     points; otherwise the cheapest card. "Likely": no opponent still to play can beat
-    the trick's best card with a card it may play.
+    the trick's best card with a card it may play. A declarer on lead without such a
+    card leads a trump before a plain card, the highest of the fewest points first
+    (draws the defenders' trumps; on 300 deals 14% fewer nodes for the win question).
     """
     leader, c0, c1 = frames[p, F_LEADER], frames[p, F_TRICK], frames[p, F_TRICK + 1]
     count = 0
@@ -124,7 +126,12 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
                         winner, top = later, _CARD_AT[game, _highest(_layout(game, beating))]
             own = ((winner == declarer) != (mode == NULL_AVOID)) == declarer_side
             if mode == POINTS:
-                score = (2000 + 16 * pts if own else 1000 - 16 * pts) - ORDER[game, card]
+                if own:
+                    score = 2000 + 16 * pts - ORDER[game, card]
+                elif n == 0 and declarer_side and (TRUMP_MASKS[game] >> card) & 1:
+                    score = 1500 - 16 * pts + ORDER[game, card]
+                else:
+                    score = 1000 - 16 * pts - ORDER[game, card]
             elif own and mode == NULL_AVOID and declarer_side:
                 score = 2000 + ORDER[game, card]    # shed the highest card that stays under
             else:
@@ -208,7 +215,9 @@ def _enter(tt, frames, p, game, declarer, mode):
 
 @njit(cache=True, _nrt=False)
 def _play_next(frames, p, game, declarer, mode):
-    """Play the frame's next move into frame ``p + 1``; STOPPED when the trick ends the count."""
+    """Play the frame's next move into frame ``p + 1``: PUSHED, or the value of the position after
+    it when known without a search (the count ended, nothing left to win, or the window
+    already passed)."""
     i = frames[p, F_NEXT]
     frames[p, F_NEXT] = i + 1
     card = frames[p, F_MOVES + i] & 63
@@ -232,7 +241,7 @@ def _play_next(frames, p, game, declarer, mode):
         add = _trick_value(declarer, mode, winner, c0, c1, card)
         if add < 0:
             frames[p, F_ADD] = 0
-            return STOPPED
+            return 0
         frames[q, F_LEADER], frames[q, F_IN_TRICK] = winner, 0
         frames[q, F_REST] -= CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[card] if mode == POINTS else 1
     frames[p, F_ADD] = add
@@ -248,7 +257,13 @@ def _play_next(frames, p, game, declarer, mode):
             beta = alpha + 1
         else:
             alpha = beta - 1
-    frames[q, F_ALPHA], frames[q, F_BETA] = alpha - add, beta - add
+    alpha, beta = alpha - add, beta - add
+    rest = frames[q, F_REST]
+    if rest <= alpha or rest == 0:
+        return rest         # the child's value is known without opening it
+    if beta <= 0:
+        return 0
+    frames[q, F_ALPHA], frames[q, F_BETA] = alpha, beta
     return PUSHED
 
 
@@ -308,13 +323,14 @@ def _search(tt, frames, game, declarer, mode, alpha, beta):
         elif frames[p, F_NEXT] == frames[p, F_COUNT]:
             value = _finish(tt, frames, p, game)
             continue
-        elif _play_next(frames, p, game, declarer, mode) == PUSHED:
-            p += 1
-            nodes += 1
-            value = _enter(tt, frames, p, game, declarer, mode)
-            continue
         else:
-            v = 0
+            known = _play_next(frames, p, game, declarer, mode)
+            if known == PUSHED:
+                p += 1
+                nodes += 1
+                value = _enter(tt, frames, p, game, declarer, mode)
+                continue
+            v = frames[p, F_ADD] + known
         if frames[p, F_NULLED] and frames[p, F_ALPHA] < v < frames[p, F_BETA]:
             # the null window says this move is better: search it again with the full window
             frames[p, F_NEXT] -= 1

@@ -1,24 +1,28 @@
 """The ``pimc`` card player: perfect-information Monte Carlo on the open-hand solver.
 
-At each decision the seat draws W worlds, deals of the cards it cannot see
-consistent with everything its view shows (its own cards, the cards played, the suits
-each seat has shown void in, an ouvert declarer's hand, its own discard as declarer;
-the skat stays unseen by the defenders and by a declarer who played hand). In each
-world every legal card is scored with the open-hand solver (:mod:`sim.solver`):
-the game's result for the declarer if both sides play perfectly from there. The seat
-plays the card with the best mean result for its side (the declarer the highest, a
-defender the lowest); among equally good cards the heuristic player's rules choose.
+At each decision the seat draws worlds, deals of the cards it cannot see consistent
+with everything its view shows (its own cards, the cards played, the suits each seat
+has shown void in, an ouvert declarer's hand, its own discard as declarer; the skat
+stays unseen by the defenders and by a declarer who played hand). In each world every
+legal card is scored with the open-hand solver (:mod:`sim.solver`): the game's result
+for the declarer if both sides play perfectly from there. The seat plays the card with
+the best mean result for its side (the declarer the highest, a defender the lowest);
+among equally good cards the heuristic player's rules choose.
 
-Its parameters, by slot of its row: ``PIMC_WORLDS`` (W), ``PIMC_SCORE`` and
-``PIMC_INFERENCE``. The result of a world (parameter ``score``):
+Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds solved at least),
+``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
+is unclear), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES`` (the play model and the worlds
+it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
+(parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
   lost (61 points, 90 with schneider announced, every trick with schwarz announced; null:
   no trick), schneider (90 points, or 30 and fewer when lost), the announced levels;
 - ``points`` (1): the declarer's card points (null: won 1, lost 0), the classic PIMC.
 
-With ``inference`` (1) a world whose declared game could not reach the bid with the
-declarer's cards counts a quarter: the bid says something about the declarer's hand.
+With ``inference`` (1) candidate worlds are weighed by the bid and by the cards the other
+seats played, and the worlds solved are drawn by weight. Without it and with
+``max_worlds`` equal to ``worlds`` the player draws and solves a fixed number of worlds.
 
 Every draw comes from the deal's own random stream, so a deal plays the same in any
 batch and process; the view is all a PIMC player reads, so hidden cards never decide.
@@ -33,10 +37,8 @@ from sim import solver
 from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
 from sim.rules.rng import below
-from sim.rules.scoring import matadors
-from sim.rules.tricks import EFFECTIVE_SUIT, STATE_HANDS, STATE_SIZE, play_card
+from sim.rules.tricks import EFFECTIVE_SUIT, STATE_SIZE, play_card
 from sim.rules.view import (
-    VIEW_BID,
     VIEW_DECLARER,
     VIEW_GAME,
     VIEW_HAND_GAME,
@@ -47,10 +49,10 @@ from sim.rules.view import (
     VIEW_OWN_HAND,
     VIEW_OWN_SKAT,
     VIEW_PLAYED,
-    VIEW_PLAYED_BY,
     VIEW_SCHNEIDER_ANNOUNCED,
     VIEW_SCHWARZ_ANNOUNCED,
     VIEW_SEAT,
+    VIEW_SIZE,
     VIEW_TRICKS_DONE,
     VIEW_VOIDS,
     play_state_of_view,
@@ -58,22 +60,29 @@ from sim.rules.view import (
 
 from ..registry import StrategyError, register
 from .heuristic import choose_among
+from .pimc_inference import UNLIKELY, bid_weight, play_likelihood  # noqa: F401  (UNLIKELY: its weight)
 from .policy import CardPolicy, param_values
 
 #: Its kind in the built-in play loop (strategies.cardplay.builtin).
 PIMC_KIND = 2
-#: Its parameter slots: worlds per decision, the result of a world (an index of SCORES), inference (0 or 1).
-PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE = 0, 1, 2
-#: Worlds a PIMC player draws at each decision: see docs/strategies.md for how it was chosen.
+#: Its parameter slots: worlds per decision, the result of a world (an index of SCORES), inference (0 or 1),
+#: the most worlds of a close decision, the play model's deviation, the candidate worlds inference weighs.
+PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE, PIMC_MAX_WORLDS, PIMC_DEVIATION, PIMC_CANDIDATES = 0, 1, 2, 3, 4, 5
+#: Worlds a PIMC player solves at each decision, and at most while the best card is unclear: see
+#: docs/strategies.md for how they were chosen.
 DEFAULT_WORLDS = 4
+DEFAULT_MAX_WORLDS = 12
+#: The play model's deviation (pimc_inference) and the candidate worlds drawn to pick the solved ones from.
+DEFAULT_DEVIATION = 0.3
+DEFAULT_CANDIDATES = 40
+#: A decision is clear when the best card's mean lead over the next is this many standard errors.
+CLEAR = 1.0
 SCORES = ("game", "points")
 
 #: Places a hidden card can go in a world: the two other seats (in seat order) and the skat.
 SKAT_PLACE = 2
 #: Tries to deal a world that respects every shown void before the voids are let go.
 TRIES = 30
-#: Weight of a world in which the declared game could not reach the bid (with inference on).
-UNLIKELY = 0.25
 WORST = -1e18
 
 # --- worlds -----------------------------------------------------------------------------------
@@ -188,6 +197,23 @@ def _levels(view):
 
 @njit(cache=True)
 def world_result(view, child, skat, score, tt, stack):
+    """:func:`counted_result` without counting."""
+    return counted_result(view, child, skat, score, tt, stack, np.zeros(STATS, dtype=np.int64))
+
+
+#: Per-decision counts a PIMC search keeps: worlds solved, solver calls, nodes, candidate worlds drawn.
+STATS = 4
+S_WORLDS, S_CALLS, S_NODES, S_CANDIDATES = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _asked(stack, stats):
+    stats[S_CALLS] += 1
+    stats[S_NODES] += stack[solver.NODES, 0]
+
+
+@njit(cache=True)
+def counted_result(view, child, skat, score, tt, stack, stats):
     """The declarer's result with perfect play from ``child`` (the world after a card), in game
     terms (``score`` 0) or card points (1).
 
@@ -199,37 +225,45 @@ def world_result(view, child, skat, score, tt, stack):
     game = view[VIEW_GAME]
     if game == NULL:
         won = solver.open_hand_value(child, skat, tt, stack) == 1
+        _asked(stack, stats)
         value = NULL_VALUES[view[VIEW_HAND_GAME] + 2 * view[VIEW_OUVERT]]
         if score == 1:
             return 1.0 if won else 0.0
         return float(value + 50) if won else float(-2 * value - 50)
     if score == 1:
-        return float(solver.open_hand_value(child, skat, tt, stack))
+        points = solver.open_hand_value(child, skat, tt, stack)
+        _asked(stack, stats)
+        return float(points)
     base = BASE_VALUES[game] * (1 + _levels(view))       # one matador: the value's scale is what matters
     schneider_announced, schwarz_announced = view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED]
     if schwarz_announced:
         won = solver.declarer_takes_all(child, tt, stack)
     else:
         won = solver.declarer_reaches(child, skat, 90 if schneider_announced else 61, tt, stack)
+    _asked(stack, stats)
     if won:
-        schneider = not schneider_announced and solver.declarer_reaches(child, skat, 90, tt, stack)
-        schwarz = (schneider or schneider_announced) and not schwarz_announced \
-            and solver.declarer_takes_all(child, tt, stack)
+        schneider = False
+        if not schneider_announced:
+            schneider = solver.declarer_reaches(child, skat, 90, tt, stack)
+            _asked(stack, stats)
+        schwarz = False
+        if (schneider or schneider_announced) and not schwarz_announced:
+            schwarz = solver.declarer_takes_all(child, tt, stack)
+            _asked(stack, stats)
         return float(base + BASE_VALUES[game] * (schneider + schwarz) + 50)
-    schneidered = not schneider_announced and not solver.declarer_reaches(child, skat, 31, tt, stack)
+    schneidered = False
+    if not schneider_announced:
+        schneidered = not solver.declarer_reaches(child, skat, 31, tt, stack)
+        _asked(stack, stats)
     return float(-2 * (base + BASE_VALUES[game] * schneidered) - 50)
 
 
 @njit(cache=True)
 def world_weight(view, world, skat, inference):
     """1, or with inference :data:`UNLIKELY` for a world whose declared game could not reach the bid."""
-    game = view[VIEW_GAME]
-    if not inference or game == NULL:
+    if not inference:
         return 1.0
-    declarer = view[VIEW_DECLARER]
-    twelve = world[STATE_HANDS + declarer] | view[VIEW_PLAYED_BY + declarer] | skat
-    value = BASE_VALUES[game] * (abs(matadors(game, twelve)) + 1 + view[VIEW_HAND_GAME])
-    return 1.0 if value >= view[VIEW_BID] else UNLIKELY
+    return bid_weight(view, world, skat)
 
 
 # --- the player --------------------------------------------------------------------------------
@@ -239,36 +273,142 @@ def world_weight(view, world, skat, inference):
 def pimc_best(view, legal, params, rng, tt, stack):
     """(rng, the cards of best mean result) of a PIMC decision (see the module doc) with the parameters
     ``params`` (slots ``PIMC_*``). The caller picks one of the cards."""
-    legal = np.int64(legal)
-    if (legal & (legal - 1)) == 0:
-        return rng, legal
-    worlds, score, inference = int(params[PIMC_WORLDS]), int(params[PIMC_SCORE]), params[PIMC_INFERENCE] > 0
-    totals = np.zeros(32)
-    world = np.empty(STATE_SIZE, dtype=np.int64)
-    child = np.empty(STATE_SIZE, dtype=np.int64)
-    weight_sum = 0.0
-    for _ in range(worlds):
-        rng, skat = sample_world(view, rng, world)
-        weight = world_weight(view, world, skat, inference)
-        weight_sum += weight
-        m = legal
-        while m:
-            card = lowest_card(m)
-            m &= m - 1
-            child[:] = world
-            play_card(child, card)
-            totals[card] += weight * world_result(view, child, skat, score, tt, stack)
-    sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
+    return pimc_search(view, legal, params, rng, tt, stack, np.zeros(STATS, dtype=np.int64))
+
+
+#: The most worlds one decision solves, whatever ``max_worlds`` says.
+WORLDS_CAP = 1000
+
+
+@njit(cache=True)
+def _best_cards(legal, totals, count, sign):
+    """The legal cards of the best mean ``totals / count`` for the seat's side (``sign``)."""
     best, best_cards, m = WORST, np.int64(0), legal
     while m:
         card = lowest_card(m)
         m &= m - 1
-        value = sign * totals[card] / weight_sum
+        value = sign * totals[card] / count
         if value > best + 1e-9:
             best, best_cards = value, np.int64(1) << card
         elif value > best - 1e-9:
             best_cards |= np.int64(1) << card
-    return rng, best_cards
+    return best_cards
+
+
+@njit(cache=True)
+def _clear(results, solved, legal, sign):
+    """Is the best card clear after ``solved`` worlds (rows of ``results``)? Its mean lead over the
+    next best card is at least :data:`CLEAR` standard errors of the lead, or the lead is the same
+    in every world."""
+    totals = np.zeros(32)
+    for k in range(solved):
+        totals += results[k]
+    first = _best_cards(legal, totals, solved, sign)
+    best = lowest_card(first)
+    rest = legal & ~(np.int64(1) << best)
+    if rest == 0:
+        return True
+    second = lowest_card(_best_cards(rest, totals, solved, sign))
+    mean = sign * (totals[best] - totals[second]) / solved
+    spread = 0.0
+    for k in range(solved):
+        d = sign * (results[k, best] - results[k, second]) - mean
+        spread += d * d
+    if spread < 1e-12:
+        return True
+    return mean >= CLEAR * np.sqrt(spread / (solved - 1) / solved)
+
+
+@njit(cache=True)
+def _solve_world(view, legal, world, skat, score, tt, stack, stats, row):
+    """``row[card]``: the world's result after each legal card."""
+    child = np.empty(STATE_SIZE, dtype=np.int64)
+    m = legal
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        child[:] = world
+        play_card(child, card)
+        row[card] = counted_result(view, child, skat, score, tt, stack, stats)
+    stats[S_WORLDS] += 1
+
+
+@njit(cache=True)
+def _draw_candidates(view, rng, params, pool, pool_skats, weights, stats):
+    """Fill the candidate worlds and their weights (the bid's and the play's, pimc_inference)."""
+    replay = np.empty(STATE_SIZE, dtype=np.int64)
+    seen = np.empty(VIEW_SIZE, dtype=np.int64)
+    for c in range(pool.shape[0]):
+        rng, pool_skats[c] = sample_world(view, rng, pool[c])
+        weights[c] = bid_weight(view, pool[c], pool_skats[c]) * play_likelihood(
+            view, pool[c], pool_skats[c], params[PIMC_DEVIATION], replay, seen)
+        stats[S_CANDIDATES] += 1
+    return rng
+
+
+@njit(cache=True)
+def _pick(rng, weights):
+    """An index drawn with probability proportional to ``weights``."""
+    rng, draw = below(rng, np.int64(1) << 30)
+    target = weights.sum() * (draw + 0.5) / (1 << 30)
+    acc = 0.0
+    for c in range(weights.shape[0]):
+        acc += weights[c]
+        if acc >= target:
+            return rng, c
+    return rng, weights.shape[0] - 1
+
+
+@njit(cache=True)
+def pimc_search(view, legal, params, rng, tt, stack, stats):
+    """:func:`pimc_best`, adding to ``stats`` (slots ``S_*``) the worlds solved, the solver calls, their
+    nodes and the candidate worlds drawn.
+
+    Without inference and with ``max_worlds`` at most ``worlds``: ``worlds`` worlds, each drawn
+    and solved in turn. Otherwise at least ``worlds`` worlds and more, up to ``max_worlds``,
+    while the best card is unclear; with inference they are drawn one by one from the
+    candidate worlds, each in proportion to its weight among those not drawn yet, and count
+    alike (the weight chooses which worlds are solved).
+    """
+    legal = np.int64(legal)
+    if (legal & (legal - 1)) == 0:
+        return rng, legal
+    worlds, score, inference = int(params[PIMC_WORLDS]), int(params[PIMC_SCORE]), params[PIMC_INFERENCE] > 0
+    most = min(max(int(params[PIMC_MAX_WORLDS]), worlds), WORLDS_CAP)
+    sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
+    world = np.empty(STATE_SIZE, dtype=np.int64)
+    if not inference and most == worlds:
+        totals, row = np.zeros(32), np.zeros(32)
+        for _ in range(worlds):
+            rng, skat = sample_world(view, rng, world)
+            _solve_world(view, legal, world, skat, score, tt, stack, stats, row)
+            totals += row
+        return rng, _best_cards(legal, totals, worlds, sign)
+    results = np.zeros((most, 32))
+    candidates = max(int(params[PIMC_CANDIDATES]), most) if inference else 0
+    pool = np.empty((candidates, STATE_SIZE), dtype=np.int64)
+    pool_skats = np.zeros(candidates, dtype=np.int64)
+    weights = np.zeros(candidates)
+    if inference:
+        rng = _draw_candidates(view, rng, params, pool, pool_skats, weights, stats)
+    solved = 0
+    while solved < most:
+        if inference:
+            if weights.sum() <= 0.0:
+                break
+            rng, c = _pick(rng, weights)
+            weights[c] = 0.0            # each candidate is solved once
+            _solve_world(view, legal, pool[c], pool_skats[c], score, tt, stack, stats, results[solved])
+        else:
+            rng, skat = sample_world(view, rng, world)
+            _solve_world(view, legal, world, skat, score, tt, stack, stats, results[solved])
+        solved += 1
+        if solved >= worlds and (solved == most or _clear(results, solved, legal, sign)):
+            break
+    totals = np.zeros(32)
+    for k in range(solved):
+        totals += results[k]
+    return rng, _best_cards(legal, totals, solved, sign)
 
 
 #: The table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid
@@ -294,15 +434,23 @@ def pimc_card(view, legal, params, rng):
     return rng, choose_among(view, best)
 
 
-@register("card_play", "pimc", ranges={"worlds": (1, 1000)})
-def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bool = False) -> CardPolicy:
+@register("card_play", "pimc", ranges={"worlds": (1, 1000), "max_worlds": (0, 1000), "deviation": (0.001, 1),
+                                      "candidates": (1, 1000)})
+def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bool = True, max_worlds: int = 0,
+                deviation: float = DEFAULT_DEVIATION, candidates: int = DEFAULT_CANDIDATES) -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each solved open-handed (cardplay/pimc.py).
 
-    ``worlds`` per decision; ``score`` "game" (win or loss, schneider, the announcements, in
-    Seeger-Fabian points) or "points" (the declarer's card points); ``inference`` weights down
-    worlds in which the declared game could not have reached the bid.
+    ``worlds`` solved at least per decision, up to ``max_worlds`` while the best card is unclear
+    (0: :data:`DEFAULT_MAX_WORLDS` with inference, ``worlds`` without); ``score`` "game" (win or
+    loss, schneider, the announcements, in Seeger-Fabian points) or "points" (the declarer's
+    card points); ``inference`` weighs ``candidates`` worlds by the bid and by how likely the
+    other seats' cards so far were in each (the heuristic player's rules, ``deviation`` the
+    chance of another card) and solves worlds drawn by that weight.
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
-    params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference})
+    if max_worlds == 0:
+        max_worlds = DEFAULT_MAX_WORLDS if inference else worlds
+    params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
+                           PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates})
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND)

@@ -1,0 +1,91 @@
+"""What the cards played say about a world: the PIMC player's inference.
+
+A world (a deal of the cards the seat cannot see) is more likely the better it explains
+what the other seats have done. Two signs are read:
+
+- the bid (:func:`bid_weight`): a world in which the declared game could not have reached
+  the bid with the declarer's cards is unlikely;
+- the cards played (:func:`play_likelihood`): the play is replayed from the first lead in
+  the world, and at every card another seat chose among two or more legal cards, the
+  chance that a player of the model would have played it. The model is the heuristic
+  player's own rules with a deviation: the rule's card with probability ``1 - d``, else
+  any legal card alike, so the rule's card has ``1 - d + d / n`` and each other card
+  ``d / n`` of ``n`` legal ones.
+
+Only what the view shows is read (the order of the cards played is public), so two deals
+that look the same to the seat give every world the same weight.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rules.cards import popcount
+from sim.rules.games import BASE_VALUES, NULL
+from sim.rules.scoring import matadors
+from sim.rules.tricks import STATE_HANDS, legal_now, play_card, start_play, to_play
+from sim.rules.view import (
+    VIEW_BID,
+    VIEW_DECLARER,
+    VIEW_GAME,
+    VIEW_HAND_GAME,
+    VIEW_IN_TRICK,
+    VIEW_ORDER,
+    VIEW_OUVERT,
+    VIEW_PLAYED_BY,
+    VIEW_SCHNEIDER_ANNOUNCED,
+    VIEW_SCHWARZ_ANNOUNCED,
+    VIEW_SEAT,
+    VIEW_TRICKS_DONE,
+    seat_view,
+    set_declaration,
+)
+
+from .heuristic import rule_based_card
+
+#: Weight of a world in which the declared game could not reach the bid.
+UNLIKELY = 0.25
+
+
+@njit(cache=True)
+def bid_weight(view, world, skat):
+    """1, or :data:`UNLIKELY` for a world whose declared game could not reach the bid."""
+    game = view[VIEW_GAME]
+    if game == NULL:
+        return 1.0
+    declarer = view[VIEW_DECLARER]
+    twelve = world[STATE_HANDS + declarer] | view[VIEW_PLAYED_BY + declarer] | skat
+    value = BASE_VALUES[game] * (abs(matadors(game, twelve)) + 1 + view[VIEW_HAND_GAME])
+    return 1.0 if value >= view[VIEW_BID] else UNLIKELY
+
+
+@njit(cache=True)
+def play_likelihood(view, world, skat, deviation, replay, seen):
+    """The chance of the other seats' cards so far in ``world`` under the model (module doc).
+
+    ``skat``: the world's two cards that count for the declarer (its discard unless it played
+    hand). ``replay`` (a play state) and ``seen`` (a view) are scratch arrays. Seats whose
+    cards the seat sees (an ouvert declarer) have the same chance in every world: skipped.
+    """
+    me, declarer, game = view[VIEW_SEAT], view[VIEW_DECLARER], view[VIEW_GAME]
+    start = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        start[s] = world[STATE_HANDS + s] | view[VIEW_PLAYED_BY + s]
+    start_play(replay, start[0], start[1], start[2], game, declarer)
+    set_declaration(seen, view[VIEW_HAND_GAME], view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED],
+                    view[VIEW_OUVERT], view[VIEW_BID])
+    discard = 0 if view[VIEW_HAND_GAME] else skat
+    likelihood = 1.0
+    for k in range(3 * view[VIEW_TRICKS_DONE] + view[VIEW_IN_TRICK]):
+        seat = to_play(replay)
+        card = view[VIEW_ORDER + k]
+        if seat != me and not (seat == declarer and view[VIEW_OUVERT]):
+            legal = np.int64(legal_now(replay))
+            n = popcount(legal)
+            if n > 1:
+                seat_view(replay, seat, discard, seen)
+                chosen = rule_based_card(seen, legal)
+                likelihood *= (1.0 - deviation + deviation / n) if chosen == card else deviation / n
+        play_card(replay, card)
+    return likelihood

@@ -504,5 +504,10 @@ def analyze(runs, out, evaluators):
     click.echo(str(report))
 
 
+from .learn import decisions, train_group  # noqa: E402  (commands of their own module)
+
+main.add_command(decisions)
+main.add_command(train_group)
+
 if __name__ == "__main__":
     main()

@@ -23,13 +23,18 @@ from sim.rules.cards import lowest_card
 from sim.rules.view import VIEW_DECLARER, VIEW_SEAT
 
 from .cardplay.heuristic import heuristic_card
-from .cardplay.learned_features import N_CONTEXTS, N_FEATURES, card_features, context_of
+from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
 from .cardplay.policy import PARAMS_SIZE
 
 #: The ridge penalty, relative to the number of rows of a context.
 RIDGE = 1e-3
-#: Share of the deals held out from fitting to measure the model.
+#: Share of the deals held out from fitting to measure the model, and the same share again to
+#: choose how far each context trusts the fit over the heuristic player's card.
 HOLD_OUT = 0.1
+#: The extra weight on the heuristic player's card a context may get: a context whose fit does
+#: not beat the heuristic on the validation deals keeps to the heuristic's card (the last step).
+TRUST_STEPS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 1000.0)
+HEURISTIC_FEATURE = FEATURES.index("heuristic_choice")
 
 
 @njit(cache=True)
@@ -117,17 +122,55 @@ def student_choices(weights: np.ndarray, views: np.ndarray, legals: np.ndarray) 
     return np.array([learned_card(views[i], legals[i], params, np.uint64(1))[1] for i in range(len(views))])
 
 
+def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
+    """Row index of the best score of each decision (rows grouped by decision; the first of equals)."""
+    order = np.lexsort((np.arange(len(scores)), -scores, decision))
+    first = np.r_[True, decision[order][1:] != decision[order][:-1]]
+    return order[first]
+
+
+def choose_trust(weights: np.ndarray, rows, targets, decision, context) -> dict:
+    """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
+    ones the larger, nearer the heuristic); added to the weights' heuristic_choice entry in place."""
+    scores = np.einsum("ij,ij->i", rows, weights[context])
+    best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))
+    chosen = {}
+    for c in range(N_CONTEXTS):
+        mine = np.flatnonzero(context == c)
+        if len(mine) == 0:
+            weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[-1]
+            chosen[c] = TRUST_STEPS[-1]
+            continue
+        decisions = np.unique(decision[mine])
+        lost = []
+        for step in TRUST_STEPS:
+            picks = segment_choice(scores[mine] + step * rows[mine, HEURISTIC_FEATURE], decision[mine])
+            lost.append(np.sum(best[np.searchsorted(np.unique(decision), decisions)] - targets[mine][picks]))
+        k = max(i for i in range(len(lost)) if lost[i] <= min(lost) + 1e-9)
+        weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[k]
+        chosen[c] = TRUST_STEPS[k]
+    return chosen
+
+
 def train(deal_ids, views, legals, values, seed: int = 0, ridge: float = RIDGE) -> tuple[np.ndarray, dict]:
-    """Fit on all deals but the held-out ones; returns (weights, report)."""
+    """Fit on all deals but the held-out ones (a share to test, a share to choose each context's
+    trust in the fit); returns (weights, report)."""
     began = time.perf_counter()
-    test = held_out(np.asarray(deal_ids), seed)
-    rows, targets, decision, context = card_rows(views[~test], legals[~test], values[~test])
+    deal_ids = np.asarray(deal_ids)
+    test = held_out(deal_ids, seed)
+    check = ~test & held_out(np.where(test, -1, deal_ids), seed + 1, HOLD_OUT / (1 - HOLD_OUT))
+    check &= ~test
+    fit = ~test & ~check
+    rows, targets, decision, context = card_rows(views[fit], legals[fit], values[fit])
     weights = fit_weights(rows, targets, context, ridge)
+    trust = choose_trust(weights, *card_rows(views[check], legals[check], values[check]))
     seconds = time.perf_counter() - began
     views_t, legals_t, values_t = views[test], legals[test], values[test]
     report = {
         "decisions": int(len(views)), "deals": int(len(np.unique(deal_ids))), "held_out_decisions": int(test.sum()),
-        "card_rows": int(len(rows)), "seed": seed, "ridge": ridge, "fit_seconds": round(seconds, 2),
+        "validation_decisions": int(check.sum()), "card_rows": int(len(rows)), "seed": seed, "ridge": ridge,
+        "fit_seconds": round(seconds, 2),
+        "trust": {CONTEXTS[c]: step for c, step in trust.items()},
         "student": judge(student_choices(weights, views_t, legals_t), views_t, values_t),
         "heuristic": judge(heuristic_choices(views_t, legals_t), views_t, values_t),
     }

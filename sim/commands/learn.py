@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from sim.runs.folder import RunError
+
+
+def run_summary(folder) -> dict:
+    """What a model's training record keeps of a decision run: its folder's name, seed, deals and profile."""
+    from sim.runs.folder import read_manifest
+
+    config = read_manifest(Path(folder)).config
+    return {"folder": Path(folder).name, "seed": config["seed"], "deals": config["deals"],
+            "profile": config.get("profile")}
 
 
 @click.command(short_help="Log card decisions of simulated deals, valued by the open-hand teacher.")
@@ -59,7 +69,7 @@ def train_card_play(runs, out, seed):
     except RunError as error:
         _fail(str(error))
     weights, report = train(data["deal_id"], data["view"], data["legal"], data["values"], seed=seed)
-    report["runs"] = [str(r) for r in runs]
+    report["runs"] = [run_summary(r) for r in runs]
     try:
         save_model(out, weights, report)
     except OSError as error:

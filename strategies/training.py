@@ -35,6 +35,9 @@ HOLD_OUT = 0.1
 #: not beat the heuristic on the validation deals keeps to the heuristic's card (the last step).
 TRUST_STEPS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 1000.0)
 HEURISTIC_FEATURE = FEATURES.index("heuristic_choice")
+#: A context with fewer validation decisions than this keeps to the heuristic's card: too few to
+#: tell a better fit from luck (the null contexts of a few thousand deals).
+MIN_VALIDATION = 300
 
 
 @njit(cache=True)
@@ -131,17 +134,18 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
 
 def choose_trust(weights: np.ndarray, rows, targets, decision, context) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
-    ones the larger, nearer the heuristic); added to the weights' heuristic_choice entry in place."""
+    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions); added to
+    the weights' heuristic_choice entry in place."""
     scores = np.einsum("ij,ij->i", rows, weights[context])
     best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))
     chosen = {}
     for c in range(N_CONTEXTS):
         mine = np.flatnonzero(context == c)
-        if len(mine) == 0:
+        decisions = np.unique(decision[mine])
+        if len(decisions) < MIN_VALIDATION:
             weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[-1]
             chosen[c] = TRUST_STEPS[-1]
             continue
-        decisions = np.unique(decision[mine])
         lost = []
         for step in TRUST_STEPS:
             picks = segment_choice(scores[mine] + step * rows[mine, HEURISTIC_FEATURE], decision[mine])

@@ -139,3 +139,19 @@ def test_the_learned_player_plays_the_same_in_the_general_loop():
     general = play_deals(replace(profile, seats=seats), 8, 0, 60, log_tricks=True)
     assert (~fast["passed"]).sum() > 30
     assert np.array_equal(fast["tricks"], general["tricks"])
+
+
+def test_a_damaged_part_of_a_decision_run_is_made_again_identically(decision_run, tmp_path):
+    import shutil
+
+    from sim.runs.simulation import repair
+
+    copy = tmp_path / "copy"
+    shutil.copytree(decision_run, copy)
+    part = copy / "part-00001.parquet"
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    part.write_bytes(bytes(data))
+    assert list(repair(copy, jobs=1)) == [1]
+    again, whole = read_decisions([copy]), read_decisions([decision_run])
+    assert all(np.array_equal(again[k], whole[k], equal_nan=True) for k in whole)

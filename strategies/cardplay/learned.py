@@ -104,8 +104,10 @@ _loaded: dict[str, np.ndarray] = {}
 
 @register("card_play", "learned")
 def learned_policy(model: str = "") -> CardPolicy:
-    """A linear model per decision context, trained on open-hand answers (``model``: a model file;
-    default the one shipped)."""
+    """A linear model per decision context, trained on open-hand answers, at bulk speed.
+
+    ``model``: a model file written by ``skatsim train card-play`` (default: the one shipped).
+    """
     path = str(Path(model).expanduser().resolve()) if model else str(SHIPPED_MODEL)
     if path not in _loaded:
         _loaded[path] = load_model(path)[0]

@@ -16,7 +16,8 @@ whole command on every core and also reports the peak memory of its largest
 process (``peak_rss_mb``; each of the two workers and the main process stays
 under it), ``simulate_1m_threshold`` the same with the threshold profile (the
 rule-of-thumb bidder, the default before the calibrated one); ``threshold_profile`` and
-``random_profile`` are ``default_profile``'s games with those profiles; ``pimc_deal``
+``random_profile`` are ``default_profile``'s games with those profiles, ``learned_profile`` with
+the strong profile (learned card play); ``pimc_deal``
 times whole deals with PIMC card play at every seat (default worlds; ``seconds`` /
 ``deals`` is the time per deal); ``pimc_decisions`` plays the solver benchmark's declared deals
 with PIMC (default parameters) at every seat and reports per decision with a choice the
@@ -73,6 +74,11 @@ def bench_pimc(deals: int):
     """Whole deals with PIMC card play at every seat (default worlds), one core; the auction and
     declarations of the threshold profile. ``seconds`` / ``deals`` is the time per deal."""
     return _profile_games("threshold", ["card_play=pimc"])(deals)
+
+
+def bench_learned_profile(deals: int):
+    """Complete games with the strong profile (the default's bidder, learned card play) on one core."""
+    return _profile_games("strong")(deals)
 
 
 def bench_random_profile(deals: int):
@@ -308,6 +314,7 @@ BENCHMARKS = {
     "default_profile": (bench_default_profile, 200_000, 10_000, 5),
     "threshold_profile": (bench_threshold_profile, 200_000, 10_000, 5),
     "random_profile": (bench_random_profile, 200_000, 10_000, 5),
+    "learned_profile": (bench_learned_profile, 200_000, 10_000, 5),
     "pimc_deal": (bench_pimc, 200, 4, 3),
     "pimc_decisions": (bench_pimc_decisions, 100, 3, 1),
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),

@@ -151,9 +151,8 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     results = np.zeros((n, len(RESULT_COLUMNS)), dtype=np.int64)
     logs = np.full((n, TRICK_LOG_SIZE), -1, dtype=np.int8)
     policies = [s.card_play for s in profile.seats]
-    params = np.stack([p.param_row() for p in policies])
-    declared = np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
-                         decl.skat, decl.discarded], axis=1).astype(np.int64)
+    params = param_matrix(policies)
+    declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
     if all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
@@ -163,6 +162,20 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
         play_batch(np.uint64(seed), deal_ids, deals, declared, *(p.function for p in policies),
                    params, results, logs)
     return results, logs
+
+
+def declared_matrix(declarer, bid, decl: Declarations) -> np.ndarray:
+    """The matrix ``declared`` of the play kernels: one row per deal, the DECLARED_* columns."""
+    return np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
+                     decl.skat, decl.discarded], axis=1).astype(np.int64)
+
+
+def param_matrix(policies) -> np.ndarray:
+    """The seats' parameter rows, one per seat; a row with data beyond PARAMS_SIZE (a learned model's
+    weights) makes the others padded with zeros to its length."""
+    rows = [p.param_row() for p in policies]
+    width = max(len(r) for r in rows)
+    return np.stack([np.pad(r, (0, width - len(r))) for r in rows])
 
 
 def _deal_columns(deal_ids, deals, declarer, bid, decl: Declarations, plans) -> dict:

@@ -589,5 +589,10 @@ def _check_evaluators(runs, wanted) -> None:
         _fail(f"unknown evaluator {', '.join(map(repr, unknown))}: the runs logged {', '.join(logged) or 'none'}")
 
 
+from .learn import decisions, train_group  # noqa: E402  (commands of their own module)
+
+main.add_command(decisions)
+main.add_command(train_group)
+
 if __name__ == "__main__":
     main()

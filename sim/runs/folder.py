@@ -43,7 +43,7 @@ SCHEMA_VERSION = 3
 #: Older schema versions analysis still reads (version 2: a passed-in deal's game is null).
 READABLE_VERSIONS = (2, 3)
 MANIFEST = "manifest.json"
-MODES = ("game", "declare", "match")
+MODES = ("game", "declare", "match", "decisions")
 #: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
 MAX_DEALS = 10**12
 MAX_PARTS = 10**6
@@ -92,7 +92,13 @@ OPEN_HAND_TYPES = {"oh_declarer_points": pa.int8(), "oh_won": pa.bool_()}
 EVALUATOR_PREFIX = "eval_"
 #: A duplicate match: every deal played six times, one row per deal and seating (see SEATINGS).
 MATCH_MODE_TYPES = {**GAME_MODE_TYPES, "seating": pa.int8()}
-MODE_TYPES = {"game": GAME_MODE_TYPES, "declare": DECLARE_MODE_TYPES, "match": MATCH_MODE_TYPES}
+#: Card decisions with the open-hand teacher's values (``skatsim decisions``): one row per decision
+#: with a choice; ``view`` is the seat's view (sim.rules.view), ``values`` the teacher's value of
+#: each card (by card id; NaN for the cards not legal).
+DECISION_MODE_TYPES = {"deal_id": pa.int64(), "view": pa.list_(pa.int64(), 27), "legal": pa.uint32(),
+                       "values": pa.list_(pa.float32(), 32)}
+MODE_TYPES = {"game": GAME_MODE_TYPES, "declare": DECLARE_MODE_TYPES, "match": MATCH_MODE_TYPES,
+              "decisions": DECISION_MODE_TYPES}
 
 #: The seatings of a duplicate match between A and B: seating k puts one player alone at seat
 #: ``k // 2`` (forehand, middlehand, rearhand) against two of the other: A alone for even k, B
@@ -174,9 +180,9 @@ def _arrow(values, kind):
                         type=kind)
     if kind == GAME_TYPE:
         return game_labels(values)
-    if kind == TRICKS_TYPE:
-        flat = pa.array(np.asarray(values, dtype=np.int8).ravel())
-        return pa.FixedSizeListArray.from_arrays(flat, TRICK_LOG_SIZE)
+    if isinstance(kind, pa.FixedSizeListType):
+        flat = pa.array(np.asarray(values, dtype=kind.value_type.to_pandas_dtype()).ravel())
+        return pa.FixedSizeListArray.from_arrays(flat, kind.list_size)
     return pa.array(np.asarray(values).astype(kind.to_pandas_dtype(), copy=False))
 
 

@@ -226,12 +226,16 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
 
 
 def replay_of(folder) -> tuple[ProfileDeals | MatchDeals, RunConfig]:
-    """The play function and settings that made the run in ``folder`` (a simulation or a
-    match), from its manifest."""
+    """The play function and settings that made the run in ``folder`` (a simulation, a match or
+    a run of card decisions), from its manifest."""
     config = read_manifest(folder).config
     described = {k: v for k, v in config.items() if k not in RUN_SETTINGS}
     evaluators = tuple(described.get("evaluators", {}))
-    if "profile_spec" in config:
+    if config["mode"] == "decisions":
+        from sim.runs.decisions import DecisionDeals
+
+        play = DecisionDeals(described["profile"], described["profile_spec"])
+    elif "profile_spec" in config:
         play = ProfileDeals(described["profile"], described["profile_spec"], config["mode"],
                             described.get("log_tricks", False), evaluators, described.get("variants", "profile"),
                             described.get("open_hand", False))

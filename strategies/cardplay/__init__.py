@@ -8,13 +8,15 @@ the arguments hold). Built in:
 - ``heuristic`` (:mod:`.heuristic`, reading the view through :mod:`.heuristic_facts`): a
   club player's rules of thumb: draw trumps, cash masters, smear, stay under in null;
 - ``pimc`` (:mod:`.pimc`): perfect-information Monte Carlo on the open-hand solver;
-- ``open_hand`` (:mod:`.open_hand`): the open-hand best card, seeing every hand (an upper bound).
+- ``open_hand`` (:mod:`.open_hand`): the open-hand best card, seeing every hand (an upper bound);
+- ``learned`` (:mod:`.learned`, reading the view through :mod:`.learned_features`): a linear model
+  per decision context, trained on the open-hand teacher of :mod:`strategies.teacher`.
 
 :mod:`.builtin` calls them all from one play loop that numba caches; its docstring says
 how a new card player joins it.
 """
 
-from . import heuristic, open_hand, pimc, random_cards  # noqa: F401  (registers the built-in players)
+from . import heuristic, learned, open_hand, pimc, random_cards  # noqa: F401  (registers the built-in players)
 from .heuristic import heuristic_card
 from .pimc import pimc_card
 from .policy import PARAMS_SIZE, CardPolicy, param_values

@@ -8,7 +8,7 @@ calls the player of that kind by name, and :func:`play_out_builtin` is ``play_ou
 ``builtin_card`` at every seat. :mod:`strategies.deals` plays a batch through this loop
 when every seat's player has a kind in :data:`BUILTIN_KINDS`, and through ``play_out``
 otherwise. The kinds, each defined in its player's module: ``random`` 0, ``heuristic`` 1,
-``pimc`` 2, ``open_hand`` 3.
+``pimc`` 2, ``open_hand`` 3, ``learned`` 4.
 
 How a new card player joins this loop (docs/strategies.md works one through):
 
@@ -38,13 +38,14 @@ from sim.rules.play import finish_turn, start_turn
 from sim.rules.tricks import STATE_FINISHED, to_play
 
 from .heuristic import HEURISTIC_KIND, choose_among, heuristic_card
+from .learned import LEARNED_KIND, learned_card
 from .open_hand import OPEN_HAND_KIND, open_hand_best
 from .pimc import PIMC_KIND, pimc_best
 from .policy import BUILTIN_KIND
 from .random_cards import RANDOM_KIND, random_card
 
 #: The kinds builtin_card plays.
-BUILTIN_KINDS = (RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND)
+BUILTIN_KINDS = (RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND, LEARNED_KIND)
 #: The kinds that search with the open-hand solver (the play loop hands them its table).
 SEARCHING_KINDS = (PIMC_KIND, OPEN_HAND_KIND)
 
@@ -61,6 +62,8 @@ def builtin_card(view, legal, params, rng, state, counted_skat, tt, stack):
         return rng, choose_among(view, best)
     if kind == OPEN_HAND_KIND:
         return rng, choose_among(view, open_hand_best(state, counted_skat, legal, tt, stack))
+    if kind == LEARNED_KIND:
+        return learned_card(view, legal, params, rng)
     return random_card(view, legal, params, rng)
 
 

@@ -14,7 +14,7 @@ kernel reads ``params[SLOT]``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -30,13 +30,15 @@ class CardPolicy:
     """A card player: its numba function and parameters.
 
     ``builtin`` is the kind of a player of the built-in play loop (None for any other); tables of
-    built-in players only run a kernel that numba can cache between processes.
+    built-in players only run a kernel that numba can cache between processes. ``data`` (a learned
+    model's weights) follows the row's PARAMS_SIZE entries, where the kernel reads it.
     """
 
     name: str
     function: Callable
     params: tuple[float, ...] = ()
     builtin: int | None = None
+    data: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def param_row(self) -> np.ndarray:
         if len(self.params) > BUILTIN_KIND:
@@ -44,6 +46,8 @@ class CardPolicy:
         row = np.zeros(PARAMS_SIZE, dtype=np.float64)
         row[: len(self.params)] = self.params
         row[BUILTIN_KIND] = -1 if self.builtin is None else self.builtin
+        if self.data is not None:
+            row = np.concatenate([row, np.asarray(self.data, dtype=np.float64).ravel()])
         return row
 
 

@@ -1,0 +1,78 @@
+"""Runs of card decisions with the open-hand teacher's values, and reading them back to train on.
+
+``skatsim decisions`` plays deals with a profile as ``skatsim simulate`` does and writes, in a run
+folder of mode ``decisions`` (resumable, in parts, the same for any number of jobs), one row per
+card decision with a choice: the deal, the seat's view, the legal cards and the teacher's value of
+each (:mod:`strategies.teacher`). :func:`read_decisions` gathers the rows of several such runs for
+:mod:`strategies.training`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+
+from sim.runs.folder import RunError, part_name, read_manifest
+from sim.runs.runner import RunConfig, check_config, run
+from sim.runs.simulation import cached_profile
+from strategies.profiles import load_profile
+from strategies.teacher import SCHNEIDER_WEIGHT, decision_columns
+
+MODE = "decisions"
+
+
+@dataclass(frozen=True)
+class DecisionDeals:
+    """The runner's ``play(seed, start, count) -> columns`` for decisions: plain data that pickles."""
+
+    profile: str
+    spec: dict
+
+    def __call__(self, seed: int, start: int, count: int) -> dict:
+        return decision_columns(cached_profile(self.profile, self.spec), seed, start, count)
+
+    def description(self) -> dict:
+        return {"profile": self.profile, "profile_spec": self.spec,
+                "teacher": {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT}}
+
+
+def default_folder(profile: str, seed: int, deals: int) -> Path:
+    return Path("results") / f"decisions-{profile}-seed{seed}-{deals}"
+
+
+def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
+                  jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None) -> Path:
+    """Play ``deals`` deals with ``profile`` and write their card decisions, valued by the teacher, to a
+    run folder; returns the folder. The same folder again resumes the run."""
+    check_config(deals, seed, MODE, chunk_size)
+    loaded = load_profile(profile, list(settings))
+    if any(s.card_play.builtin is None for s in loaded.seats):
+        raise RunError("decisions are logged with skatsim's own card players only")
+    play = DecisionDeals(loaded.name, loaded.spec)
+    config = RunConfig(deals, seed, play.description(), MODE, chunk_size)
+    folder = Path(out) if out is not None else default_folder(loaded.name, seed, deals)
+    return run(play, config, folder, jobs, progress=progress, notice=notice)
+
+
+def read_decisions(folders) -> dict:
+    """The rows of decision runs, concatenated: ``deal_id`` (made distinct across runs of different
+    seeds by the run's position in ``folders``), ``view``, ``legal``, ``values`` as numpy arrays."""
+    parts = {"deal_id": [], "view": [], "legal": [], "values": []}
+    for k, folder in enumerate(folders):
+        manifest = read_manifest(Path(folder))
+        if manifest.mode != MODE:
+            raise RunError(f"{folder} is a run of mode {manifest.mode}, not of card decisions "
+                           "(make one with `skatsim decisions`)")
+        for index in sorted(manifest.parts_done):
+            table = pq.read_table(Path(folder) / part_name(index))
+            parts["deal_id"].append(table["deal_id"].to_numpy() + k * 10**13)
+            parts["legal"].append(table["legal"].to_numpy())
+            for name, width in (("view", 27), ("values", 32)):
+                flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
+                parts[name].append(flat.reshape(-1, width))
+    if not parts["deal_id"]:
+        raise RunError("no decisions in " + ", ".join(map(str, folders)))
+    return {name: np.concatenate(arrays) for name, arrays in parts.items()}

@@ -1,0 +1,181 @@
+"""What the ``learned`` card player reads from a view: one row of numbers per legal card.
+
+A decision falls into one of :data:`CONTEXTS` (the game class: suit, grand or null; the
+seat's side: declarer or defender; its position in the trick: lead, second, third), and
+each context has its own weights over the rows of :data:`FEATURES`: what the card is
+(trump, points, height, how many higher cards are out, a master, the own length in its
+suit, a bare ten), what it does to the trick (follows, trumps, throws off, wins now, wins
+surely, the points it adds to whose trick), what the other seats have shown (voids of the
+partner and the opponents in its suit, trumps out) and the stage of the game (tricks
+done, the points each side has taken), and whether it is the card the heuristic player's rules
+choose (:mod:`strategies.cardplay.heuristic`), so that the weights learn where to leave those
+rules. Every number comes from the view (see
+:mod:`strategies.cardplay.heuristic_facts` for "out" and "may hold"), so the hidden cards
+never decide.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rules.cards import ACE, CARD_POINTS, TEN, card_points, lowest_card, popcount
+from sim.rules.games import GRAND, NULL
+from sim.rules.tricks import ABOVE, BEATERS, BELOW, EFFECTIVE_SUIT, ORDER, TRUMP
+from sim.rules.view import (
+    VIEW_DECLARER,
+    VIEW_GAME,
+    VIEW_IN_TRICK,
+    VIEW_LEADER,
+    VIEW_OWN_HAND,
+    VIEW_OWN_SKAT,
+    VIEW_SEAT,
+    VIEW_TRICK,
+    VIEW_TRICKS_DONE,
+    VIEW_WON,
+)
+
+from .heuristic import rule_based_card
+from .heuristic_facts import SUIT_CARDS, TRUMP_CARDS, can_beat, cards_out, may_hold, winning_position
+
+#: The numbers of one legal card, in the order of a weight row.
+FEATURES = (
+    "bias", "trump", "points", "height", "higher_out", "master", "lower_out", "own_in_suit", "singleton",
+    "out_in_suit", "own_above", "lowest_own", "trump_x_trumps_out", "trump_x_own_trumps", "wins_now",
+    "points_x_partner_wins", "points_x_wins_now", "points_x_opponent_keeps", "trick_points_x_wins_now",
+    "follows", "trumps_in", "throws_off", "wins_surely", "points_x_wins_surely", "opponent_void",
+    "partner_void", "points_x_may_be_beaten", "tricks_done", "trump_x_tricks_done", "points_x_master",
+    "side_points_x_wins_now", "trump_x_own_in_suit", "bare_ten", "ace_with_ten_out", "jack",
+    "suit_led_before", "points_x_last_to_play", "opponents_may_trump", "height_x_null_safe",
+    "lowest_out_x_points", "heuristic_choice",
+)
+N_FEATURES = len(FEATURES)
+#: Decision contexts: game class (suit, grand, null) x side (declarer, defender) x position in the trick.
+N_CONTEXTS = 18
+CONTEXTS = tuple(f"{g}_{side}_{pos}" for g in ("suit", "grand", "null") for side in ("declarer", "defender")
+                 for pos in ("lead", "second", "third"))
+
+
+@njit(cache=True)
+def context_of(view):
+    """The decision's context (0 .. N_CONTEXTS - 1): game class, side and position in the trick."""
+    game = view[VIEW_GAME]
+    game_class = 2 if game == NULL else (1 if game == GRAND else 0)
+    side = 0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else 1
+    return game_class * 6 + side * 3 + view[VIEW_IN_TRICK]
+
+
+@njit(cache=True)
+def _side_points(view):
+    """Card points the seat's side has taken (the declarer's discard counts for it)."""
+    d, seat = view[VIEW_DECLARER], view[VIEW_SEAT]
+    if seat == d:
+        return card_points(view[VIEW_WON + d]) + card_points(view[VIEW_OWN_SKAT])
+    return card_points(view[VIEW_WON + (d + 1) % 3]) + card_points(view[VIEW_WON + (d + 2) % 3])
+
+
+@njit(cache=True)
+def _led_before(view, suit_cards):
+    """Whether a card of these cards was already played in an earlier trick or this one."""
+    played = np.int64(0)
+    for s in range(3):
+        played |= view[VIEW_WON + s]
+    return (played & suit_cards) != 0
+
+
+@njit(cache=True)
+def card_features(view, legal, rows):
+    """Fill ``rows[k]`` with the FEATURES of the k-th legal card (lowest card id first); returns their count."""
+    game, seat, d = view[VIEW_GAME], view[VIEW_SEAT], view[VIEW_DECLARER]
+    own, out = view[VIEW_OWN_HAND], cards_out(view)
+    trumps_out = popcount(out & TRUMP_CARDS[game])
+    own_trumps = popcount(own & TRUMP_CARDS[game])
+    n, tricks_done = view[VIEW_IN_TRICK], view[VIEW_TRICKS_DONE]
+    side_points = _side_points(view) / 120.0
+    holds = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        holds[s] = may_hold(view, s, out) if s != seat else own
+    led, winner_card, winner_seat, in_trick_points = -1, -1, -1, 0
+    if n > 0:
+        led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
+        pos = winning_position(view)
+        winner_card, winner_seat = view[VIEW_TRICK + pos], (view[VIEW_LEADER] + pos) % 3
+        for k in range(n):
+            in_trick_points += CARD_POINTS[view[VIEW_TRICK + k]]
+    partner_wins = winner_seat >= 0 and winner_seat != seat and (winner_seat == d) == (seat == d)
+    opponent_wins = winner_seat >= 0 and not partner_wins
+    rule_card = rule_based_card(view, np.int64(legal))
+    cards, k = np.int64(legal), 0
+    while cards:
+        c = lowest_card(cards)
+        cards &= cards - 1
+        row = rows[k]
+        row[:] = 0.0
+        e = EFFECTIVE_SUIT[game, c]
+        suit = SUIT_CARDS[game, e]
+        points = CARD_POINTS[c] / 11.0
+        is_trump = 1.0 if e == TRUMP else 0.0
+        higher_out = popcount(ABOVE[game, c] & out)
+        own_in_suit = popcount(own & suit)
+        wins = n == 0 or ((EFFECTIVE_SUIT[game, winner_card] == e and ORDER[game, c] > ORDER[game, winner_card])
+                          or (e == TRUMP and EFFECTIVE_SUIT[game, winner_card] != TRUMP))
+        wins_now = 1.0 if (n > 0 and wins) else 0.0
+        trick_led = e if n == 0 else led
+        beaten, opponent_void, partner_void, opponents_trump = False, 0.0, 0.0, 0.0
+        for later in range(n + 1, 3):
+            s = (view[VIEW_LEADER] + later) % 3
+            if wins and can_beat(game, holds[s], c, trick_led):
+                beaten = True
+        for s in range(3):
+            if s == seat:
+                continue
+            void = (holds[s] & suit) == 0
+            if (s == d) == (seat == d):
+                partner_void = 1.0 if void else 0.0
+            elif void:
+                opponent_void = 1.0
+                if e != TRUMP and holds[s] & TRUMP_CARDS[game]:
+                    opponents_trump = 1.0
+        surely = 1.0 if wins and not beaten else 0.0
+        row[0], row[1], row[2] = 1.0, is_trump, points
+        row[3] = ORDER[game, c] / 11.0
+        row[4] = higher_out / 4.0
+        row[5] = 1.0 if higher_out == 0 else 0.0
+        row[6] = popcount(BELOW[game, c] & out) / 4.0
+        row[7] = own_in_suit / 4.0
+        row[8] = 1.0 if own_in_suit == 1 else 0.0
+        row[9] = popcount(out & suit) / 4.0
+        row[10] = popcount(own & ABOVE[game, c]) / 4.0
+        row[11] = 1.0 if (own & BELOW[game, c]) == 0 else 0.0
+        row[12] = is_trump * trumps_out / 4.0
+        row[13] = is_trump * own_trumps / 4.0
+        row[14] = wins_now
+        row[15] = points if partner_wins and not wins_now else 0.0
+        row[16] = points * wins_now
+        row[17] = points if opponent_wins and not wins_now else 0.0
+        row[18] = in_trick_points / 11.0 * wins_now
+        row[19] = 1.0 if n > 0 and e == led else 0.0
+        row[20] = 1.0 if n > 0 and e == TRUMP and led != TRUMP else 0.0
+        row[21] = 1.0 if n > 0 and e != led and e != TRUMP else 0.0
+        row[22] = surely
+        row[23] = points * surely
+        row[24] = opponent_void
+        row[25] = partner_void
+        row[26] = points if (n == 0 or wins) and beaten else 0.0
+        row[27] = tricks_done / 9.0
+        row[28] = is_trump * tricks_done / 9.0
+        row[29] = points * row[5]
+        row[30] = side_points * wins_now
+        row[31] = is_trump * own_in_suit / 4.0
+        rank = c & 7
+        row[32] = 1.0 if rank == TEN and e != TRUMP and (out >> ((c & ~7) + ACE)) & 1 else 0.0
+        row[33] = 1.0 if rank == ACE and e != TRUMP and (out >> ((c & ~7) + TEN)) & 1 else 0.0
+        row[34] = 1.0 if rank == 7 and game != NULL else 0.0
+        row[35] = 1.0 if _led_before(view, suit) else 0.0
+        row[36] = points if n == 2 else 0.0
+        row[37] = opponents_trump
+        row[38] = row[3] * (1.0 if (n > 0 and not wins) or (n == 0 and beaten) else 0.0)
+        row[39] = points * (1.0 if (BEATERS[game, c] & out) != 0 else 0.0)
+        row[40] = 1.0 if c == rule_card else 0.0
+        k += 1
+    return k

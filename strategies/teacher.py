@@ -1,0 +1,125 @@
+"""Card decisions of simulated deals, each with the open-hand teacher's value of every legal card.
+
+The deals are played as :func:`strategies.deals.play_deals` plays them (the same auction,
+declarations and cards, from the same random streams). At every decision with more than one
+legal card the seat's view and legal cards are kept, and each legal card is valued on the real
+deal, every hand open, in game terms for the declarer:
+
+- suit and grand: 1 when the declarer still wins after the card (61 points, 90 with schneider
+  announced), plus ``SCHNEIDER_WEIGHT`` when it still makes schneider (90), minus it when the
+  defenders can still make it schneider (the declarer held under 31): a few null-window
+  questions of the solver per card (:func:`sim.solver.declarer_reaches`);
+- null: 1 when the declarer still avoids every trick, else 0.
+
+One position looks the same to the seat in many deals; averaged over them the teacher's value
+is the card's value given what the seat knows, the hidden cards distributed as they really are
+after this auction and this play. :mod:`strategies.training` fits a card player to these values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import solver
+from sim.rules.cards import lowest_card, popcount
+from sim.rules.deal import deal_batch
+from sim.rules.games import NULL
+from sim.rules.play import TRICK_LOG_SIZE, finish_turn, start_turn
+from sim.rules.rng import STREAM_PLAY, stream_key
+from sim.rules.tricks import STATE_FINISHED, STATE_GAME, STATE_SIZE, play_card, to_play
+from sim.rules.view import VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE
+
+from .cardplay.builtin import builtin_card, new_workspace
+from .deals import (
+    DECLARED_DECLARER,
+    DECLARED_DISCARDED,
+    DECLARED_SKAT_CARDS,
+    _start_deal,
+    declare,
+    declared_matrix,
+    param_matrix,
+    run_auctions,
+)
+from .profiles import Profile
+
+#: The weight of schneider (made or suffered) beside winning (1) in the teacher's value.
+SCHNEIDER_WEIGHT = 0.25
+#: At most this many decisions with a choice in one deal (30 cards, the last of each seat forced).
+DECISIONS_PER_DEAL = 27
+#: The solver's table of the teacher: 2**20 entries, shared by a batch of deals.
+TEACHER_TABLE_BITS = 20
+
+
+@njit(cache=True)
+def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, stack, out):
+    """``out[card]``: the teacher's value of each legal card (see the module); NaN for the other cards."""
+    out[:] = np.nan
+    child = np.empty(STATE_SIZE, dtype=np.int64)
+    cards = np.int64(legal)
+    win_at = 90 if schneider_announced else 61
+    while cards:
+        card = lowest_card(cards)
+        cards &= cards - 1
+        child[:] = state
+        play_card(child, card)
+        if state[STATE_GAME] == NULL:
+            out[card] = solver.open_hand_value(child, counted_skat, tt, stack)
+            continue
+        value = 1.0 if solver.declarer_reaches(child, counted_skat, win_at, tt, stack) else 0.0
+        if value > 0 and win_at < 90:
+            if solver.declarer_reaches(child, counted_skat, 90, tt, stack):
+                value += SCHNEIDER_WEIGHT
+        elif value == 0 and not solver.declarer_reaches(child, counted_skat, 31, tt, stack):
+            value -= SCHNEIDER_WEIGHT
+        out[card] = value
+
+
+@njit(cache=True)
+def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values):
+    """Play every declared row as the built-in loop does, keeping each decision with a choice:
+    its deal id, the seat's view, the legal cards and the teacher's values. Returns the count kept."""
+    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
+    log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
+    kept = 0
+    for k in range(deals.shape[0]):
+        if declared[k, DECLARED_DECLARER] < 0:
+            continue
+        _start_deal(declared[k], deals[k], state, view)
+        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
+        counted = declared[k, DECLARED_SKAT_CARDS]
+        rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
+        n = 0
+        while not state[STATE_FINISHED]:
+            seat = to_play(state)
+            legal = start_turn(state, seen_skat, view)
+            if popcount(legal) > 1:
+                deal_of[kept], legals[kept] = deal_ids[k], legal
+                views[kept] = view
+                card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack, values[kept])
+                kept += 1
+            rng, card = builtin_card(view, legal, params[seat], rng, state, counted, tt, stack)
+            finish_turn(state, legal, card, log, n)
+            n += 1
+    return kept
+
+
+def decision_columns(profile: Profile, seed: int, start: int, count: int) -> dict:
+    """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
+    (built-in card players only): ``deal_id``, ``view`` (n, VIEW_SIZE), ``legal``, ``values`` (n, 32)."""
+    deals = deal_batch(seed, start, count)
+    plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
+    declarer, bid = run_auctions(np.stack([p.max_bid for p in plans], axis=1))
+    decl = declare(profile, deals, plans, declarer, bid)
+    policies = [s.card_play for s in profile.seats]
+    if any(p.builtin is None for p in policies):
+        raise ValueError("decisions are logged with skatsim's own card players only")
+    deal_ids = np.arange(start, start + count, dtype=np.int64)
+    tt, stack = new_workspace(TEACHER_TABLE_BITS)
+    size = count * DECISIONS_PER_DEAL
+    deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
+    views, values = np.empty((size, VIEW_SIZE), np.int64), np.empty((size, 32), np.float32)
+    kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
+                         declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
+                         deal_of, views, legals, values)
+    return {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}

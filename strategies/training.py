@@ -1,0 +1,181 @@
+"""Fitting the ``learned`` card player to the open-hand teacher's values, with plain NumPy.
+
+Each decision (:mod:`strategies.teacher`) gives one row of features per legal card
+(:mod:`strategies.cardplay.learned_features`) and the teacher's value of that card for the
+seat's side (the declarer's value, negated for a defender), less the mean over the decision's
+legal cards: only the differences between cards decide which one is played. Each decision
+context gets its own weights, fitted by ridge regression in closed form, so the fit is exact
+and the same on every machine; the seed only chooses which deals are held out.
+
+On the held-out deals it reports how often the student's card keeps the teacher's best value
+(``agreement``) and the teacher's value it gives away per decision (``given_away``, in units
+of a won game), and the same for the heuristic player's card, the baseline.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from sim.rules.cards import lowest_card
+from sim.rules.view import VIEW_DECLARER, VIEW_SEAT
+
+from .cardplay.heuristic import heuristic_card
+from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
+from .cardplay.policy import PARAMS_SIZE
+
+#: The ridge penalty, relative to the number of rows of a context.
+RIDGE = 1e-3
+#: Share of the deals held out from fitting to measure the model, and the same share again to
+#: choose how far each context trusts the fit over the heuristic player's card.
+HOLD_OUT = 0.1
+#: The extra weight on the heuristic player's card a context may get: a context whose fit does
+#: not beat the heuristic on the validation deals keeps to the heuristic's card (the last step).
+TRUST_STEPS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 1000.0)
+HEURISTIC_FEATURE = FEATURES.index("heuristic_choice")
+#: A context with fewer validation decisions than this keeps to the heuristic's card: too few to
+#: tell a better fit from luck (the null contexts of a few thousand deals).
+MIN_VALIDATION = 300
+
+
+@njit(cache=True)
+def decision_rows(views, legals, values, rows, targets, decision, context):
+    """One row per legal card of every decision: features into ``rows``, the value for the seat's
+    side less the decision's mean into ``targets``, the decision's index and context. Returns the
+    number of rows written."""
+    m = 0
+    for i in range(views.shape[0]):
+        view = views[i]
+        n = card_features(view, legals[i], rows[m:])
+        sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
+        cards, k, total = np.int64(legals[i]), 0, 0.0
+        while cards:
+            card = lowest_card(cards)
+            cards &= cards - 1
+            targets[m + k] = sign * values[i, card]
+            total += targets[m + k]
+            k += 1
+        ctx = context_of(view)
+        for k in range(n):
+            targets[m + k] -= total / n
+            decision[m + k], context[m + k] = i, ctx
+        m += n
+    return m
+
+
+@njit(cache=True)
+def heuristic_choices(views, legals):
+    """The heuristic player's card (no deviations) at each decision."""
+    out = np.empty(views.shape[0], dtype=np.int64)
+    params = np.zeros(PARAMS_SIZE, dtype=np.float64)
+    rng = np.uint64(1)
+    for i in range(views.shape[0]):
+        rng, out[i] = heuristic_card(views[i], legals[i], params, rng)
+    return out
+
+
+def card_rows(views: np.ndarray, legals: np.ndarray, values: np.ndarray):
+    """(features, targets, decision index, context) of every legal card of the decisions."""
+    views = np.ascontiguousarray(views, dtype=np.int64)
+    legals = np.ascontiguousarray(legals, dtype=np.uint32)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    size = int(np.unpackbits(legals.view(np.uint8)).sum())
+    rows, targets = np.empty((size, N_FEATURES)), np.empty(size)
+    decision, context = np.empty(size, np.int64), np.empty(size, np.int64)
+    m = decision_rows(views, legals, values, rows, targets, decision, context)
+    return rows[:m], targets[:m], decision[:m], context[:m]
+
+
+def fit_weights(rows: np.ndarray, targets: np.ndarray, context: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+    """Ridge weights per context (N_CONTEXTS x N_FEATURES); a context without rows keeps zeros."""
+    weights = np.zeros((N_CONTEXTS, N_FEATURES))
+    for c in range(N_CONTEXTS):
+        mine = context == c
+        if mine.sum() < N_FEATURES:
+            continue
+        x, y = rows[mine], targets[mine]
+        gram = x.T @ x + ridge * len(y) * np.eye(N_FEATURES)
+        weights[c] = np.linalg.solve(gram, x.T @ y)
+    return weights
+
+
+def held_out(deal_ids: np.ndarray, seed: int, share: float = HOLD_OUT) -> np.ndarray:
+    """Which decisions belong to held-out deals: a share of the distinct deals chosen by ``seed``."""
+    deals = np.unique(deal_ids)
+    chosen = np.random.default_rng(seed).permutation(len(deals))[: max(1, int(round(share * len(deals))))]
+    return np.isin(deal_ids, deals[chosen])
+
+
+def judge(cards: np.ndarray, views: np.ndarray, values: np.ndarray) -> dict:
+    """How cards chosen at decisions compare with the teacher: agreement and value given away."""
+    sign = np.where(views[:, VIEW_SEAT] == views[:, VIEW_DECLARER], 1.0, -1.0)
+    mine = values * sign[:, None]
+    best = np.nanmax(mine, axis=1)
+    chosen = mine[np.arange(len(cards)), cards]
+    return {"agreement": float(np.mean(chosen >= best - 1e-9)), "given_away": float(np.mean(best - chosen))}
+
+
+def student_choices(weights: np.ndarray, views: np.ndarray, legals: np.ndarray) -> np.ndarray:
+    """The learned player's card at each decision under ``weights``."""
+    from .cardplay.learned import learned_card
+
+    params = np.concatenate([np.zeros(PARAMS_SIZE), weights.ravel()])
+    return np.array([learned_card(views[i], legals[i], params, np.uint64(1))[1] for i in range(len(views))])
+
+
+def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
+    """Row index of the best score of each decision (rows grouped by decision; the first of equals)."""
+    order = np.lexsort((np.arange(len(scores)), -scores, decision))
+    first = np.r_[True, decision[order][1:] != decision[order][:-1]]
+    return order[first]
+
+
+def choose_trust(weights: np.ndarray, rows, targets, decision, context) -> dict:
+    """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
+    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions); added to
+    the weights' heuristic_choice entry in place."""
+    scores = np.einsum("ij,ij->i", rows, weights[context])
+    best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))
+    chosen = {}
+    for c in range(N_CONTEXTS):
+        mine = np.flatnonzero(context == c)
+        decisions = np.unique(decision[mine])
+        if len(decisions) < MIN_VALIDATION:
+            weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[-1]
+            chosen[c] = TRUST_STEPS[-1]
+            continue
+        lost = []
+        for step in TRUST_STEPS:
+            picks = segment_choice(scores[mine] + step * rows[mine, HEURISTIC_FEATURE], decision[mine])
+            lost.append(np.sum(best[np.searchsorted(np.unique(decision), decisions)] - targets[mine][picks]))
+        k = max(i for i in range(len(lost)) if lost[i] <= min(lost) + 1e-9)
+        weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[k]
+        chosen[c] = TRUST_STEPS[k]
+    return chosen
+
+
+def train(deal_ids, views, legals, values, seed: int = 0, ridge: float = RIDGE) -> tuple[np.ndarray, dict]:
+    """Fit on all deals but the held-out ones (a share to test, a share to choose each context's
+    trust in the fit); returns (weights, report)."""
+    began = time.perf_counter()
+    deal_ids = np.asarray(deal_ids)
+    test = held_out(deal_ids, seed)
+    check = ~test & held_out(np.where(test, -1, deal_ids), seed + 1, HOLD_OUT / (1 - HOLD_OUT))
+    check &= ~test
+    fit = ~test & ~check
+    rows, targets, decision, context = card_rows(views[fit], legals[fit], values[fit])
+    weights = fit_weights(rows, targets, context, ridge)
+    trust = choose_trust(weights, *card_rows(views[check], legals[check], values[check]))
+    seconds = time.perf_counter() - began
+    views_t, legals_t, values_t = views[test], legals[test], values[test]
+    report = {
+        "decisions": int(len(views)), "deals": int(len(np.unique(deal_ids))), "held_out_decisions": int(test.sum()),
+        "validation_decisions": int(check.sum()), "card_rows": int(len(rows)), "seed": seed, "ridge": ridge,
+        "fit_seconds": round(seconds, 2),
+        "trust": {CONTEXTS[c]: step for c, step in trust.items()},
+        "student": judge(student_choices(weights, views_t, legals_t), views_t, values_t),
+        "heuristic": judge(heuristic_choices(views_t, legals_t), views_t, values_t),
+    }
+    return weights, report

@@ -79,11 +79,9 @@ def _start_deal(row, cards, state, view):
     """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
     d = row[DECLARED_DECLARER]
     twelve = cards[d] | cards[3]
-    hands = np.empty(3, dtype=np.int64)
-    for s in range(3):
-        hands[s] = cards[s]
-    hands[d] = twelve & ~row[DECLARED_SKAT_CARDS]
-    start_play(state, hands[0], hands[1], hands[2], row[DECLARED_GAME], d)
+    kept = twelve & ~row[DECLARED_SKAT_CARDS]
+    start_play(state, kept if d == 0 else cards[0], kept if d == 1 else cards[1], kept if d == 2 else cards[2],
+               row[DECLARED_GAME], d)
     set_declaration(view, row[DECLARED_HAND], row[DECLARED_SCHNEIDER], row[DECLARED_SCHWARZ], row[DECLARED_OUVERT],
                     row[DECLARED_BID])
     return twelve

@@ -16,13 +16,14 @@ from sim.rules.auction import auction_by_max_bids
 from sim.rules.cards import SEAT_SUFFIXES
 from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
-from sim.rules.play import TRICK_LOG_SIZE, play_out
+from sim.rules.play import TRICK_LOG_SIZE, finish_turn, play_out, start_turn
 from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.scoring import RESULT_COLUMNS, result_row
-from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
+from sim.rules.tricks import STATE_FINISHED, STATE_SIZE, declarer_result, start_play, to_play
 from sim.rules.view import VIEW_SIZE, set_declaration
 
 from .cardplay.builtin import BUILTIN_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
+from .cardplay.heuristic import HEURISTIC_KIND, heuristic_card
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
@@ -79,11 +80,9 @@ def _start_deal(row, cards, state, view):
     """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
     d = row[DECLARED_DECLARER]
     twelve = cards[d] | cards[3]
-    hands = np.empty(3, dtype=np.int64)
-    for s in range(3):
-        hands[s] = cards[s]
-    hands[d] = twelve & ~row[DECLARED_SKAT_CARDS]
-    start_play(state, hands[0], hands[1], hands[2], row[DECLARED_GAME], d)
+    kept = twelve & ~row[DECLARED_SKAT_CARDS]
+    start_play(state, kept if d == 0 else cards[0], kept if d == 1 else cards[1], kept if d == 2 else cards[2],
+               row[DECLARED_GAME], d)
     set_declaration(view, row[DECLARED_HAND], row[DECLARED_SCHNEIDER], row[DECLARED_SCHWARZ], row[DECLARED_OUVERT],
                     row[DECLARED_BID])
     return twelve
@@ -109,6 +108,28 @@ def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, t
         seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
         play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k],
                          declared[k, DECLARED_SKAT_CARDS], tt, stack)
+        _score_deal(declared[k], state, twelve, results[k])
+
+
+@njit(cache=True)
+def play_batch_heuristic(seed, deal_ids, deals, declared, params, results, logs):
+    """:func:`play_batch_builtin` when every seat plays the heuristic: the same games (the same cards
+    and random draws), asking the heuristic directly instead of through the built-in players' dispatch,
+    which cost about a third of the play time."""
+    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
+    for k in range(deals.shape[0]):
+        if declared[k, DECLARED_DECLARER] < 0:
+            continue
+        twelve = _start_deal(declared[k], deals[k], state, view)
+        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
+        rng, log, n = stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k], 0
+        log[:] = -1
+        while not state[STATE_FINISHED]:
+            seat = to_play(state)
+            legal = start_turn(state, seen_skat, view)
+            rng, card = heuristic_card(view, legal, params[seat], rng)
+            finish_turn(state, legal, card, log, n)
+            n += 1
         _score_deal(declared[k], state, twelve, results[k])
 
 
@@ -154,7 +175,9 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     params = param_matrix(policies)
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
-    if all(p.builtin in BUILTIN_KINDS for p in policies):
+    if all(p.builtin == HEURISTIC_KIND for p in policies):
+        play_batch_heuristic(np.uint64(seed), deal_ids, deals, declared, params, results, logs)
+    elif all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
         tt, stack = new_workspace(SEARCH_TABLE_BITS if searching else 8)
         play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, params, results, logs, tt, stack)

@@ -54,67 +54,91 @@ class Discarder:
         return out
 
 
+#: Masks of the four aces and the four tens.
+_ACES = np.uint32(sum(1 << (8 * s + ACE) for s in range(4)))
+_TENS = np.uint32(sum(1 << (8 * s + TEN) for s in range(4)))
+
+
 @njit(cache=True, inline="always")
-def _suits_held(cards):
-    """Number of suits (suit bytes of the mask) that hold a card."""
-    n = 0
+def _bit(mask, card):
+    """1 when ``card`` is in ``mask``."""
+    return np.int64((mask >> np.uint32(card)) & np.uint32(1))
+
+
+@njit(cache=True, inline="always")
+def _short_suits(side):
+    """(singletons, doubletons): the cards of ``side`` alone in their suit and those of its two-card
+    suits."""
+    singletons, doubletons = np.uint32(0), np.uint32(0)
     for s in range(4):
-        if cards & SUIT_MASKS[s]:
-            n += 1
-    return n
+        held = side & SUIT_MASKS[s]
+        n = popcount(held)
+        if n == 1:
+            singletons |= held
+        elif n == 2:
+            doubletons |= held
+    return singletons, doubletons
 
 
-@njit(cache=True)
-def _pair_value(twelve, side, suits_left, game, a, b, params):
-    """The value of discarding ``a`` and ``b``; ``side`` holds the twelve's plain-suit cards (jacks
-    and trumps excluded; in null every card) and ``suits_left`` the number of suits it covers."""
-    pair = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
-    voids = suits_left - _suits_held(side & ~pair)
+@njit(cache=True, inline="always")
+def _voids(singletons, doubletons, a, b):
+    """Side suits emptied by discarding ``a`` and ``b``: a singleton, or a doubleton taken whole."""
+    if (a >> 3) == (b >> 3):
+        return _bit(doubletons, a) * _bit(doubletons, b) + _bit(singletons, a) + _bit(singletons, b)
+    return _bit(singletons, a) + _bit(singletons, b)
+
+
+@njit(cache=True, inline="always")
+def _pair_value(game, params, singletons, doubletons, guarded, a, b):
+    """The value of discarding ``a`` and ``b`` (the terms of the module doc)."""
+    voids = _voids(singletons, doubletons, a, b)
     if game == NULL:
         return params[NULL_HEIGHT] * (NULL_ORDER[a & 7] + NULL_ORDER[b & 7]) + params[VOID] * voids
-    rest = twelve & ~pair
-    aces = int((a & 7) == ACE) + int((b & 7) == ACE)
-    guarded_tens = _guarded_ten(rest, a) + _guarded_ten(rest, b)
+    aces = _bit(_ACES, a) + _bit(_ACES, b)
+    # a ten stays guarded unless its ace (the card just above it) goes with it
+    guarded_tens = _bit(guarded, a) * (1 - np.int64(b == a + 1)) + _bit(guarded, b)
     return (params[POINTS] * (CARD_POINTS[a] + CARD_POINTS[b]) + params[VOID] * voids
             - params[ACE_PENALTY] * aces - params[GUARDED_TEN] * guarded_tens)
-
-
-@njit(cache=True, inline="always")
-def _guarded_ten(rest, card):
-    """1 when ``card`` is a ten whose ace stays in the hand."""
-    ace = (card & ~7) + ACE
-    return int((card & 7) == TEN and (rest >> np.uint32(ace)) & np.uint32(1) == 1)
 
 
 @njit(cache=True)
 def discard_by_rules(twelve, game, params):
     """The pair of cards with the best value (the first such pair in card order); trumps only when
     fewer than two side cards remain."""
-    twelve = np.uint32(twelve)
+    return _best_pair(np.uint32(twelve), game, params, np.empty(12, np.int64))
+
+
+@njit(cache=True)
+def _best_pair(twelve, game, params, cards):
+    """:func:`discard_by_rules` with room for the twelve card ids in ``cards``. Every pair's value
+    comes from masks fixed per hand (short suits, guarded tens), with the same arithmetic as the
+    rule's terms in the module doc."""
     side = twelve & ~TRUMP_MASKS[game]  # null has no trumps: every card
     pool = side if popcount(side) >= 2 else twelve
-    suits_left = _suits_held(side)
-    best, best_pair = -1e18, np.uint32(0)
-    firsts = pool
-    while firsts:
-        a = lowest_card(firsts)
-        firsts &= firsts - np.uint32(1)
-        seconds = firsts  # the cards above a: every pair once, in card order
-        while seconds:
-            b = lowest_card(seconds)
-            seconds &= seconds - np.uint32(1)
-            value = _pair_value(twelve, side, suits_left, game, a, b, params)
+    singletons, doubletons = _short_suits(side)
+    guarded = twelve & _TENS & (twelve >> np.uint32(ACE - TEN))  # tens whose ace is in the hand
+    n = 0
+    while pool:
+        cards[n] = lowest_card(pool)
+        pool &= pool - np.uint32(1)
+        n += 1
+    best, best_a, best_b = -1e18, 0, 0
+    for i in range(n):  # every pair once, in card order
+        a = cards[i]
+        for j in range(i + 1, n):
+            b = cards[j]
+            value = _pair_value(game, params, singletons, doubletons, guarded, a, b)
             if value > best:
-                best = value
-                best_pair = (np.uint32(1) << np.uint32(a)) | (np.uint32(1) << np.uint32(b))
-    return best_pair
+                best, best_a, best_b = value, a, b
+    return (np.uint32(1) << np.uint32(best_a)) | (np.uint32(1) << np.uint32(best_b))
 
 
 @njit(cache=True)
 def _discard_each_by_rules(twelves, game, params, out):
     """:func:`_discard_each` for the built-in rules, which numba can cache between processes."""
+    cards = np.empty(12, np.int64)
     for k in range(twelves.shape[0]):
-        out[k] = discard_by_rules(twelves[k], game, params)
+        out[k] = _best_pair(np.uint32(twelves[k]), game, params, cards)
 
 
 @register("discarder", "rules", ranges={

@@ -20,7 +20,9 @@ from __future__ import annotations
 import reprlib
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 DIAMONDS, HEARTS, SPADES, CLUBS = 0, 1, 2, 3
 SUIT_LETTERS = "DHSC"
@@ -76,24 +78,32 @@ def card(suit: int, rank: int) -> int:
 # --- bit operations, shared by every kernel -------------------------------------------
 
 
+@intrinsic
+def _count_bits(typingctx, mask):
+    """The processor's population count of an unsigned 32-bit mask."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint32(types.uint32), codegen
+
+
+@intrinsic
+def _trailing_zeros(typingctx, mask):
+    """The processor's count of trailing zero bits of an unsigned 32-bit mask (32 for an empty one)."""
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.uint32(types.uint32), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount(mask):
     """Number of set bits of a 32-bit mask."""
-    x = np.uint32(mask)
-    x = x - ((x >> np.uint32(1)) & np.uint32(0x55555555))
-    x = (x & np.uint32(0x33333333)) + ((x >> np.uint32(2)) & np.uint32(0x33333333))
-    x = (x + (x >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
-    x = x + (x >> np.uint32(8))
-    x = x + (x >> np.uint32(16))
-    return np.int64(x & np.uint32(0x3F))
+    return np.int64(_count_bits(np.uint32(mask)))
 
 
 @njit(cache=True, inline="always")
 def lowest_card(mask):
-    """The id of the lowest set bit of a non-empty mask."""
-    m = np.uint32(mask)
-    low = m & (~m + np.uint32(1))
-    return popcount(low - np.uint32(1))
+    """The id of the lowest set bit of a non-empty mask (32 for an empty one)."""
+    return np.int64(_trailing_zeros(np.uint32(mask)))
 
 
 @njit(cache=True, inline="always")

@@ -142,15 +142,14 @@ def declarer_lead(view, legal):
 @njit(cache=True)
 def sure_winners(view, game, winners, led, out):
     """Winners the seats still to play cannot beat (by what each may hold)."""
+    # what the seats after this one may hold (nothing for a position already played: it beats nothing)
+    second = may_hold(view, seat_at(view, 1), out) if view[VIEW_IN_TRICK] < 1 else np.int64(0)
+    third = may_hold(view, seat_at(view, 2), out) if view[VIEW_IN_TRICK] < 2 else np.int64(0)
     found, m = np.int64(0), winners
     while m:
         c = lowest_card(m)
         m &= m - 1
-        safe = True
-        for pos in range(view[VIEW_IN_TRICK] + 1, 3):
-            if can_beat(game, may_hold(view, seat_at(view, pos), out), c, led):
-                safe = False
-        if safe:
+        if not can_beat(game, second, c, led) and not can_beat(game, third, c, led):
             found |= np.int64(1) << c
     return found
 
@@ -386,13 +385,13 @@ def null_discard(view, legal, out):
 def null_defender_follow(view, legal):
     """Duck under the declarer's winning card; play low while the declarer is still to play
     so that its card is more likely to win; once it has escaped, shed a high card."""
-    game = view[VIEW_GAME]
-    winning = view[VIEW_TRICK + winning_position(view)]
+    game, pos = view[VIEW_GAME], winning_position(view)
+    winning = view[VIEW_TRICK + pos]
     led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
     following = legal & SUIT_CARDS[NULL, led]
     if not following:
         return null_discard(view, legal, cards_out(view))
-    if seat_at(view, winning_position(view)) == view[VIEW_DECLARER]:
+    if seat_at(view, pos) == view[VIEW_DECLARER]:
         card = stay_under(game, following, winning)
         return card if card >= 0 else highest_card(game, following)
     if not declarer_has_played(view):

@@ -70,7 +70,7 @@ def read_decisions(folders) -> dict:
             table = pq.read_table(Path(folder) / part_name(index))
             parts["deal_id"].append(table["deal_id"].to_numpy() + k * 10**13)
             parts["legal"].append(table["legal"].to_numpy())
-            for name, width in (("view", 27), ("values", 32)):
+            for name, width in (("view", table.schema.field("view").type.list_size), ("values", 32)):
                 flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
                 parts[name].append(flat.reshape(-1, width))
     if not parts["deal_id"]:

@@ -191,6 +191,9 @@ def keeping_cards(state, declarer_skat, value, tt, stack):
     return keep
 
 
+# card_values walks the legal cards as keeping_cards does, on purpose: one asks a yes/no question of
+# each child and the other its exact value, and a numba kernel cannot take the question as an argument
+# and still be cached.
 @njit(cache=True)
 def card_values(state, declarer_skat, tt, stack, out):
     """``out[card]``: the open-hand value after each legal card of the side to move; -1 for the others.

@@ -126,7 +126,12 @@ rules, not by the cards, and appear only under How the deals ended. The game mix
 
 BIDS_INTRO = """<h2>Bid success</h2>
 <p>How often the declarer wins against the final bid (all games here; by game group in
-<code>tables/bid_success.csv</code>). Overbid: the value the game reached fell short of the bid.</p>
+<code>tables/bid_success.csv</code>). Overbid: the value the game reached fell short of the bid.
+Contested: a defender's own bid limit reached the final bid, so two hands were worth the same value
+and the declarer kept the game at it (the listener holds at a tie). The win rate dips where nearly
+every game is contested: 48 is the value of a grand with or without 1 and 72 of a grand with or
+without 2, so at those bids the declarer mostly plays a grand against a defender whose hand was
+worth the same grand, with the jacks the declarer lacks.</p>
 """
 
 THRESHOLDS_INTRO = """<h2>Bidding thresholds</h2>
@@ -311,7 +316,7 @@ def bid_success_html(report: Report) -> list[str]:
     bids = report.tables["bid_success"].filter(pl.col("contract") == "all games")
     if not bids.height:
         return [missing(NO_GAMES)]
-    columns = contract_columns("run", "bid", results=("games", "win rate", "overbid", "Seeger-Fabian"))
+    columns = contract_columns("run", "bid", results=("games", "win rate", "overbid", "contested", "Seeger-Fabian"))
     return [plots_or(report, "bid_success", TOO_FEW_PLOTTED.format(what="final bid")),
             folded("Table", frame_html(bids, columns))]
 

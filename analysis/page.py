@@ -162,7 +162,11 @@ HEURISTICS_CAVEAT = """<b>Range restriction</b> in game-mode runs ({runs}): the 
 auction let through, declared by bidders whose models read these evaluators; hands below the bidders'
 thresholds are missing. That lowers the AUC, and by different amounts for different evaluators: compare
 evaluators on declare-mode runs (<code>skatsim simulate --mode declare</code>), where every seat declares
-every game."""
+every game. The same selection bends the calibration plots of these runs away from the diagonal: a
+logistic curve in one score cannot follow a win rate that the bidders have already cut (few declared games
+at low scores, and those few are special: a good skat, or a game the bidding forced), so points lie far
+off the diagonal, with intervals that exclude it, where the curve misdescribes the games. On declare-mode
+runs, which declare every hand, the fits of the built-in evaluators lie close to it."""
 
 HEURISTICS_INTRO = """<h2>Heuristic comparison</h2>
 <p>How well each evaluator's score predicts that the declarer wins, on the same games: ROC AUC (higher is

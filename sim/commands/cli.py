@@ -347,7 +347,7 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
     with a 95% interval over deals, ranked; then every match's A - B. A PLAYER is a profile name or
     .toml file, with settings after @: default@card_play=pimc@card_play.worlds=8.
 
-    Writes standings.csv, pairs.csv and tournament.png to the tournament folder; running the same
+    Writes standings.csv, pairs.csv, tournament.png and summary.md to the tournament folder; running the same
     command again resumes the matches not finished (and grows them with more --deals).
     """
     from analysis import AnalysisError

@@ -21,7 +21,7 @@ from .intervals import add_rate, mean_table
 from .runs import Run
 
 CUBE_KEYS = ["seat", "game", "bid", "hand", "ouvert", "schneider_announced", "schwarz_announced",
-             "matadors", "won", "schneider", "schwarz", "overbid", "game_value", "score", "sf", "oh_won"]
+             "matadors", "won", "schneider", "schwarz", "overbid", "game_value", "score", "sf", "oh_won", "contested"]
 SUIT_GAMES = "suit games"
 ALL_GAMES = "all games"
 
@@ -66,6 +66,8 @@ def success_table(cube: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
         schwarz_count=(n * pl.col("schwarz")).sum(), overbid_count=(n * pl.col("overbid")).sum(),
         mean_value=(n * pl.col("game_value")).sum() / n.sum(),
         oh_games=(n * pl.col("oh_won").is_not_null()).sum(), oh_won=(n * pl.col("oh_won").fill_null(False)).sum(),
+        auctions=(n * pl.col("contested").is_not_null()).sum(),
+        contested_count=(n * pl.col("contested").fill_null(False)).sum(),
     ).sort(keys)
     for count, total, name in RATES:
         counts = add_rate(counts, count, total, name)
@@ -81,7 +83,7 @@ def success_table(cube: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
 #: (count, total, name) of each rate of a contract table.
 RATES = (("won", "games", "win_rate"), ("schneider_count", "games", "schneider_rate"),
          ("schwarz_count", "games", "schwarz_rate"), ("overbid_count", "games", "overbid_rate"),
-         ("oh_won", "oh_games", "oh_win_rate"))
+         ("oh_won", "oh_games", "oh_win_rate"), ("contested_count", "auctions", "contested_rate"))
 
 
 def deal_rates() -> dict[str, tuple[pl.Expr, pl.Expr]]:
@@ -90,6 +92,7 @@ def deal_rates() -> dict[str, tuple[pl.Expr, pl.Expr]]:
     rates = {name: (n * pl.col(flag), n) for flag, name in (("won", "win_rate"), ("schneider", "schneider_rate"),
                                                              ("schwarz", "schwarz_rate"), ("overbid", "overbid_rate"))}
     rates["oh_win_rate"] = (n * pl.col("oh_won").fill_null(False), n * solved)
+    rates["contested_rate"] = (n * pl.col("contested").fill_null(False), n * pl.col("contested").is_not_null())
     return rates
 
 

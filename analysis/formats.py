@@ -84,6 +84,7 @@ CONTRACT_COLUMNS = {
     "mean value": lambda row: number(row["mean_value"]),
     "classic score": mean_column("mean_score"),
     "Seeger-Fabian": mean_column("mean_sf"),
+    "contested": lambda row: rate_text(row, "contested_rate") if row["auctions"] else MISSING,
 }
 
 

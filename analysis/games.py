@@ -19,6 +19,10 @@ Either way each row is one game, with:
                   manifest says)
     oh_won        the game won with best play on both sides, every hand seen (a run made
                   with ``--open-hand``; null in other runs)
+    contested     a defender's own bid limit reached the final bid: two hands were worth
+                  the same value, and the declarer kept the game at it (game and match
+                  mode; null in declare mode, which has no auction, and in an archive
+                  without bid plans)
 
 plus the declaration and result columns of the schema (hand, ouvert, matadors, ...).
 ``value_reached`` and ``won_in_play`` let analysis replay a game at another bid. A
@@ -82,8 +86,17 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
     scores = [declared_score(column).alias(f"eval_{name}") for name, column in wanted.items()]
     open_hand = pl.col("oh_won") if run.open_hand else pl.lit(None, pl.Boolean).alias("oh_won")
     groups = [deal_group()] if run.mode == "declare" else []
+    rival = pl.lit(None, pl.Boolean).alias("contested") if run.mode == "declare" else contested()
     return frame.select("deal_id", "seat", "game", "bid", *RESULT_COLUMNS, "sf", table_sf(),
-                        pl.col("value_reached").cast(pl.Int32), "won_in_play", open_hand, *scores, *groups)
+                        pl.col("value_reached").cast(pl.Int32), "won_in_play", open_hand, rival, *scores, *groups)
+
+
+def contested() -> pl.Expr:
+    """``contested``: the highest bid limit of the two defenders (columns ``max_bid_f`` ...) is at
+    least the final bid; null where the limits are not known."""
+    limits = [pl.when(pl.col("seat") != seat).then(pl.col(f"max_bid_{suffix}"))
+              for seat, suffix in enumerate("fmr")]
+    return (pl.max_horizontal(*limits) >= pl.col("bid")).alias("contested")
 
 
 def table_sf() -> pl.Expr:

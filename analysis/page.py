@@ -126,7 +126,12 @@ rules, not by the cards, and appear only under How the deals ended. The game mix
 
 BIDS_INTRO = """<h2>Bid success</h2>
 <p>How often the declarer wins against the final bid (all games here; by game group in
-<code>tables/bid_success.csv</code>). Overbid: the value the game reached fell short of the bid.</p>
+<code>tables/bid_success.csv</code>). Overbid: the value the game reached fell short of the bid.
+Contested: a defender's own bid limit reached the final bid, so two hands were worth the same value
+and the declarer kept the game at it (the listener holds at a tie). The win rate dips where nearly
+every game is contested: 48 is the value of a grand with or without 1 and 72 of a grand with or
+without 2, so at those bids the declarer mostly plays a grand against a defender whose hand was
+worth the same grand, with the jacks the declarer lacks.</p>
 """
 
 THRESHOLDS_INTRO = """<h2>Bidding thresholds</h2>
@@ -157,7 +162,11 @@ HEURISTICS_CAVEAT = """<b>Range restriction</b> in game-mode runs ({runs}): the 
 auction let through, declared by bidders whose models read these evaluators; hands below the bidders'
 thresholds are missing. That lowers the AUC, and by different amounts for different evaluators: compare
 evaluators on declare-mode runs (<code>skatsim simulate --mode declare</code>), where every seat declares
-every game."""
+every game. The same selection bends the calibration plots of these runs away from the diagonal: a
+logistic curve in one score cannot follow a win rate that the bidders have already cut (few declared games
+at low scores, and those few are special: a good skat, or a game the bidding forced), so points lie far
+off the diagonal, with intervals that exclude it, where the curve misdescribes the games. On declare-mode
+runs, which declare every hand, the fits of the built-in evaluators lie close to it."""
 
 HEURISTICS_INTRO = """<h2>Heuristic comparison</h2>
 <p>How well each evaluator's score predicts that the declarer wins, on the same games: ROC AUC (higher is
@@ -311,7 +320,7 @@ def bid_success_html(report: Report) -> list[str]:
     bids = report.tables["bid_success"].filter(pl.col("contract") == "all games")
     if not bids.height:
         return [missing(NO_GAMES)]
-    columns = contract_columns("run", "bid", results=("games", "win rate", "overbid", "Seeger-Fabian"))
+    columns = contract_columns("run", "bid", results=("games", "win rate", "overbid", "contested", "Seeger-Fabian"))
     return [plots_or(report, "bid_success", TOO_FEW_PLOTTED.format(what="final bid")),
             folded("Table", frame_html(bids, columns))]
 

@@ -45,10 +45,15 @@ def test_an_imported_run_says_what_it_is(folders):
 
 def test_imported_engine_games_give_the_simulations_tables(folders):
     """The same deals played by the same profile, once simulated and once written as an archive and
-    imported: every contract table is the same."""
+    imported: every contract table is the same, except that an archive has no bid plans, so whether a
+    defender's limit reached the bid is unknown there."""
     humans, bots = contract_success(load_run(folders / "humans-same")), contract_success(load_run(folders / "bots"))
+    auction = pl.selectors.starts_with("contested", "auctions")
     for name in humans:
-        assert humans[name].equals(bots[name]), name
+        if "auctions" in humans[name].columns:
+            assert (humans[name]["auctions"] == 0).all() and humans[name]["contested_rate"].is_null().all()
+            assert (bots[name]["auctions"] == bots[name]["games"]).all(), name
+        assert humans[name].drop(auction, strict=False).equals(bots[name].drop(auction, strict=False)), name
 
 
 def test_contract_success_counts_only_games_played_out_or_conceded(folders):

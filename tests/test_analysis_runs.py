@@ -92,6 +92,19 @@ def test_win_rate_passed_in_rate_and_mean_scores_of_a_known_log(tmp_path):
     assert tables["bid_success"].filter(_is("contract", "all games"))["bid"].to_list() == [18]
 
 
+def test_a_game_is_contested_when_a_defenders_own_limit_reached_the_final_bid(tmp_path):
+    """Forehand declares clubs at 18 in each deal. Middlehand's limit 18 (deals 0 to 2) or rearhand's 20
+    (deal 3) contests it; forehand's own limit and limits below the bid do not (deals 4 to 9)."""
+    games = clubs_games([True] * 10)
+    games["max_bid_f"] = np.full(10, 24)
+    games["max_bid_m"] = np.array([18, 18, 18, 0, 0, 0, 0, 17, 0, 0])
+    games["max_bid_r"] = np.array([0, 0, 0, 20, 0, 0, 0, 0, 0, 0])
+    bids = contract_success(load_run(write_run(tmp_path / "run", games)))["bid_success"]
+    row = bids.row(by_predicate=_is("contract", "all games"), named=True)
+    assert (row["auctions"], row["contested_count"], row["contested_rate"]) == (10, 4, pytest.approx(0.4))
+    assert row["contested_rate_lo"] < 0.4 < row["contested_rate_hi"]
+
+
 def test_the_mean_score_of_forty_games_has_the_interval_worked_out_by_hand(tmp_path):
     """32 of 40 clubs games won: Seeger-Fabian 74 or -98, mean 39.6, standard deviation 172 * sqrt(0.8 * 0.2)
     = 68.8 (69.7 with n - 1), so a 95% interval of about 39.6 +- 1.96 * 69.7 / sqrt(40) = [18.0, 61.2]; the

@@ -27,7 +27,9 @@ PNG = b"\x89PNG\r\n\x1a\n"
 # --- the expected tables and their header rows ---------------------------------------------
 
 RESULTS = ["games", "won", "schneider_count", "schwarz_count", "overbid_count", "mean_value", "oh_games", "oh_won",
-           *(f"{rate}{end}" for rate in ("win_rate", "schneider_rate", "schwarz_rate", "overbid_rate", "oh_win_rate")
+           "auctions", "contested_count",
+           *(f"{rate}{end}" for rate in ("win_rate", "schneider_rate", "schwarz_rate", "overbid_rate", "oh_win_rate",
+                                         "contested_rate")
              for end in ("", "_lo", "_hi")),
            *(f"{mean}{end}" for mean in ("mean_score", "mean_sf") for end in ("", "_lo", "_hi", "_interval"))]
 CONTRACT_HEADERS = {

@@ -17,6 +17,7 @@ from sim.rules.games import GAME_NAMES, Declaration
 from sim.runs.simulation import simulate
 from strategies import load_profile, play_deals
 from strategies.calibration import FEATURES, MONOTONE, Model, features
+from tests.commands import stdout_runner
 
 
 @pytest.fixture(scope="module")
@@ -144,14 +145,6 @@ def test_four_jacks_and_seven_clubs_win_clubs_and_grand_almost_always():
         assert rates[game]["win_rate"] >= 0.97 and rates[game]["bid_up_to"] >= 120, rates[game]
     assert table.row(0, named=True)["game"] in ("grand hand", "clubs hand")
 
-
-def stdout_runner() -> CliRunner:
-    """A runner whose output is stdout alone: lines told on stderr (kernels compiling on a first run)
-    stay out of what the command prints."""
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr in by default
-    except TypeError:
-        return CliRunner()
 
 
 def test_a_hopeless_hand_is_advised_to_pass():

@@ -9,15 +9,7 @@ from click.testing import CliRunner
 from sim.commands.cli import main
 from sim.commands.show import trick_count
 from sim.runs.simulation import simulate
-
-
-def stdout_runner() -> CliRunner:
-    """A runner whose output is stdout alone: lines told on stderr (kernels compiling on a first run)
-    stay out of what the command prints."""
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr in by default
-    except TypeError:
-        return CliRunner()
+from tests.commands import stdout_runner
 
 
 @pytest.fixture(scope="module")

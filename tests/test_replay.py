@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from sim.rules.cards import CARD_POINTS, cards_of, format_card, format_hand, mas
 from sim.rules.deal import deal
 from sim.rules.records import RecordError, parse_record, replay
 from sim.rules.tricks import CardPlay
+from tests.commands import stdout_runner
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "examples" / "games.jsonl"
@@ -387,19 +387,13 @@ def test_random_legal_games_replay(seed):
 # --- the command line -----------------------------------------------------------------------
 
 
-def _runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr in by default
-    except TypeError:
-        return CliRunner()
-
 
 def _lines(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines()]
 
 
 def test_cli_replays_examples_to_stdout():
-    result = _runner().invoke(main, ["replay", str(GAMES)])
+    result = stdout_runner().invoke(main, ["replay", str(GAMES)])
     assert result.exit_code == 0, result.stderr
     out = _lines(result.stdout)
     assert [r["id"] for r in out] == list(EXAMPLES)
@@ -408,7 +402,7 @@ def test_cli_replays_examples_to_stdout():
 
 def test_cli_out_is_written_atomically_with_parent_folders(tmp_path):
     target = tmp_path / "deep" / "er" / "results.jsonl"
-    result = _runner().invoke(main, ["replay", str(GAMES), "--out", str(target)])
+    result = stdout_runner().invoke(main, ["replay", str(GAMES), "--out", str(target)])
     assert result.exit_code == 0 and result.stdout == ""
     assert [r["id"] for r in _lines(target.read_text())] == list(EXAMPLES)
     assert os.listdir(target.parent) == ["results.jsonl"]
@@ -426,7 +420,7 @@ def _mixed_input(tmp_path: Path) -> Path:
 def test_cli_bad_record_stops_and_leaves_no_output(tmp_path):
     source = _mixed_input(tmp_path)
     target = tmp_path / "out" / "results.jsonl"
-    result = _runner().invoke(main, ["replay", str(source), "--out", str(target)])
+    result = stdout_runner().invoke(main, ["replay", str(source), "--out", str(target)])
     assert result.exit_code != 0
     assert result.stderr.strip().splitlines() == [
         f'{source}, line 3, record "broken": card 3 (trick 1): rearhand plays C7 but must follow DA (revoke)']
@@ -436,7 +430,7 @@ def test_cli_bad_record_stops_and_leaves_no_output(tmp_path):
 def test_cli_bad_record_keeps_an_existing_out_file(tmp_path):
     target = tmp_path / "results.jsonl"
     target.write_text("earlier results\n")
-    result = _runner().invoke(main, ["replay", str(_mixed_input(tmp_path)), "--out", str(target)])
+    result = stdout_runner().invoke(main, ["replay", str(_mixed_input(tmp_path)), "--out", str(target)])
     assert result.exit_code != 0
     assert target.read_text() == "earlier results\n"
     assert sorted(os.listdir(tmp_path)) == ["mixed.jsonl", "results.jsonl"]
@@ -444,7 +438,7 @@ def test_cli_bad_record_keeps_an_existing_out_file(tmp_path):
 
 def test_cli_keep_going_writes_error_objects(tmp_path):
     target = tmp_path / "results.jsonl"
-    result = _runner().invoke(main, ["replay", str(_mixed_input(tmp_path)), "--out", str(target), "--keep-going"])
+    result = stdout_runner().invoke(main, ["replay", str(_mixed_input(tmp_path)), "--out", str(target), "--keep-going"])
     assert result.exit_code != 0
     out = _lines(target.read_text())
     assert [r["id"] for r in out] == ["rules-2", "broken", "rules-3"]
@@ -455,7 +449,7 @@ def test_cli_keep_going_writes_error_objects(tmp_path):
 
 
 def test_cli_keep_going_on_bad_examples_fails_every_line(tmp_path):
-    result = _runner().invoke(main, ["replay", str(BAD_GAMES), "--keep-going"])
+    result = stdout_runner().invoke(main, ["replay", str(BAD_GAMES), "--keep-going"])
     assert result.exit_code != 0
     out = _lines(result.stdout)
     assert len(out) == len(BAD_GAMES.read_text().splitlines())
@@ -479,7 +473,7 @@ def test_keep_going_survives_any_bad_line_and_scores_the_rest(tmp_path, bad, pro
     good = GAMES.read_text().splitlines()
     source = tmp_path / "mixed.jsonl"
     source.write_text("\n".join([good[0], bad, *good[1:3]]) + "\n")
-    result = _runner().invoke(main, ["replay", str(source), "--keep-going"])
+    result = stdout_runner().invoke(main, ["replay", str(source), "--keep-going"])
     assert result.exit_code == 1 and "Traceback" not in result.output + result.stderr
     out = _lines(result.stdout)
     assert [r.get("error") for r in out] == [None, problem, None, None]
@@ -490,16 +484,16 @@ def test_keep_going_survives_any_bad_line_and_scores_the_rest(tmp_path, bad, pro
 def test_cli_reads_stdin():
     text = "\n" + GAMES.read_text()
     for args in (["replay"], ["replay", "-"]):
-        result = _runner().invoke(main, args, input=text)
+        result = stdout_runner().invoke(main, args, input=text)
         assert result.exit_code == 0
         assert len(_lines(result.stdout)) == len(EXAMPLES)
-    result = _runner().invoke(main, ["replay"], input='\n{"id": "x"}\n')
+    result = stdout_runner().invoke(main, ["replay"], input='\n{"id": "x"}\n')
     assert result.exit_code != 0
     assert result.stderr.startswith('<stdin>, line 2, record "x": field \'hands\' is missing')
 
 
 def test_cli_missing_input_file(tmp_path):
-    result = _runner().invoke(main, ["replay", str(tmp_path / "nope.jsonl")])
+    result = stdout_runner().invoke(main, ["replay", str(tmp_path / "nope.jsonl")])
     assert result.exit_code != 0
     assert "cannot read" in result.stderr and "Traceback" not in result.stderr
 

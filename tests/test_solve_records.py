@@ -5,7 +5,6 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from sim import solver
 from sim.commands.cli import main
@@ -13,18 +12,13 @@ from sim.rules.cards import parse_card, parse_cards
 from sim.rules.records import RecordError, read_position, replay
 from sim.rules.tricks import legal_now
 from sim.solver.open_hand import ANSWER_FIELDS, solve_record
+from tests.commands import stdout_runner
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT / "examples" / "games.jsonl"
 EXAMPLES = {r["id"]: r for r in map(json.loads, GAMES.read_text().splitlines())}
 PLAYED = [k for k, r in EXAMPLES.items() if "play" in r]
 
-
-def _runner() -> CliRunner:
-    try:
-        return CliRunner(mix_stderr=False)  # click < 8.2 mixes stderr in by default
-    except TypeError:
-        return CliRunner()
 
 
 def _play(record: dict) -> list[str]:
@@ -122,7 +116,7 @@ def test_illegal_cards_in_a_partial_play_are_refused():
 
 def test_cli_writes_one_answer_a_line(tmp_path):
     out = tmp_path / "answers.jsonl"
-    result = _runner().invoke(main, ["solve", str(GAMES), "--out", str(out)])
+    result = stdout_runner().invoke(main, ["solve", str(GAMES), "--out", str(out)])
     assert result.exit_code == 0, result.stderr
     answers = [json.loads(line) for line in out.read_text().splitlines()]
     assert [a["id"] for a in answers] == list(EXAMPLES)
@@ -132,10 +126,10 @@ def test_cli_bad_record_is_one_line_and_keep_going_goes_on(tmp_path):
     source = tmp_path / "mixed.jsonl"
     bad = dict(EXAMPLES["rules-2"], play="SA SA")
     source.write_text("\n".join(json.dumps(r) for r in (EXAMPLES["rules-1"], bad, EXAMPLES["rules-3"])) + "\n")
-    stopped = _runner().invoke(main, ["solve", str(source)])
+    stopped = stdout_runner().invoke(main, ["solve", str(source)])
     assert stopped.exit_code == 1 and len(stopped.stderr.splitlines()) == 1
     assert "line 2" in stopped.stderr and "Traceback" not in stopped.stderr
-    went_on = _runner().invoke(main, ["solve", "--keep-going", "--trace", str(source)])
+    went_on = stdout_runner().invoke(main, ["solve", "--keep-going", "--trace", str(source)])
     assert went_on.exit_code == 1
     lines = [json.loads(line) for line in went_on.stdout.splitlines()]
     assert [line.get("error") is not None for line in lines] == [False, True, False]

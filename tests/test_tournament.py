@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from analysis import load_run, match_result
 from sim.commands.cli import main
-from sim.commands.tournament import PAIRS, PLOT, STANDINGS, pair_folder, play_tournament
+from sim.commands.tournament import PAIRS, PLOT, STANDINGS, SUMMARY, pair_folder, play_tournament
 from sim.runs.folder import RunError, read_manifest
 from sim.runs.simulation import match
 
@@ -28,8 +28,18 @@ def test_every_pair_plays_one_match_in_its_own_folder(played):
         folder = pair_folder(played.folder, row["a"], row["b"])
         assert row["folder"] == str(folder) and read_manifest(folder).finished
         assert row["deals"] == 12 and row["games"] == 72
-    for name in (STANDINGS, PAIRS, PLOT):
+    for name in (STANDINGS, PAIRS, PLOT, SUMMARY):
         assert (played.folder / name).stat().st_size > 0
+
+
+def test_the_summary_gives_the_ranking_and_every_match_with_its_interval(played):
+    lines = (played.folder / SUMMARY).read_text().splitlines()
+    ranked = [line for line in lines if line.startswith("| 1 ") or line.startswith("| 2 ") or line.startswith("| 3 ")]
+    assert [line.split(" | ")[1] for line in ranked] == played.standings["player"].to_list()
+    for row in played.pairs.iter_rows(named=True):
+        shown = f"| {row['a']} | {row['b']} | 12 | 72 | {row['difference']:+.1f} ({row['difference_low']:+.1f} to "
+        assert any(line.startswith(shown) for line in lines), shown
+    assert any("12 deals each" in line for line in lines)
 
 
 def test_the_standings_rank_by_points_against_the_field_which_add_up_to_zero(played):

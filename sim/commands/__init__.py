@@ -1,9 +1,11 @@
 """The ``skatsim`` commands: the top layer, free to import every layer below it.
 
 - :mod:`sim.commands.cli`: the click group and one subcommand per job;
+- :mod:`sim.commands.options`: the options every command that plays a run takes;
 - :mod:`sim.commands.show`: one deal of a run as a person reads it;
 - :mod:`sim.commands.hand`: what one hand is worth, by simulation;
 - :mod:`sim.commands.calibrate`: fitting a calibrated profile on declare-mode runs;
 - :mod:`sim.commands.tournament`: every pair of several profiles in a duplicate match;
-- :mod:`sim.commands.results`: match and tournament results as text (and JSON).
+- :mod:`sim.commands.results`: match and tournament results as text (and JSON);
+- :mod:`sim.commands.learn`: ``decisions`` and ``train card-play``, the learned card player's commands.
 """

@@ -21,14 +21,13 @@ from sim.rules.records import RecordError, parse_record, record_id
 from sim.rules.records import replay as replay_record
 from sim.runs.folder import RunError, temporary_beside
 
+from .options import SET_VALUES, run_options
+
 # The commands import the layers they need (strategies, analysis) when they run, so that
 # `skatsim replay` or `--help` start in a fraction of a second.
 
 #: Exit code when some input was bad (click uses 2 for a wrong command line).
 EXIT_BAD_INPUT = 1
-#: How --set reads its value (strategies.profiles._apply_setting), for the help texts.
-SET_VALUES = ('"bidder.thresholds=[7, 7, 7, 7, 7, inf]". VALUE is a TOML value: a number (inf too), true or'
-              ' false, a [list], a { table } or a "text"; anything else is the text as written.')
 
 
 class OneLineErrors(click.Group):
@@ -235,21 +234,13 @@ def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable
 
 
 @main.command(short_help="Play a run of deals with a profile and write them to Parquet.")
-@click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-              help="How many deals to play.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Deal i of the run is a pure function of (seed, i).")
-@click.option("--profile", default="default", show_default=True,
-              help="A named profile (see `skatsim strategies`) or a .toml file.")
-@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
-              help="Change the profile, e.g. card_play=random, bidder.margin=10, middlehand.card_play=random, "
-                   + SET_VALUES + " May be repeated.")
-@click.option("--out", type=click.Path(file_okay=False),
-              help="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS, then the --set settings]."
-                   " A finished run asked for with more --deals grows.")
-@click.option("--jobs", type=click.IntRange(min=1), help="Processes or Dask workers [default: all cores].")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Deals per part file.")
+@run_options(deals=1_000_000, chunk_size=100_000,
+             out="Run folder [default: results/PROFILE-MODE-seedSEED-DEALS, then the --set settings]."
+                 " A finished run asked for with more --deals grows.",
+             profile="A named profile (see `skatsim strategies`) or a .toml file.",
+             settings="Change the profile, e.g. card_play=random, bidder.margin=10, middlehand.card_play=random, "
+                      + SET_VALUES + " May be repeated.",
+             jobs="Processes or Dask workers [default: all cores].")
 @click.option("--log-tricks", is_flag=True, help="Also log the cards in the order played.")
 @click.option("--mode", type=click.Choice(["game", "declare"]), default="game", show_default=True,
               help="game: whole deals; declare: every seat declares every game type (counterfactual).")
@@ -347,7 +338,7 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
     with a 95% interval over deals, ranked; then every match's A - B. A PLAYER is a profile name or
     .toml file, with settings after @: default@card_play=pimc@card_play.worlds=8.
 
-    Writes standings.csv, pairs.csv and tournament.png to the tournament folder; running the same
+    Writes standings.csv, pairs.csv, tournament.png and summary.md to the tournament folder; running the same
     command again resumes the matches not finished (and grows them with more --deals).
     """
     from analysis import AnalysisError

@@ -9,6 +9,8 @@ import click
 
 from sim.runs.folder import RunError
 
+from .options import run_options
+
 
 def run_summary(folder) -> dict:
     """What a model's training record keeps of a decision run: its folder's name, seed, deals and profile."""
@@ -20,16 +22,9 @@ def run_summary(folder) -> dict:
 
 
 @click.command(short_help="Log card decisions of simulated deals, valued by the open-hand teacher.")
-@click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True, help="How many deals to play.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
-              help="Deal i of the run is a pure function of (seed, i).")
-@click.option("--profile", default="default", show_default=True,
-              help="A named profile or a .toml file: who bids, declares and plays the deals.")
-@click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help="Change the profile.")
-@click.option("--out", type=click.Path(file_okay=False),
-              help="Run folder [default: results/decisions-PROFILE-seedSEED-DEALS].")
-@click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=1000, show_default=True, help="Deals per part file.")
+@run_options(deals=10_000, chunk_size=1000, out="Run folder [default: results/decisions-PROFILE-seedSEED-DEALS].",
+             profile="A named profile or a .toml file: who bids, declares and plays the deals.",
+             settings="Change the profile.", jobs="Processes [default: all cores].")
 def decisions(deals, seed, profile, settings, out, jobs, chunk_size):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the open-hand value of each legal card on the real deal (in game

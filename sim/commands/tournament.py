@@ -30,7 +30,7 @@ from sim.runs.folder import RunError, make_folder, temporary_beside
 from sim.runs.simulation import match_profiles, settings_suffix
 from strategies.profiles import Profile, build_profile, load_profile
 
-STANDINGS, PAIRS, PLOT = "standings.csv", "pairs.csv", "tournament.png"
+STANDINGS, PAIRS, PLOT, SUMMARY = "standings.csv", "pairs.csv", "tournament.png", "summary.md"
 
 
 @dataclass(frozen=True)
@@ -153,8 +153,8 @@ def _per_deal_points(players: int, runs: dict) -> tuple[list, list, list]:
 
 
 def write_results(result: Tournament) -> None:
-    """``standings.csv``, ``pairs.csv`` and ``tournament.png`` in the tournament's folder, each written
-    atomically."""
+    """``standings.csv``, ``pairs.csv``, ``tournament.png`` and ``summary.md`` in the tournament's folder,
+    each written atomically."""
     for name, table in ((STANDINGS, result.standings), (PAIRS, result.pairs)):
         with temporary_beside(result.folder / name) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
@@ -162,6 +162,36 @@ def write_results(result: Tournament) -> None:
             writer.writerows(table.iter_rows())
     with temporary_beside(result.folder / PLOT) as tmp:
         plot(result).savefig(tmp, format="png", dpi=120)
+    with temporary_beside(result.folder / SUMMARY) as tmp:
+        Path(tmp).write_text(summary_markdown(result), encoding="utf-8")
+
+
+def summary_markdown(result: Tournament) -> str:
+    """The standings and the matches in Markdown, with what the figures are and what they select."""
+    def interval(value, low, high) -> str:
+        return f"{value:+.1f} ({low:+.1f} to {high:+.1f})"
+
+    kind = ("card play only: every seat bids, discards and declares as the first player"
+            if result.card_play_only else "whole games: each player bids, declares and plays")
+    lines = ["# skatsim tournament: summary", "",
+             f"{len(result.players)} players, {result.pairs.height} duplicate matches of {result.deals:,} deals "
+             f"each, the same deals in every match ({kind}). Every deal is played six times per match, "
+             "with the seats swapped.", "",
+             "Seeger-Fabian points per game of each player over all its matches, and those points less its "
+             "opponents' in the same games (against the field); 95% percentile bootstrap intervals over deals, "
+             "a deal's plays in every match resampled together. Ranked by the points against the field.", "",
+             "| rank | player | SF points per game | against the field |", "|---:|---|---:|---:|"]
+    for row in result.standings.iter_rows(named=True):
+        own = interval(row["sf_per_game"], row["sf_per_game_low"], row["sf_per_game_high"])
+        field = interval(row["against_field"], row["against_field_low"], row["against_field_high"])
+        lines.append(f"| {row['rank']} | {row['player']} | {own} | {field} |")
+    lines += ["", "## Matches", "", "A - B in Seeger-Fabian points per game, 95% interval over deals.", "",
+              "| A | B | deals | games | A - B |", "|---|---|---:|---:|---:|"]
+    for row in result.pairs.iter_rows(named=True):
+        difference = interval(row["difference"], row["difference_low"], row["difference_high"])
+        lines.append(f"| {row['a']} | {row['b']} | {row['deals']:,} | {row['games']:,} | {difference} |")
+    lines += ["", f"Plot: `{PLOT}`. Tables: `{STANDINGS}`, `{PAIRS}`.", ""]
+    return "\n".join(lines)
 
 
 def plot(result: Tournament):

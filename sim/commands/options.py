@@ -1,0 +1,33 @@
+"""The options that every command playing a run of deals takes: how many deals, the seed, the profile
+and its changes, where the run goes, and how it is split over processes and part files."""
+
+from __future__ import annotations
+
+import click
+
+#: How --set reads its value (strategies.profiles._apply_setting), for the help texts.
+SET_VALUES = ('"bidder.thresholds=[7, 7, 7, 7, 7, inf]". VALUE is a TOML value: a number (inf too), true or'
+              ' false, a [list], a { table } or a "text"; anything else is the text as written.')
+
+
+def run_options(deals: int, chunk_size: int, out: str, profile: str, settings: str, jobs: str):
+    """``--deals`` (default ``deals``), ``--seed``, ``--profile``, ``--set``, ``--out``, ``--jobs`` and
+    ``--chunk-size`` (default ``chunk_size``), with the help texts of the options that differ."""
+    options = [
+        click.option("--deals", type=click.IntRange(min=1), default=deals, show_default=True,
+                     help="How many deals to play."),
+        click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+                     help="Deal i of the run is a pure function of (seed, i)."),
+        click.option("--profile", default="default", show_default=True, help=profile),
+        click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE", help=settings),
+        click.option("--out", type=click.Path(file_okay=False), help=out),
+        click.option("--jobs", type=click.IntRange(min=1), help=jobs),
+        click.option("--chunk-size", type=click.IntRange(min=1), default=chunk_size, show_default=True,
+                     help="Deals per part file."),
+    ]
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return decorate

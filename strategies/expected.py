@@ -229,7 +229,11 @@ def _plan_each(quads, margin, hands, seats, max_bid, game, hand, ouvert, scores,
 
 
 def _seat_array(seats, n: int) -> np.ndarray:
-    return np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (n,)))
+    """The seats as a new writable array: a read-only one (a broadcast seat) would make numba compile the
+    bidder's kernel a second time, for that type."""
+    out = np.empty(n, dtype=np.int64)
+    out[:] = seats
+    return out
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,13 @@ from sim.rules.auction import auction_by_max_bids
 from sim.rules.cards import SEAT_SUFFIXES
 from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
-from sim.rules.play import TRICK_LOG_SIZE, finish_turn, play_out, start_turn
+from sim.rules.play import TRICK_LOG_SIZE, play_out
 from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.scoring import RESULT_COLUMNS, result_row
-from sim.rules.tricks import STATE_FINISHED, STATE_SIZE, declarer_result, start_play, to_play
+from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
 from sim.rules.view import VIEW_SIZE, set_declaration
 
-from .cardplay.builtin import BUILTIN_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
-from .cardplay.heuristic import HEURISTIC_KIND, heuristic_card
+from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
@@ -99,7 +98,8 @@ def _score_deal(row, state, twelve, out):
 @njit(cache=True)
 def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, tt, stack):
     """Play and score every row with a declarer (built-in policies); other rows stay zero. The searching
-    players share the solver's table ``tt`` and ``stack`` over the whole batch."""
+    players share the solver's table ``tt`` and ``stack`` over the whole batch (None for a table of
+    ``DIRECT_KINDS`` alone, as in :func:`strategies.cardplay.builtin.play_out_builtin`)."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
@@ -108,28 +108,6 @@ def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, t
         seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
         play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k],
                          declared[k, DECLARED_SKAT_CARDS], tt, stack)
-        _score_deal(declared[k], state, twelve, results[k])
-
-
-@njit(cache=True)
-def play_batch_heuristic(seed, deal_ids, deals, declared, params, results, logs):
-    """:func:`play_batch_builtin` when every seat plays the heuristic: the same games (the same cards
-    and random draws), asking the heuristic directly instead of through the built-in players' dispatch,
-    which cost about a third of the play time."""
-    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
-    for k in range(deals.shape[0]):
-        if declared[k, DECLARED_DECLARER] < 0:
-            continue
-        twelve = _start_deal(declared[k], deals[k], state, view)
-        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
-        rng, log, n = stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k], 0
-        log[:] = -1
-        while not state[STATE_FINISHED]:
-            seat = to_play(state)
-            legal = start_turn(state, seen_skat, view)
-            rng, card = heuristic_card(view, legal, params[seat], rng)
-            finish_turn(state, legal, card, log, n)
-            n += 1
         _score_deal(declared[k], state, twelve, results[k])
 
 
@@ -175,8 +153,8 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     params = param_matrix(policies)
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
-    if all(p.builtin == HEURISTIC_KIND for p in policies):
-        play_batch_heuristic(np.uint64(seed), deal_ids, deals, declared, params, results, logs)
+    if all(p.builtin in DIRECT_KINDS for p in policies):
+        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, params, results, logs, None, None)
     elif all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
         tt, stack = new_workspace(SEARCH_TABLE_BITS if searching else 8)

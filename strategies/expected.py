@@ -206,6 +206,16 @@ def _reach(best, schneider, levels, null_ouvert, hand, margin):
     return most
 
 
+@njit(cache=True, inline="always")
+def _first_largest(table, row):
+    """The column of the largest entry of ``row`` (the first among equals, as np.argmax)."""
+    column = 0
+    for c in range(1, table.shape[1]):
+        if table[row, c] > table[row, column]:
+            column = c
+    return column
+
+
 @njit(cache=True)
 def _plan_each(quads, margin, hands, seats, max_bid, game, hand, ouvert, scores, margins, hand_games, null_ouvert):
     facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
@@ -219,17 +229,22 @@ def _plan_each(quads, margin, hands, seats, max_bid, game, hand, ouvert, scores,
             margins[k, g] = scores[k, g] - margin
             hand_games[k, g] = best[1, g] > best[0, g]
         null_ouvert[k] = ouverts[1] if hand_games[k, NULL] else ouverts[0]
-        plays_hand = best[1].max() > best[0].max()
+        best_pickup, best_hand = _first_largest(best, 0), _first_largest(best, 1)
+        plays_hand = best[1, best_hand] > best[0, best_pickup]
         v = 1 if plays_hand else 0
         max_bid[k] = _reach(best, schneider, levels, ouverts, v, margin)
         plays = max_bid[k] >= LOWEST_BID
-        game[k] = np.argmax(best[v]) if plays else -1
+        game[k] = (best_hand if plays_hand else best_pickup) if plays else -1
         hand[k] = plays and plays_hand
         ouvert[k] = plays and game[k] == NULL and ouverts[v]
 
 
 def _seat_array(seats, n: int) -> np.ndarray:
-    return np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), (n,)))
+    """The seats as a new writable array: a read-only one (a broadcast seat) would make numba compile the
+    bidder's kernel a second time, for that type."""
+    out = np.empty(n, dtype=np.int64)
+    out[:] = seats
+    return out
 
 
 @dataclass(frozen=True)
@@ -327,7 +342,7 @@ def _after_pickup_each(quads, twelves, discards, seat, bids, games, game, ouvert
             if games[k] >= 0 and g != games[k]:
                 best[0, g] = -np.inf
                 continue
-            hand_facts(twelves[k] & ~discards[k, g], seat, facts)
+            hand_facts(np.uint32(twelves[k] & ~discards[k, g]), seat, facts)
             count = group_features(facts, g, x)
             _probabilities(quads, KEPT_GAME, g, x, count, p)
             if g == NULL:

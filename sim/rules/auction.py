@@ -123,7 +123,7 @@ def max_bid_answers(max_bids) -> tuple[BidFrom, HoldAt]:
     return bid_from, hold_at
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _duel_by_max(bidder_max, holder_max, current_index):
     """Duel over bid indices; returns (bidder survives, index of the value reached, -1 for none)."""
     i = current_index + 1

@@ -35,7 +35,7 @@ def start_turn(state, declarer_skat, view):
     return legal_now(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_turn(state, legal, card, log, n):
     """Check the chosen card, log it as the ``n``-th card and play it."""
     if card < 0 or card > 31 or not (legal >> np.uint32(card)) & np.uint32(1):

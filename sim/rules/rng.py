@@ -28,7 +28,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stream_key(seed, index, purpose):
     """Starting state of the stream of one deal and one purpose."""
     k = mix64(np.uint64(seed) * GOLDEN + np.uint64(0x632BE59BD9B4E019))

@@ -55,7 +55,7 @@ KEEP_PLACE = 1 << 16          # cards to spare (trumps, masters) only when nothi
 # --- facts from the view ----------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_out(view):
     """Cards in the other hands or an unseen skat: neither played, nor held, nor discarded by this seat."""
     return ~(view[VIEW_PLAYED] | view[VIEW_OWN_HAND] | view[VIEW_OWN_SKAT]) & ALL_CARDS
@@ -70,19 +70,19 @@ def may_hold(view, seat, out):
     return out & ~VOID_CARDS[view[VIEW_GAME], view[VIEW_VOIDS + seat]] & ~view[VIEW_OUVERT_CARDS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partner_of(view):
     """The other defender (seats are 0, 1, 2)."""
     return 3 - view[VIEW_SEAT] - view[VIEW_DECLARER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_at(view, position):
     """The seat that plays ``position`` (0 = lead) in the current trick."""
     return (view[VIEW_LEADER] + position) % 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winning_position(view):
     """Position of the card that wins the trick so far (the trick is not empty)."""
     first, n = view[VIEW_TRICK], view[VIEW_IN_TRICK]
@@ -98,7 +98,7 @@ def trick_points(view):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def declarer_has_played(view):
     for pos in range(view[VIEW_IN_TRICK]):
         if seat_at(view, pos) == view[VIEW_DECLARER]:

@@ -33,6 +33,7 @@ from sim.runs.folder import (
     RunError,
     is_whole,
     make_folder,
+    older_run,
     read_manifest,
     remove_stale_temporaries,
     write_part,
@@ -110,6 +111,9 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
     if (folder / MANIFEST).exists():
         manifest = read_manifest(folder)
         old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
+        older = older_run(folder, old, "resume or grow")
+        if older and old.get("source") == identity.get("source"):
+            raise RunError(older)
         if old != identity and _same_but_deals(old, identity):
             grow(folder, manifest, identity["deals"], notice)
         elif old != identity:

@@ -162,9 +162,22 @@ def evaluator_record(name: str) -> dict:
 def evaluator_columns(names, columns: dict, seat_scores: bool = False) -> dict:
     """Each evaluator's scores of a game-mode batch: the declarer's score for the declared game (NaN
     for a passed-in deal or a game not assessed) and, with ``seat_scores``, every seat's score for
-    every game it assesses (which follow from the logged hands: ``build("evaluator", name)(hand, seat)``)."""
-    out = {}
+    every game it assesses (which follow from the logged hands: ``build("evaluator", name)(hand, seat)``).
+
+    Without ``seat_scores`` only the declarers' hands are scored (a third of the work): a row's
+    scores depend on its hand and seat alone, so they are the same."""
     declarer, game = columns["declarer"], np.maximum(columns["game"], 0)
+    if not seat_scores:
+        played = np.flatnonzero(declarer >= 0)
+        seats = np.asarray(declarer[played], dtype=np.int64)
+        dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES])
+        scores = declared_scores(names, dealt[played, seats], seats, game[played])
+        out = {}
+        for column, declared in scores.items():
+            out[column] = np.full(len(declarer), np.nan, dtype=np.float32)
+            out[column][played] = declared
+        return out
+    out = {}
     rows = np.arange(len(declarer))
     for name in names:
         evaluate = build("evaluator", name)

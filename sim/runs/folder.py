@@ -211,13 +211,18 @@ def write_part(folder: Path, index: int, columns: dict, mode: str, source: str =
     """
     table = to_table(columns, mode, source)
     target = Path(folder) / part_name(index)
-    plain = {"deal_id", *PLAIN_COLUMNS}
     with temporary_beside(target) as tmp:
-        pq.write_table(table, tmp, compression="zstd",
-                       use_dictionary=[name for name in table.column_names if name not in plain],
-                       column_encoding={"deal_id": "DELTA_BINARY_PACKED"})
+        write_parquet(table, tmp)
         facts = part_facts(tmp)
     return facts
+
+
+def write_parquet(table: pa.Table, path) -> None:
+    """Write the rows of a part to the file ``path``, encoded as :func:`write_part` says."""
+    plain = {"deal_id", *PLAIN_COLUMNS}
+    pq.write_table(table, path, compression="zstd",
+                   use_dictionary=[name for name in table.column_names if name not in plain],
+                   column_encoding={"deal_id": "DELTA_BINARY_PACKED"} if "deal_id" in table.column_names else None)
 
 
 def older_run(folder: Path, config: dict, what: str) -> str | None:

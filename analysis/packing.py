@@ -78,16 +78,42 @@ def _keys(digits: list[Digit]) -> list[list[Digit]]:
     return keys
 
 
+@dataclass(frozen=True)
+class Packing:
+    """How the ``columns`` of a frame are packed: the digits of each key, and the columns grouped by as
+    they are."""
+
+    columns: tuple[str, ...]
+    keys: tuple[tuple[Digit, ...], ...]
+    plain: tuple[str, ...]
+
+    @classmethod
+    def of(cls, schema, columns) -> Packing:
+        """The packing of ``columns`` of a frame with ``schema`` (a mapping of names to types)."""
+        digits = [_digit(name, schema[name]) for name in columns]
+        keys = tuple(tuple(key) for key in _keys([d for d in digits if d is not None]))
+        return cls(tuple(columns), keys, tuple(name for name, d in zip(columns, digits) if d is None))
+
+    @property
+    def names(self) -> list[str]:
+        return [f"__key{index}" for index in range(len(self.keys))]
+
+    def add_keys(self, frame: pl.LazyFrame) -> pl.LazyFrame:
+        """``frame`` with the packed keys (the packed columns are still there until a group-by drops
+        them); frames built on the same keyed frame share it, so polars packs once."""
+        return frame.with_columns(*(pl.sum_horizontal(*(d.code() for d in key)).alias(name)
+                                    for name, key in zip(self.names, self.keys)))
+
+    def group_by(self, keyed: pl.LazyFrame, **aggregates: pl.Expr) -> pl.LazyFrame:
+        """``group_by(*columns).agg(**aggregates)`` of a frame made by :meth:`add_keys`: the columns
+        with their types, in order, then the aggregates."""
+        grouped = keyed.group_by(*self.names, *self.plain).agg(**aggregates)
+        values = {d.name: d.value(name) for name, key in zip(self.names, self.keys) for d in key}
+        return grouped.select(*(values.get(name, pl.col(name)) for name in self.columns), *aggregates)
+
+
 def packed_group_by(frame: pl.LazyFrame, columns: list[str], **aggregates: pl.Expr) -> pl.LazyFrame:
     """``frame.group_by(*columns).agg(**aggregates)`` (lazy), grouped by packed keys; the columns
     come back with their types, in the order given, then the aggregates."""
-    schema = frame.collect_schema()
-    digits = [_digit(name, schema[name]) for name in columns]
-    packed = _keys([d for d in digits if d is not None])
-    names = [f"__key{index}" for index in range(len(packed))]
-    plain = [name for name, digit in zip(columns, digits) if digit is None]
-    keyed = frame.with_columns(
-        *(pl.sum_horizontal(*(d.code() for d in key)).alias(name) for name, key in zip(names, packed)))
-    grouped = keyed.group_by(*names, *plain).agg(**aggregates)
-    values = {d.name: d.value(name) for name, key in zip(names, packed) for d in key}
-    return grouped.select(*(values.get(name, pl.col(name)) for name in columns), *aggregates)
+    packing = Packing.of(frame.collect_schema(), columns)
+    return packing.group_by(packing.add_keys(frame), **aggregates)

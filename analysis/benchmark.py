@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.runs.folder import MANIFEST, part_facts, part_name, write_json_atomic
+from sim.runs.folder import MANIFEST, part_facts, part_name, write_json_atomic, write_parquet
 
 from .report import analyze
 from .runs import load_run
@@ -58,7 +58,7 @@ def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int 
         part = table.take(pa.array(rows_taken))
         column = part.schema.get_field_index("deal_id")
         part = part.set_column(column, part.schema.field(column), pa.array(ids))
-        pq.write_table(part, out / part_name(index), compression="zstd")
+        write_parquet(part, out / part_name(index))
         facts[str(index)] = part_facts(out / part_name(index))
     manifest = json.loads((run.folder / MANIFEST).read_text(encoding="utf-8"))
     manifest["config"].update(deals=parts * deals_per_part, chunk_size=deals_per_part)

@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from .deal_groups import DEAL_GROUP
 from .games import evaluator_columns
+from .packing import Packing
 from .runs import Run
 
 TARGET_BINS = 40
@@ -88,10 +89,14 @@ def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFr
     score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
     fine = (score / grid.fine_step).round().cast(pl.Int64)
     groups = [DEAL_GROUP] if DEAL_GROUP in frame.collect_schema().names() else []
+    keys = [key for key in CUBE_KEYS if key != "bin"]  # the bin follows from the fine cell
     # an imported game that ended early has no value reached when it was overbid: it cannot be replayed
-    return (frame.filter(score.is_not_null(), pl.col("value_reached").is_not_null())
-            .with_columns(fine=fine).with_columns(bin=pl.col("fine") // FINE_PER_BIN)
-            .group_by(*CUBE_KEYS, *groups).agg(n=pl.len(), score_sum=score.sum()))
+    packing = Packing.of({**frame.collect_schema(), "fine": pl.Int64}, [*keys, *groups])
+    keyed = packing.add_keys(frame)  # the same for every evaluator: computed once for all their cubes
+    counted = packing.group_by(keyed.filter(score.is_not_null(), pl.col("value_reached").is_not_null())
+                               .with_columns(fine=fine), n=pl.len(), score_sum=score.sum())
+    order = [(pl.col("fine") // FINE_PER_BIN).alias("bin") if key == "bin" else key for key in CUBE_KEYS]
+    return counted.select(*order, *groups, "n", "score_sum")
 
 
 def by_evaluator(cubes: dict[str, pl.DataFrame], build, schemas: dict[str, dict]) -> dict[str, pl.DataFrame]:

@@ -18,6 +18,7 @@ from sim.rules.games import GAME_NAMES, GRAND, NULL
 from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, deal_mean_table
 from .games import SEATS, deals, games
 from .intervals import add_rate, mean_table
+from .packing import packed_group_by
 from .runs import Run
 
 CUBE_KEYS = ["seat", "game", "bid", "hand", "ouvert", "schneider_announced", "schwarz_announced",
@@ -30,7 +31,7 @@ def contract_cube(frame: pl.LazyFrame) -> pl.LazyFrame:
     """Counts ``n`` of the games of a :func:`analysis.games.games` frame per :data:`CUBE_KEYS` (lazy),
     and per deal group in declare mode."""
     groups = [DEAL_GROUP] if DEAL_GROUP in frame.collect_schema().names() else []
-    return frame.group_by(*CUBE_KEYS, *groups).agg(n=pl.len())
+    return packed_group_by(frame, [*CUBE_KEYS, *groups], n=pl.len())
 
 
 def passed_in_query(run: Run) -> pl.LazyFrame:

@@ -36,7 +36,7 @@ import polars as pl
 
 from sim.rules.cards import SEAT_NAMES
 from sim.rules.games import GAME_NAMES
-from sim.runs.folder import GAME_LABELS, evaluator_column
+from sim.runs.folder import evaluator_column
 
 from .deal_groups import deal_group
 from .runs import Run
@@ -51,8 +51,10 @@ RESULT_COLUMNS = ("hand", "ouvert", "schneider_announced", "schwarz_announced", 
 def game_id() -> pl.Expr:
     """The ``game`` dictionary column as its id 0..5; null for a passed-in deal (labelled ``passed``
     since schema version 3, null before)."""
-    physical = pl.col("game").cast(pl.String).cast(pl.Enum(GAME_LABELS)).to_physical().cast(pl.Int8)
-    return pl.when(physical < len(GAME_NAMES)).then(physical).alias("game")
+    game = pl.lit(None, pl.Int8)
+    for number, name in reversed(list(enumerate(GAME_NAMES))):  # comparing labels reads no string
+        game = pl.when(pl.col("game") == name).then(pl.lit(number, pl.Int8)).otherwise(game)
+    return game.alias("game")
 
 
 def evaluator_columns(run: Run) -> dict[str, str]:

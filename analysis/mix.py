@@ -31,8 +31,9 @@ ENDS_SCHEMA = {"ended": pl.String, "deals": pl.Int64, "all_deals": pl.Int64, "sh
 
 def deal_cube(run: Run) -> pl.LazyFrame:
     """Deals per (how the deal ended, game type id or null) of a game-mode run (lazy)."""
-    return (run.scan().select(ended=ended(run), game=game_id())
-            .group_by("ended", "game").agg(n=pl.len().cast(pl.Int64)))
+    how = "ended" if run.imported else "passed"  # labelled after counting: no string a deal
+    return (run.scan().select(how, game=game_id()).group_by(how, "game").agg(n=pl.len().cast(pl.Int64))
+            .select(ended=ended(run), game="game", n="n"))
 
 
 def game_mix(cube: pl.DataFrame) -> pl.DataFrame:

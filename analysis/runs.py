@@ -99,7 +99,7 @@ def load_run(folder, label: str | None = None) -> Run:
     config = manifest.config
     version = config.get("schema_version")
     if version not in READABLE_VERSIONS:
-        readable = " and ".join(map(str, READABLE_VERSIONS))
+        readable = ", ".join(map(str, READABLE_VERSIONS[:-1])) + f" and {READABLE_VERSIONS[-1]}"
         raise AnalysisError(f"{folder} holds a run of schema version {version}; this skatsim reads"
                             f" versions {readable} (run the simulation again)")
     if not manifest.parts:

@@ -14,7 +14,8 @@ mean, 95th percentile and largest microseconds per deal (each deal's median over
 runs) and the nodes searched, and the slowest deal; ``simulate_1m`` runs the
 whole command on every core and also reports the peak memory of its largest
 process (``peak_rss_mb``; each of the two workers and the main process stays
-under it), ``simulate_1m_threshold`` the same with the threshold profile (the
+under it) and the processor seconds of all its processes (``cpu_seconds``, median),
+``simulate_1m_threshold`` the same with the threshold profile (the
 rule-of-thumb bidder, the default before the calibrated one); ``threshold_profile`` and
 ``random_profile`` are ``default_profile``'s games with those profiles, ``learned_profile`` with
 the strong profile (learned card play); ``pimc_deal``
@@ -25,7 +26,7 @@ worlds solved, the solver calls, their nodes and the time; ``simulate_jobs_1`` a
 ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is ``simulate --open-hand``
 on every core (each declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze`` of a
 ten-million-deal run (resampled from a real run, built before timing), with its peak
-memory; ``import_iss`` imports a generated ISS archive on two processes
+memory and processor seconds; ``import_iss`` imports a generated ISS archive on two processes
 (``import_iss_jobs_1`` on one), ``deals`` being its record lines.
 """
 
@@ -104,14 +105,25 @@ def _simulate(jobs: int | None, profile: str = "default", *options: str):
 #: process's own memory, inherited at the fork.
 _MEASURE = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
             "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+            "used = resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "print(used.ru_maxrss, used.ru_utime + used.ru_stime)")
 
 
-def _peak_rss_mb(command) -> float:
-    """Run ``command``; the peak resident memory of its largest process (workers included), MB."""
+@dataclass(frozen=True)
+class Usage:
+    """What a command used: the peak resident memory of its largest process (MB) and the processor
+    seconds of all its processes (on a loaded machine a steadier figure than the wall time)."""
+
+    peak_rss_mb: float
+    cpu_seconds: float
+
+
+def _peak_rss_mb(command) -> Usage:
+    """Run ``command``; the peak memory of its largest process (workers included) and its processor time."""
     out = subprocess.run([sys.executable, "-c", _MEASURE, *command], check=True,
                          capture_output=True, text=True).stdout
-    return int(out.split()[-1]) / 1024
+    peak, seconds = out.split()[-2:]
+    return Usage(int(peak) / 1024, float(seconds))
 
 
 def bench_analyze(rows: int):
@@ -335,13 +347,14 @@ def measure(name: str, make, deals: int, runs: int) -> dict:
     make(10)()
     compile_seconds = time.perf_counter() - start
     run = make(deals)
-    times, peaks, outcomes = [], [], []
+    times, peaks, cpu, outcomes = [], [], [], []
     for _ in range(runs):
         start = time.perf_counter()
         peak = run()
         times.append(time.perf_counter() - start)
-        if isinstance(peak, float):
-            peaks.append(peak)
+        if isinstance(peak, Usage):
+            peaks.append(peak.peak_rss_mb)
+            cpu.append(peak.cpu_seconds)
         elif isinstance(peak, (SolveTimes, DecisionStats)):
             outcomes.append(peak)
     seconds = statistics.median(times)
@@ -350,6 +363,7 @@ def measure(name: str, make, deals: int, runs: int) -> dict:
               "compile_seconds": round(compile_seconds, 3)}
     if peaks:
         result["peak_rss_mb"] = round(max(peaks))
+        result["cpu_seconds"] = round(statistics.median(cpu), 2)
     if outcomes and isinstance(outcomes[0], DecisionStats):
         result.update(_decision_stats(outcomes))
     elif outcomes:

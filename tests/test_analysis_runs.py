@@ -55,7 +55,7 @@ def test_a_missing_or_damaged_part_is_named_with_what_to_do(tmp_path, damage):
 
 def test_a_run_of_another_schema_version_is_refused(tmp_path):
     folder = write_run(tmp_path / "old", clubs_games([True]), schema_version=SCHEMA_VERSION + 1)
-    expected = f"schema version {SCHEMA_VERSION + 1}.*reads versions 2 and {SCHEMA_VERSION}"
+    expected = f"schema version {SCHEMA_VERSION + 1}.*reads versions 2, 3 and {SCHEMA_VERSION}"
     with pytest.raises(AnalysisError, match=expected):
         load_run(folder)
 

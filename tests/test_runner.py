@@ -37,7 +37,33 @@ def test_a_run_has_a_manifest_and_one_row_per_deal(reference):
     assert manifest.config["profile_spec"]["rearhand"]["card_play"]["name"] == "random"
     data = table(reference)
     assert data["deal_id"].to_list() == list(range(3000))
-    assert {"hand_f", "skat", "won", "sf_r", "eval_classic_f_clubs", "tricks"} <= set(data.columns)
+    assert {"hand_f", "skat", "won", "sf_r", "eval_classic", "tricks"} <= set(data.columns)
+    assert "eval_classic_f_clubs" not in data.columns  # every seat's scores only when asked for
+
+
+def test_every_seat_s_scores_are_logged_when_asked_for_and_change_nothing_else(reference, tmp_path):
+    from strategies.registry import build
+
+    folder = simulate(1000, seed=7, profile=PROFILE, out=tmp_path / "run", jobs=1, chunk_size=1000,
+                      log_tricks=True, seat_scores=True)
+    assert read_manifest(folder).config["seat_scores"] is True
+    data, plain = table(folder), table(reference).head(1000)
+    assert data.select(plain.columns).equals(plain)
+    scores = build("evaluator", "classic")(data["hand_m"].to_numpy(), 1)
+    assert data["eval_classic_m_grand"].to_list() == scores[:, 4].astype("float32").tolist()
+
+
+def test_a_run_of_an_older_schema_version_is_not_resumed_or_repaired(reference, tmp_path):
+    folder = simulate(1000, seed=7, profile=PROFILE, out=tmp_path / "run", jobs=1, chunk_size=500)
+    manifest = read_manifest(folder)
+    manifest.config["schema_version"] = SCHEMA_VERSION - 1
+    manifest.save(folder)
+    with pytest.raises(RunError, match=f"schema version {SCHEMA_VERSION - 1}; .* cannot resume or grow it"):
+        simulate(2000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=500)
+    flip_a_byte(folder / "part-00000.parquet")
+    repaired = CliRunner().invoke(main, ["verify", str(folder), "--repair", "--jobs", "1"])
+    assert repaired.exit_code == 1 and "cannot repair it (analysis still reads it)" in repaired.output
+    assert len(repaired.output.strip().splitlines()) <= 2 and "Traceback" not in repaired.output
 
 
 @pytest.mark.slow
@@ -203,7 +229,7 @@ def test_an_evaluator_registered_for_logging_is_logged_and_analysed(tmp_path, mo
         return scores
 
     jacks_only.thresholds = np.array([2.0, 2.0, 2.0, 2.0, np.inf, np.inf])
-    folder = simulate(400, seed=3, profile=PROFILE, out=tmp_path / "run", jobs=1)
+    folder = simulate(400, seed=3, profile=PROFILE, out=tmp_path / "run", jobs=1, seat_scores=True)
     assert read_manifest(folder).config["evaluators"]["jacks_only"] == {
         "thresholds": {"diamonds": 2.0, "hearts": 2.0, "spades": 2.0, "clubs": 2.0}}
     data = table(folder)

@@ -297,3 +297,16 @@ def test_an_ouvert_declaration_always_counts_its_hand_level():
     twelve = parse_hand("CJ SJ CA C10 CK CQ C9 C8 SA HA DA D7")
     result = score_game(0, Declaration(CLUBS_GAME, ouvert=True), 18, twelve, 120, 10)
     assert result.won and result.game_value == 108
+
+
+def test_seeger_fabian_at_a_bid_follows_the_engine_s_overbid_rule():
+    from sim.rules.auction import BID_VALUES
+    from sim.rules.scoring import outcome_at_bid, seeger_fabian_at_bid, seeger_fabian_declarer
+
+    values = np.arange(0, 270)
+    for game in range(6):
+        for won in (False, True):
+            got = seeger_fabian_at_bid(game, values[:, None], won, BID_VALUES[None, :])
+            expected = [[seeger_fabian_declarer(*outcome_at_bid(game, v, won, b)[:2]) for b in BID_VALUES]
+                        for v in values]
+            assert got.dtype == np.int64 and got.tolist() == expected

@@ -250,11 +250,14 @@ def _writing_run(total: int, out, *errors: type[Exception]) -> Iterator[Callable
 @click.option("--open-hand", is_flag=True,
               help="Also solve every declared game open-handed from its first lead (columns oh_declarer_points,"
                    " oh_won); far slower than playing.")
+@click.option("--seat-scores", is_flag=True,
+              help="game mode: also log every seat's evaluator scores for every game (eval_NAME_SEAT_GAME), not"
+                   " only the declarer's; they follow from the logged hands and double a run's size.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local processes, or a Dask cluster (a new local one unless --scheduler).")
 @click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")
-def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, open_hand, backend,
-             scheduler):
+def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, open_hand,
+             seat_scores, backend, scheduler):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
     Running the same command again resumes an interrupted run, and with more --deals
@@ -268,7 +271,7 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = run_profile(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode,
                              backend, scheduler, progress=update, notice=lambda line: click.echo(line, err=True),
-                             variants=variants, open_hand=open_hand)
+                             variants=variants, open_hand=open_hand, seat_scores=seat_scores)
     click.echo(str(folder))
 
 

@@ -200,22 +200,17 @@ def matadors_of(game: int, cards: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def _seeger_fabian_at_bid(game, value_reached, won_in_play, bid, out):
-    for k in range(out.shape[0]):
-        won, value, _ = outcome_at_bid(game, value_reached[k], won_in_play[k], bid[k])
-        out[k] = seeger_fabian_declarer(won, value)
-
-
 def seeger_fabian_at_bid(game: int, value_reached, won_in_play, bid) -> np.ndarray:
-    """The declarer's Seeger-Fabian score had a game of this type been declared at ``bid``.
+    """The declarer's Seeger-Fabian score had a game of this type been declared at ``bid`` (int64).
 
-    Arrays broadcast together; the overbid rule is :func:`outcome_at_bid`.
+    Arrays broadcast together; the overbid rule is :func:`outcome_at_bid`, written here with numpy
+    so that a caller (analysis) need not load numba's kernels for it.
     """
-    value, won, bid = np.broadcast_arrays(np.asarray(value_reached), np.asarray(won_in_play),
-                                          np.asarray(bid))
-    out = np.empty(value.size, dtype=np.int64)
-    _seeger_fabian_at_bid(game, np.ascontiguousarray(value, dtype=np.int64).ravel(),
-                          np.ascontiguousarray(won, dtype=np.bool_).ravel(),
-                          np.ascontiguousarray(bid, dtype=np.int64).ravel(), out)
-    return out.reshape(value.shape)
+    value, won, bid = np.broadcast_arrays(np.asarray(value_reached, dtype=np.int64),
+                                          np.asarray(won_in_play, dtype=np.bool_), np.asarray(bid, dtype=np.int64))
+    if game != NULL:
+        base = int(BASE_VALUES[game])
+        overbid = value < bid
+        won = won & ~overbid
+        value = np.where(overbid, base * ((bid + base - 1) // base), value)
+    return np.where(won, value + SF_WON_BONUS, -2 * value - SF_LOST_PENALTY).astype(np.int64)

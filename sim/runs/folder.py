@@ -40,9 +40,10 @@ from sim.rules.games import GAME_NAMES
 from sim.rules.play import TRICK_LOG_SIZE
 from sim.rules.view import VIEW_SIZE
 
-SCHEMA_VERSION = 3
-#: Older schema versions analysis still reads (version 2: a passed-in deal's game is null).
-READABLE_VERSIONS = (2, 3)
+SCHEMA_VERSION = 4
+#: Older schema versions analysis still reads (version 2: a passed-in deal's game is null; version 3:
+#: every seat's evaluator scores always logged).
+READABLE_VERSIONS = (2, 3, 4)
 MANIFEST = "manifest.json"
 MODES = ("game", "declare", "match", "decisions")
 #: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
@@ -196,14 +197,42 @@ def part_name(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
 
+#: Columns Parquet stores without a dictionary: a hand is one of millions of card sets, so a
+#: dictionary of a part's hands is as long as the hands themselves.
+PLAIN_COLUMNS = ("hand_f", "hand_m", "hand_r", "skat", "discard")
+
+
 def write_part(folder: Path, index: int, columns: dict, mode: str, source: str = SIMULATION) -> dict:
-    """Write part ``index`` of the run in ``folder`` atomically; returns its facts for the manifest."""
+    """Write part ``index`` of the run in ``folder`` atomically; returns its facts for the manifest.
+
+    ``deal_id`` (counting up) is stored as differences (Parquet's delta encoding: next to nothing
+    a row), the hands without a dictionary; every other column as Parquet chooses (dictionaries
+    for the few distinct values of scores and flags), all compressed with zstd.
+    """
     table = to_table(columns, mode, source)
     target = Path(folder) / part_name(index)
     with temporary_beside(target) as tmp:
-        pq.write_table(table, tmp, compression="zstd")
+        write_parquet(table, tmp)
         facts = part_facts(tmp)
     return facts
+
+
+def write_parquet(table: pa.Table, path) -> None:
+    """Write the rows of a part to the file ``path``, encoded as :func:`write_part` says."""
+    plain = {"deal_id", *PLAIN_COLUMNS}
+    pq.write_table(table, path, compression="zstd",
+                   use_dictionary=[name for name in table.column_names if name not in plain],
+                   column_encoding={"deal_id": "DELTA_BINARY_PACKED"} if "deal_id" in table.column_names else None)
+
+
+def older_run(folder: Path, config: dict, what: str) -> str | None:
+    """One line saying why the run in ``folder`` cannot be ``what`` (resumed, repaired ...) by this
+    version, when it holds parts of an older schema version; None for a run of this version."""
+    version = config.get("schema_version")
+    if version == SCHEMA_VERSION:
+        return None
+    return (f"{folder} holds a run of schema version {version}; this skatsim writes version"
+            f" {SCHEMA_VERSION} and cannot {what} it (analysis still reads it): choose another --out folder")
 
 
 def part_facts(path) -> dict:

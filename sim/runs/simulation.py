@@ -25,7 +25,16 @@ import numpy as np
 from sim.rules.cards import SEAT_SUFFIXES
 from sim.rules.deal import deal_batch
 from sim.rules.games import GAME_NAMES, NULL
-from sim.runs.folder import RUN_SETTINGS, SEATINGS, SIMULATION, RunError, evaluator_column, read_manifest, seats_of
+from sim.runs.folder import (
+    RUN_SETTINGS,
+    SEATINGS,
+    SIMULATION,
+    RunError,
+    evaluator_column,
+    older_run,
+    read_manifest,
+    seats_of,
+)
 from sim.runs.runner import RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
 from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals
@@ -61,6 +70,7 @@ class ProfileDeals:
     variants: str = "profile"   # declare mode: each game as the profile declares it, or "all" variants
 
     open_hand: bool = False     # add each game's open-hand value and outcome at the first lead (oh_*)
+    seat_scores: bool = False   # game mode: log every seat's evaluator scores, not only the declarer's
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
         profile = cached_profile(self.profile, self.spec)
@@ -74,7 +84,7 @@ class ProfileDeals:
                 columns.update(open_hand_columns(dealt, seats, columns))
             return columns
         columns = play_deals(profile, seed, start, count, self.log_tricks)
-        columns.update(evaluator_columns(evaluators, columns))
+        columns.update(evaluator_columns(evaluators, columns, self.seat_scores))
         if self.open_hand:
             dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES] + [columns["skat"]])
             columns.update(open_hand_columns(dealt, columns["declarer"], columns))
@@ -88,6 +98,8 @@ class ProfileDeals:
             described["variants"] = self.variants
         if self.open_hand:
             described["open_hand"] = True
+        if self.seat_scores:
+            described["seat_scores"] = True
         return described
 
 
@@ -147,11 +159,25 @@ def evaluator_record(name: str) -> dict:
     return {"thresholds": {GAME_NAMES[g]: float(t) for g, t in enumerate(thresholds) if np.isfinite(t)}}
 
 
-def evaluator_columns(names, columns: dict) -> dict:
-    """Each evaluator's scores of a game-mode batch: every seat's score for every game it assesses,
-    and the declarer's score for the declared game (NaN for a passed-in deal or a game not assessed)."""
-    out = {}
+def evaluator_columns(names, columns: dict, seat_scores: bool = False) -> dict:
+    """Each evaluator's scores of a game-mode batch: the declarer's score for the declared game (NaN
+    for a passed-in deal or a game not assessed) and, with ``seat_scores``, every seat's score for
+    every game it assesses (which follow from the logged hands: ``build("evaluator", name)(hand, seat)``).
+
+    Without ``seat_scores`` only the declarers' hands are scored (a third of the work): a row's
+    scores depend on its hand and seat alone, so they are the same."""
     declarer, game = columns["declarer"], np.maximum(columns["game"], 0)
+    if not seat_scores:
+        played = np.flatnonzero(declarer >= 0)
+        seats = np.asarray(declarer[played], dtype=np.int64)
+        dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES])
+        scores = declared_scores(names, dealt[played, seats], seats, game[played])
+        out = {}
+        for column, declared in scores.items():
+            out[column] = np.full(len(declarer), np.nan, dtype=np.float32)
+            out[column][played] = declared
+        return out
+    out = {}
     rows = np.arange(len(declarer))
     for name in names:
         evaluate = build("evaluator", name)
@@ -159,7 +185,7 @@ def evaluator_columns(names, columns: dict) -> dict:
         declared = np.full(len(declarer), np.nan, dtype=np.float32)
         for seat, suffix in enumerate(SEAT_SUFFIXES):
             scores = evaluate(columns[f"hand_{suffix}"], seat).astype(np.float32)
-            for g in assessed:
+            for g in assessed if seat_scores else ():
                 out[evaluator_column(name, seat, g)] = scores[:, g]
             mine = declarer == seat
             declared[mine] = scores[rows[mine], game[mine]]
@@ -203,7 +229,8 @@ def settings_suffix(settings, label: str = "") -> str:
 def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
-             progress=None, notice=None, variants: str = "profile", open_hand: bool = False) -> Path:
+             progress=None, notice=None, variants: str = "profile", open_hand: bool = False,
+             seat_scores: bool = False) -> Path:
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
     ``settings`` change the profile (``card_play=random``, ...). ``variants="all"`` makes
@@ -211,15 +238,19 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
     the same run resumes it (playing again any part found missing or damaged, of which
     ``notice`` is told in one line). ``progress`` is called with (deals done, deals in
     all, deals per second) after each part. ``open_hand`` adds each game's open-hand value
-    and outcome at its first lead (columns ``oh_declarer_points``, ``oh_won``).
+    and outcome at its first lead (columns ``oh_declarer_points``, ``oh_won``). ``seat_scores`` logs
+    every seat's evaluator scores for every game (game mode), not only the declarer's.
     """
     check_config(deals, seed, mode, chunk_size)
     if variants not in DECLARE_VARIANTS or (variants != "profile" and mode != "declare"):
         raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
                        f" not {variants!r}")
     loaded = load_profile(profile, list(settings))
+    if seat_scores and mode != "game":
+        raise RunError("every seat's evaluator scores are logged in game mode only (declare mode logs each"
+                       " row's own score)")
     play = ProfileDeals(loaded.name, loaded.spec, mode, log_tricks, tuple(logged_evaluators()), variants,
-                        open_hand)
+                        open_hand, seat_scores)
     config = RunConfig(deals, seed, play.description(), mode, chunk_size)
     folder = Path(out) if out is not None else default_folder(loaded.name, mode, seed, deals, settings)
     return run(play, config, folder, jobs, backend, scheduler, progress, notice)
@@ -238,7 +269,7 @@ def replay_of(folder) -> tuple[ProfileDeals | MatchDeals, RunConfig]:
     elif "profile_spec" in config:
         play = ProfileDeals(described["profile"], described["profile_spec"], config["mode"],
                             described.get("log_tricks", False), evaluators, described.get("variants", "profile"),
-                            described.get("open_hand", False))
+                            described.get("open_hand", False), described.get("seat_scores", False))
     elif isinstance(described.get("match"), dict):
         sides = described["match"]
         play = MatchDeals(sides["a"], sides["a_spec"], sides["b"], sides["b_spec"],
@@ -268,6 +299,9 @@ def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
         manifest.save(folder)
         raise RunError(f"{folder}: dropped {len(damaged)} damaged part(s) of an imported run; run the same"
                        " `skatsim import` command again to import them again")
+    older = older_run(Path(folder), manifest.config, "repair")
+    if older:
+        raise RunError(older)
     play, config = replay_of(folder)
     if config.identity() != manifest.config:
         raise RunError(f"{folder} was made with strategies or evaluators that have changed since;"

@@ -321,15 +321,22 @@ def _clear(results, solved, legal, sign):
 
 @njit(cache=True)
 def _solve_world(view, legal, world, skat, score, tt, stack, stats, row):
-    """``row[card]``: the world's result after each legal card."""
+    """``row[card]``: the world's result after each legal card; cards worth the same in the world
+    (``solver.equal_cards``) are solved once."""
     child = np.empty(STATE_SIZE, dtype=np.int64)
-    m = legal
+    speaker = np.empty(32, dtype=np.int64)
+    m = solver.equal_cards(world, speaker)
     while m:
         card = lowest_card(m)
         m &= m - 1
         child[:] = world
         play_card(child, card)
         row[card] = counted_result(view, child, skat, score, tt, stack, stats)
+    m = legal
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        row[card] = row[speaker[card]]
     stats[S_WORLDS] += 1
 
 

@@ -263,7 +263,8 @@ def test_pimc_parameters_are_checked():
 
     for setting, message in (("card_play.worlds=0", "worlds must be a whole number from 1 to 1000"),
                              ("card_play.score=\"tricks\"", "score must be one of game, points"),
-                             ("card_play.inference=2", "inference must be true or false")):
+                             ("card_play.inference=2", "inference must be true or false"),
+                             ("card_play.clear=11", "clear must be a number from 0 to 10")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", setting])
 

@@ -11,8 +11,8 @@ among equally good cards the heuristic player's rules choose.
 
 Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds solved at least),
 ``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
-is unclear), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES`` (the play model and the worlds
-it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
+is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES``
+(the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
 (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
@@ -21,7 +21,7 @@ it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
 - ``points`` (1): the declarer's card points (null: won 1, lost 0), the classic PIMC.
 
 With ``inference`` (1) candidate worlds are weighed by the bid and by the cards the other
-seats played, and the worlds solved are drawn by weight. Without it and with
+seats played; the heaviest are solved and count by their weight. Without it and with
 ``max_worlds`` equal to ``worlds`` the player draws and solves a fixed number of worlds.
 
 Every draw comes from the deal's own random stream, so a deal plays the same in any
@@ -68,6 +68,8 @@ PIMC_KIND = 2
 #: Its parameter slots: worlds per decision, the result of a world (an index of SCORES), inference (0 or 1),
 #: the most worlds of a close decision, the play model's deviation, the candidate worlds inference weighs.
 PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE, PIMC_MAX_WORLDS, PIMC_DEVIATION, PIMC_CANDIDATES = 0, 1, 2, 3, 4, 5
+#: ... and how many standard errors the best card's lead must be for a decision to be clear.
+PIMC_CLEAR = 6
 #: Worlds a PIMC player solves at each decision, and at most while the best card is unclear: see
 #: docs/strategies.md for how they were chosen.
 DEFAULT_WORLDS = 4
@@ -76,7 +78,7 @@ DEFAULT_MAX_WORLDS = 12
 DEFAULT_DEVIATION = 0.3
 DEFAULT_CANDIDATES = 40
 #: A decision is clear when the best card's mean lead over the next is this many standard errors.
-CLEAR = 1.0
+DEFAULT_CLEAR = 1.0
 SCORES = ("game", "points")
 
 #: Places a hidden card can go in a world: the two other seats (in seat order) and the skat.
@@ -296,27 +298,31 @@ def _best_cards(legal, totals, count, sign):
 
 
 @njit(cache=True)
-def _clear(results, solved, legal, sign):
-    """Is the best card clear after ``solved`` worlds (rows of ``results``)? Its mean lead over the
-    next best card is at least :data:`CLEAR` standard errors of the lead, or the lead is the same
-    in every world."""
-    totals = np.zeros(32)
+def _clear(results, shares, solved, legal, sign, clear):
+    """Is the best card clear after ``solved`` worlds (rows of ``results``, each counting its share
+    ``shares[k]``)? Its mean lead over the next best card is at least ``clear`` standard errors
+    of the lead, or the lead is the same in every world. The worlds' shares count as
+    ``(sum of shares)**2 / (sum of squared shares)`` worlds of equal share."""
+    totals, total = np.zeros(32), shares[:solved].sum()
     for k in range(solved):
-        totals += results[k]
-    first = _best_cards(legal, totals, solved, sign)
+        totals += shares[k] * results[k]
+    first = _best_cards(legal, totals, total, sign)
     best = lowest_card(first)
     rest = legal & ~(np.int64(1) << best)
     if rest == 0:
         return True
-    second = lowest_card(_best_cards(rest, totals, solved, sign))
-    mean = sign * (totals[best] - totals[second]) / solved
+    second = lowest_card(_best_cards(rest, totals, total, sign))
+    mean = sign * (totals[best] - totals[second]) / total
     spread = 0.0
     for k in range(solved):
         d = sign * (results[k, best] - results[k, second]) - mean
-        spread += d * d
-    if spread < 1e-12:
+        spread += shares[k] * d * d
+    if spread < 1e-12 * total:
         return True
-    return mean >= CLEAR * np.sqrt(spread / (solved - 1) / solved)
+    alike = total * total / (shares[:solved] ** 2).sum()
+    if alike <= 1.0 + 1e-9:
+        return False
+    return mean >= clear * np.sqrt(spread / total / (alike - 1.0))
 
 
 @njit(cache=True)
@@ -354,28 +360,16 @@ def _draw_candidates(view, rng, params, pool, pool_skats, weights, stats):
 
 
 @njit(cache=True)
-def _pick(rng, weights):
-    """An index drawn with probability proportional to ``weights``."""
-    rng, draw = below(rng, np.int64(1) << 30)
-    target = weights.sum() * (draw + 0.5) / (1 << 30)
-    acc = 0.0
-    for c in range(weights.shape[0]):
-        acc += weights[c]
-        if acc >= target:
-            return rng, c
-    return rng, weights.shape[0] - 1
-
-
-@njit(cache=True)
 def pimc_search(view, legal, params, rng, tt, stack, stats):
     """:func:`pimc_best`, adding to ``stats`` (slots ``S_*``) the worlds solved, the solver calls, their
     nodes and the candidate worlds drawn.
 
     Without inference and with ``max_worlds`` at most ``worlds``: ``worlds`` worlds, each drawn
     and solved in turn. Otherwise at least ``worlds`` worlds and more, up to ``max_worlds``,
-    while the best card is unclear; with inference they are drawn one by one from the
-    candidate worlds, each in proportion to its weight among those not drawn yet, and count
-    alike (the weight chooses which worlds are solved).
+    while the best card is unclear. With inference the worlds solved are the candidate worlds
+    of most weight, heaviest first (among equal weights in the order drawn), and each world's
+    result counts in proportion to its weight: the mean is the weighted mean over the likeliest
+    worlds.
     """
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
@@ -391,31 +385,30 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
             _solve_world(view, legal, world, skat, score, tt, stack, stats, row)
             totals += row
         return rng, _best_cards(legal, totals, worlds, sign)
-    results = np.zeros((most, 32))
+    results, shares = np.zeros((most, 32)), np.ones(most)
     candidates = max(int(params[PIMC_CANDIDATES]), most) if inference else 0
     pool = np.empty((candidates, STATE_SIZE), dtype=np.int64)
     pool_skats = np.zeros(candidates, dtype=np.int64)
     weights = np.zeros(candidates)
     if inference:
         rng = _draw_candidates(view, rng, params, pool, pool_skats, weights, stats)
+    heaviest = np.argsort(-weights, kind="mergesort")
     solved = 0
     while solved < most:
         if inference:
-            if weights.sum() <= 0.0:
-                break
-            rng, c = _pick(rng, weights)
-            weights[c] = 0.0            # each candidate is solved once
+            c = heaviest[solved]
+            shares[solved] = weights[c]
             _solve_world(view, legal, pool[c], pool_skats[c], score, tt, stack, stats, results[solved])
         else:
             rng, skat = sample_world(view, rng, world)
             _solve_world(view, legal, world, skat, score, tt, stack, stats, results[solved])
         solved += 1
-        if solved >= worlds and (solved == most or _clear(results, solved, legal, sign)):
+        if solved >= worlds and (solved == most or _clear(results, shares, solved, legal, sign, params[PIMC_CLEAR])):
             break
     totals = np.zeros(32)
     for k in range(solved):
-        totals += results[k]
-    return rng, _best_cards(legal, totals, solved, sign)
+        totals += shares[k] * results[k]
+    return rng, _best_cards(legal, totals, shares[:solved].sum(), sign)
 
 
 #: The table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid
@@ -442,13 +435,15 @@ def pimc_card(view, legal, params, rng):
 
 
 @register("card_play", "pimc", ranges={"worlds": (1, 1000), "max_worlds": (0, 1000), "deviation": (0.001, 1),
-                                      "candidates": (1, 1000)})
+                                      "candidates": (1, 1000), "clear": (0, 10)})
 def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bool = True, max_worlds: int = 0,
-                deviation: float = DEFAULT_DEVIATION, candidates: int = DEFAULT_CANDIDATES) -> CardPolicy:
+                deviation: float = DEFAULT_DEVIATION, candidates: int = DEFAULT_CANDIDATES,
+                clear: float = DEFAULT_CLEAR) -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each solved open-handed (cardplay/pimc.py).
 
     ``worlds`` solved at least per decision, up to ``max_worlds`` while the best card is unclear
-    (0: :data:`DEFAULT_MAX_WORLDS` with inference, ``worlds`` without); ``score`` "game" (win or
+    (0: :data:`DEFAULT_MAX_WORLDS` with inference, ``worlds`` without), that is while the best
+    card's mean lead is under ``clear`` standard errors; ``score`` "game" (win or
     loss, schneider, the announcements, in Seeger-Fabian points) or "points" (the declarer's
     card points); ``inference`` weighs ``candidates`` worlds by the bid and by how likely the
     other seats' cards so far were in each (the heuristic player's rules, ``deviation`` the
@@ -459,5 +454,6 @@ def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bo
     if max_worlds == 0:
         max_worlds = DEFAULT_MAX_WORLDS if inference else worlds
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
-                           PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates})
+                           PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
+                           PIMC_CLEAR: clear})
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND)

@@ -21,7 +21,7 @@ is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CAN
 - ``points`` (1): the declarer's card points (null: won 1, lost 0), the classic PIMC.
 
 With ``inference`` (1) candidate worlds are weighed by the bid and by the cards the other
-seats played; the heaviest are solved and count by their weight. Without it and with
+seats played, and the worlds solved are drawn by weight. Without it and with
 ``max_worlds`` equal to ``worlds`` the player draws and solves a fixed number of worlds.
 
 Every draw comes from the deal's own random stream, so a deal plays the same in any
@@ -72,8 +72,8 @@ PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE, PIMC_MAX_WORLDS, PIMC_DEVIATION, PIMC_C
 PIMC_CLEAR = 6
 #: Worlds a PIMC player solves at each decision, and at most while the best card is unclear: see
 #: docs/strategies.md for how they were chosen.
-DEFAULT_WORLDS = 4
-DEFAULT_MAX_WORLDS = 12
+DEFAULT_WORLDS = 10
+DEFAULT_MAX_WORLDS = 10
 #: The play model's deviation (pimc_inference) and the candidate worlds drawn to pick the solved ones from.
 DEFAULT_DEVIATION = 0.3
 DEFAULT_CANDIDATES = 40
@@ -298,31 +298,27 @@ def _best_cards(legal, totals, count, sign):
 
 
 @njit(cache=True)
-def _clear(results, shares, solved, legal, sign, clear):
-    """Is the best card clear after ``solved`` worlds (rows of ``results``, each counting its share
-    ``shares[k]``)? Its mean lead over the next best card is at least ``clear`` standard errors
-    of the lead, or the lead is the same in every world. The worlds' shares count as
-    ``(sum of shares)**2 / (sum of squared shares)`` worlds of equal share."""
-    totals, total = np.zeros(32), shares[:solved].sum()
+def _clear(results, solved, legal, sign, clear):
+    """Is the best card clear after ``solved`` worlds (rows of ``results``)? Its mean lead over the
+    next best card is at least ``clear`` standard errors of the lead, or the lead is the same
+    in every world."""
+    totals = np.zeros(32)
     for k in range(solved):
-        totals += shares[k] * results[k]
-    first = _best_cards(legal, totals, total, sign)
+        totals += results[k]
+    first = _best_cards(legal, totals, solved, sign)
     best = lowest_card(first)
     rest = legal & ~(np.int64(1) << best)
     if rest == 0:
         return True
-    second = lowest_card(_best_cards(rest, totals, total, sign))
-    mean = sign * (totals[best] - totals[second]) / total
+    second = lowest_card(_best_cards(rest, totals, solved, sign))
+    mean = sign * (totals[best] - totals[second]) / solved
     spread = 0.0
     for k in range(solved):
         d = sign * (results[k, best] - results[k, second]) - mean
-        spread += shares[k] * d * d
-    if spread < 1e-12 * total:
+        spread += d * d
+    if spread < 1e-12:
         return True
-    alike = total * total / (shares[:solved] ** 2).sum()
-    if alike <= 1.0 + 1e-9:
-        return False
-    return mean >= clear * np.sqrt(spread / total / (alike - 1.0))
+    return mean >= clear * np.sqrt(spread / (solved - 1) / solved)
 
 
 @njit(cache=True)
@@ -360,16 +356,28 @@ def _draw_candidates(view, rng, params, pool, pool_skats, weights, stats):
 
 
 @njit(cache=True)
+def _pick(rng, weights):
+    """An index drawn with probability proportional to ``weights``."""
+    rng, draw = below(rng, np.int64(1) << 30)
+    target = weights.sum() * (draw + 0.5) / (1 << 30)
+    acc = 0.0
+    for c in range(weights.shape[0]):
+        acc += weights[c]
+        if acc >= target:
+            return rng, c
+    return rng, weights.shape[0] - 1
+
+
+@njit(cache=True)
 def pimc_search(view, legal, params, rng, tt, stack, stats):
     """:func:`pimc_best`, adding to ``stats`` (slots ``S_*``) the worlds solved, the solver calls, their
     nodes and the candidate worlds drawn.
 
     Without inference and with ``max_worlds`` at most ``worlds``: ``worlds`` worlds, each drawn
     and solved in turn. Otherwise at least ``worlds`` worlds and more, up to ``max_worlds``,
-    while the best card is unclear. With inference the worlds solved are the candidate worlds
-    of most weight, heaviest first (among equal weights in the order drawn), and each world's
-    result counts in proportion to its weight: the mean is the weighted mean over the likeliest
-    worlds.
+    while the best card is unclear; with inference they are drawn one by one from the
+    candidate worlds, each in proportion to its weight among those not drawn yet, and count
+    alike (the weight chooses which worlds are solved).
     """
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
@@ -385,30 +393,31 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
             _solve_world(view, legal, world, skat, score, tt, stack, stats, row)
             totals += row
         return rng, _best_cards(legal, totals, worlds, sign)
-    results, shares = np.zeros((most, 32)), np.ones(most)
+    results = np.zeros((most, 32))
     candidates = max(int(params[PIMC_CANDIDATES]), most) if inference else 0
     pool = np.empty((candidates, STATE_SIZE), dtype=np.int64)
     pool_skats = np.zeros(candidates, dtype=np.int64)
     weights = np.zeros(candidates)
     if inference:
         rng = _draw_candidates(view, rng, params, pool, pool_skats, weights, stats)
-    heaviest = np.argsort(-weights, kind="mergesort")
     solved = 0
     while solved < most:
         if inference:
-            c = heaviest[solved]
-            shares[solved] = weights[c]
+            if weights.sum() <= 0.0:
+                break
+            rng, c = _pick(rng, weights)
+            weights[c] = 0.0            # each candidate is solved once
             _solve_world(view, legal, pool[c], pool_skats[c], score, tt, stack, stats, results[solved])
         else:
             rng, skat = sample_world(view, rng, world)
             _solve_world(view, legal, world, skat, score, tt, stack, stats, results[solved])
         solved += 1
-        if solved >= worlds and (solved == most or _clear(results, shares, solved, legal, sign, params[PIMC_CLEAR])):
+        if solved >= worlds and (solved == most or _clear(results, solved, legal, sign, params[PIMC_CLEAR])):
             break
     totals = np.zeros(32)
     for k in range(solved):
-        totals += shares[k] * results[k]
-    return rng, _best_cards(legal, totals, shares[:solved].sum(), sign)
+        totals += results[k]
+    return rng, _best_cards(legal, totals, solved, sign)
 
 
 #: The table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid

@@ -298,7 +298,8 @@ def bench_pimc_decisions(deals: int):
                 seat_view(state, to_play(state), skats[k], view)
                 stats = np.zeros(STATS, dtype=np.int64)
                 start = time.perf_counter()
-                rng, best = pimc_search(view, legal, params, rng, tt, stack, stats)
+                # numba hands the stream back as a Python int, which past 2**63 it would not take again
+                rng, best = pimc_search(view, legal, params, np.uint64(rng), tt, stack, stats)
                 card = choose_among(view, best)
                 if popcount(legal) > 1:
                     micros.append((time.perf_counter() - start) * 1e6)

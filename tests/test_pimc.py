@@ -76,6 +76,34 @@ def test_a_world_is_consistent_with_what_the_seat_sees(index):
             assert not any(view[VIEW_VOIDS + s] >> e & 1 for e in suits), "a world gave a seat a suit it lacks"
 
 
+@pytest.mark.parametrize("score", [0, 1], ids=["game", "points"])
+def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
+    """A world's row, where cards worth the same are solved once, equals each legal card's result
+    solved on its own, in every game type, from the first lead to late tricks, mid-trick too."""
+    from strategies.cardplay.pimc import STATS, _solve_world
+
+    tt, stack = solver.new_table(16), solver.new_stack()
+    world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
+    row, stats = np.zeros(32), np.zeros(STATS, dtype=np.int64)
+    for index in range(48):
+        game, declarer = index % 6, index % 3
+        state, skat = position(17, index, game, declarer, (index * 5) % 25)
+        if state[STATE_FINISHED]:
+            continue
+        seat = int(to_play(state))
+        view = view_of(state, seat, skat if seat == declarer else 0)
+        legal = np.int64(legal_now(state))
+        rng = np.uint64(stream_key(17, index, 1))
+        for _ in range(3):
+            rng, counted = sample_world(view, np.uint64(rng), world)
+            _solve_world(view, legal, world, counted, score, tt, stack, stats, row)
+            for card in range(32):
+                if int(legal) >> card & 1:
+                    child[:] = world
+                    play_card(child, card)
+                    assert row[card] == world_result(view, child, counted, score, tt, stack)
+
+
 def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see():
     """Two deals that differ only in the other seats' cards (and the skat) give the same view, so the
     PIMC player's first card is the same in both."""
@@ -235,7 +263,8 @@ def test_pimc_parameters_are_checked():
 
     for setting, message in (("card_play.worlds=0", "worlds must be a whole number from 1 to 1000"),
                              ("card_play.score=\"tricks\"", "score must be one of game, points"),
-                             ("card_play.inference=2", "inference must be true or false")):
+                             ("card_play.inference=2", "inference must be true or false"),
+                             ("card_play.clear=11", "clear must be a number from 0 to 10")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", setting])
 

@@ -239,6 +239,57 @@ ALL_WINNERS = ["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9
                "CK CQ SK SQ HK HQ DK DQ D8 D7"]
 
 
+@pytest.mark.parametrize("game", GAMES, ids=GAME_NAMES)
+def test_equal_cards_are_worth_the_same_after_every_question(game):
+    """A card that ``equal_cards`` lets another speak for has the same exact value and the same
+    schwarz answer, on positions from the first lead to the last tricks, mid-trick too."""
+    speaker, values = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)
+    shared = 0
+    for seed in range(60):
+        state, skat = random_position(1000 * game + seed, game, seed % 3, (seed * 7) % 27)
+        if state[STATE_FINISHED]:
+            continue
+        legal = int(legal_now(state))
+        speakers = int(solver.equal_cards(state, speaker))
+        assert speakers & ~legal == 0
+        assert all((speaker[c] >= 0) == bool(legal >> c & 1) for c in range(32))
+        solver.card_values(state, skat, TABLE, STACK, values)
+        for card in cards_of(legal):
+            same = int(speaker[card])
+            assert speakers >> same & 1
+            if same == card:
+                continue
+            shared += 1
+            assert values[card] == values[same], (state.tolist(), card, same)
+            if game != NULL:
+                a, b = state.copy(), state.copy()
+                play_card(a, card)
+                play_card(b, same)
+                assert solver.declarer_takes_all(a, TABLE, STACK) == solver.declarer_takes_all(b, TABLE, STACK)
+    assert shared > 0
+
+
+def test_equal_cards_keep_apart_cards_another_seat_can_split():
+    """Spade 7 and 9 of one hand are alike only while no other hand holds the 8 and it does not
+    lie in the trick; the 10 and the ace (10 and 11 points) are never alike; the jacks are."""
+    speaker = np.empty(32, dtype=np.int64)
+    s7, s8, s9, s10, sa = cards_of(parse_hand("S7 S8 S9 S10 SA"))
+    forehand = parse_hand("S7 S9 S10 SA CJ SJ C7 C8 H7 H8")
+    middle = parse_hand("S8 SK SQ HJ DJ C9 CQ CK H9 HQ")
+    rear = parse_hand("C10 CA H10 HA HK D7 D8 D9 DQ DK")
+    state = new_play(forehand, middle, rear, GRAND, 0)
+    solver.equal_cards(state, speaker)
+    assert len({int(speaker[c]) for c in (s7, s9, s10, sa)}) == 4
+    club_jack, spade_jack = cards_of(parse_hand("CJ SJ"))
+    assert speaker[club_jack] == speaker[spade_jack]
+    state = new_play(forehand ^ (1 << s9) | (1 << s8), middle ^ (1 << s8) | (1 << s9), rear, GRAND, 0)
+    solver.equal_cards(state, speaker)
+    assert speaker[s7] == speaker[s8]                   # 7 and 8 of one hand, nothing between
+    led = new_play(middle, forehand, rear, GRAND, 0)    # the 8 is led, the 7 and 9 follow it
+    play_card(led, s8)
+    solver.equal_cards(led, speaker)
+    assert speaker[s7] != speaker[s9]
+
 def test_grand_with_four_jacks_and_four_aces_takes_everything():
     state = solver.position(ALL_WINNERS, "grand", declarer=0)
     s = solver.solve(state, "H10 D10", table=TABLE)

@@ -44,7 +44,8 @@ decision), with a table and a search stack made once per thread::
 ``open_hand_value`` gives the declarer's card points (suit, grand) or 1 / 0 (null:
 the declarer avoids every trick / does not); :func:`declarer_reaches`,
 :func:`declarer_takes_all`, :func:`keeping_cards` and :func:`card_values` are the
-other kernels. Each resets the node counter ``stack[NODES, 0]`` and leaves its count
+other kernels; :func:`equal_cards` says which legal cards are worth the same without
+searching. Each search resets the node counter ``stack[NODES, 0]`` and leaves its count
 there.
 
 How it searches: a fail-soft alpha-beta over the value of the remaining cards
@@ -83,6 +84,7 @@ from sim.solver.roots import (
     card_values,
     declarer_reaches,
     declarer_takes_all,
+    equal_cards,
     keeping_cards,
     open_hand_value,
     solve_batch,
@@ -102,6 +104,7 @@ __all__ = [
     "declarer_reaches",
     "declarer_takes_all",
     "default_table",
+    "equal_cards",
     "keeping_cards",
     "new_stack",
     "new_table",

@@ -5,7 +5,8 @@ taken, and asks the search (:mod:`sim.solver.search`) one question or a few:
 :func:`open_hand_value` (one principal variation search; null: one null window),
 :func:`declarer_reaches` and :func:`declarer_takes_all` (one null window each),
 :func:`keeping_cards` and :func:`card_values` (each legal card of the side to move) and
-:func:`solve_batch` (many states, one table). Each counts a new solve in the table and
+:func:`solve_batch` (many states, one table); :func:`equal_cards` finds the legal cards that
+are worth the same without a search. Each counts a new solve in the table and
 leaves its node count in ``stack[NODES, 0]``.
 """
 
@@ -44,7 +45,7 @@ from sim.solver.frames import (
     SCHWARZ,
     STACK,
 )
-from sim.solver.layout import _layout, _lowest
+from sim.solver.layout import _CARD_AT, _POSITION, _RUN_START, _layout, _lowest
 from sim.solver.search import _search
 
 
@@ -228,3 +229,37 @@ def solve_batch(states, declarer_skats, tt, out_values, out_nodes):
     for k in range(states.shape[0]):
         out_values[k] = open_hand_value(states[k], declarer_skats[k], tt, stack)
         out_nodes[k] = stack[NODES, 0]
+
+
+@njit(cache=True)
+def equal_cards(state, out):
+    """``out[card]``: for each legal card of the side to move, the card that speaks for it, worth
+    exactly as much after any question (-1 for the cards not legal); returns the mask of the
+    cards that speak for themselves.
+
+    Two cards of one hand are worth the same when they are of one run of the game's layout (one
+    suit's neighbours of equal points; in null any neighbours of a suit) and no card still held
+    by a seat or lying in the current trick ranks between them: every trick then goes the same
+    way for the same points whichever of them is played.
+    """
+    out[:] = -1
+    game = state[STATE_GAME]
+    in_play = np.int64(0)
+    for s in range(3):
+        in_play |= _layout(game, state[STATE_HANDS + s])
+    for k in range(state[STATE_IN_TRICK]):
+        in_play |= np.int64(1) << _POSITION[game, state[STATE_TRICK + k]]
+    speakers = np.int64(0)
+    previous, speaker = np.int64(-1), np.int64(-1)
+    m = _layout(game, np.int64(legal_now(state)))
+    while m:
+        place = _lowest(m)
+        m &= m - 1
+        card = np.int64(_CARD_AT[game, place])
+        if previous < 0 or _RUN_START[game, place] != _RUN_START[game, previous] or (
+                in_play & ((np.int64(1) << place) - 1) & ~((np.int64(2) << previous) - 1)):
+            speaker = card
+            speakers |= np.int64(1) << card
+        out[card] = speaker
+        previous = place
+    return speakers

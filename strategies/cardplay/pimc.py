@@ -11,8 +11,8 @@ among equally good cards the heuristic player's rules choose.
 
 Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds solved at least),
 ``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
-is unclear), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES`` (the play model and the worlds
-it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
+is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES``
+(the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
 (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
@@ -68,15 +68,17 @@ PIMC_KIND = 2
 #: Its parameter slots: worlds per decision, the result of a world (an index of SCORES), inference (0 or 1),
 #: the most worlds of a close decision, the play model's deviation, the candidate worlds inference weighs.
 PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE, PIMC_MAX_WORLDS, PIMC_DEVIATION, PIMC_CANDIDATES = 0, 1, 2, 3, 4, 5
+#: ... and how many standard errors the best card's lead must be for a decision to be clear.
+PIMC_CLEAR = 6
 #: Worlds a PIMC player solves at each decision, and at most while the best card is unclear: see
 #: docs/strategies.md for how they were chosen.
-DEFAULT_WORLDS = 4
-DEFAULT_MAX_WORLDS = 12
+DEFAULT_WORLDS = 10
+DEFAULT_MAX_WORLDS = 10
 #: The play model's deviation (pimc_inference) and the candidate worlds drawn to pick the solved ones from.
 DEFAULT_DEVIATION = 0.3
 DEFAULT_CANDIDATES = 40
 #: A decision is clear when the best card's mean lead over the next is this many standard errors.
-CLEAR = 1.0
+DEFAULT_CLEAR = 1.0
 SCORES = ("game", "points")
 
 #: Places a hidden card can go in a world: the two other seats (in seat order) and the skat.
@@ -296,9 +298,9 @@ def _best_cards(legal, totals, count, sign):
 
 
 @njit(cache=True)
-def _clear(results, solved, legal, sign):
+def _clear(results, solved, legal, sign, clear):
     """Is the best card clear after ``solved`` worlds (rows of ``results``)? Its mean lead over the
-    next best card is at least :data:`CLEAR` standard errors of the lead, or the lead is the same
+    next best card is at least ``clear`` standard errors of the lead, or the lead is the same
     in every world."""
     totals = np.zeros(32)
     for k in range(solved):
@@ -316,20 +318,27 @@ def _clear(results, solved, legal, sign):
         spread += d * d
     if spread < 1e-12:
         return True
-    return mean >= CLEAR * np.sqrt(spread / (solved - 1) / solved)
+    return mean >= clear * np.sqrt(spread / (solved - 1) / solved)
 
 
 @njit(cache=True)
 def _solve_world(view, legal, world, skat, score, tt, stack, stats, row):
-    """``row[card]``: the world's result after each legal card."""
+    """``row[card]``: the world's result after each legal card; cards worth the same in the world
+    (``solver.equal_cards``) are solved once."""
     child = np.empty(STATE_SIZE, dtype=np.int64)
-    m = legal
+    speaker = np.empty(32, dtype=np.int64)
+    m = solver.equal_cards(world, speaker)
     while m:
         card = lowest_card(m)
         m &= m - 1
         child[:] = world
         play_card(child, card)
         row[card] = counted_result(view, child, skat, score, tt, stack, stats)
+    m = legal
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        row[card] = row[speaker[card]]
     stats[S_WORLDS] += 1
 
 
@@ -403,7 +412,7 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
             rng, skat = sample_world(view, rng, world)
             _solve_world(view, legal, world, skat, score, tt, stack, stats, results[solved])
         solved += 1
-        if solved >= worlds and (solved == most or _clear(results, solved, legal, sign)):
+        if solved >= worlds and (solved == most or _clear(results, solved, legal, sign, params[PIMC_CLEAR])):
             break
     totals = np.zeros(32)
     for k in range(solved):
@@ -435,13 +444,15 @@ def pimc_card(view, legal, params, rng):
 
 
 @register("card_play", "pimc", ranges={"worlds": (1, 1000), "max_worlds": (0, 1000), "deviation": (0.001, 1),
-                                      "candidates": (1, 1000)})
+                                      "candidates": (1, 1000), "clear": (0, 10)})
 def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bool = True, max_worlds: int = 0,
-                deviation: float = DEFAULT_DEVIATION, candidates: int = DEFAULT_CANDIDATES) -> CardPolicy:
+                deviation: float = DEFAULT_DEVIATION, candidates: int = DEFAULT_CANDIDATES,
+                clear: float = DEFAULT_CLEAR) -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each solved open-handed (cardplay/pimc.py).
 
     ``worlds`` solved at least per decision, up to ``max_worlds`` while the best card is unclear
-    (0: :data:`DEFAULT_MAX_WORLDS` with inference, ``worlds`` without); ``score`` "game" (win or
+    (0: :data:`DEFAULT_MAX_WORLDS` with inference, ``worlds`` without), that is while the best
+    card's mean lead is under ``clear`` standard errors; ``score`` "game" (win or
     loss, schneider, the announcements, in Seeger-Fabian points) or "points" (the declarer's
     card points); ``inference`` weighs ``candidates`` worlds by the bid and by how likely the
     other seats' cards so far were in each (the heuristic player's rules, ``deviation`` the
@@ -452,5 +463,6 @@ def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bo
     if max_worlds == 0:
         max_worlds = DEFAULT_MAX_WORLDS if inference else worlds
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
-                           PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates})
+                           PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
+                           PIMC_CLEAR: clear})
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND)

@@ -1,6 +1,7 @@
 """The runner: same data for any jobs, chunks and backend; atomic parts; resumable; clear errors."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -126,6 +127,48 @@ def test_a_run_killed_while_writing_a_part_resumes_to_the_same_data(reference, t
     assert table(folder).equals(table(reference))
     assert not list(folder.glob("*.tmp"))
     assert {name: identity(folder / name) for name in kept} == kept  # the finished parts were not written again
+
+
+#: Runs skatsim with pyarrow's writer made to press Ctrl-C (SIGINT to the whole process group, as a
+#: terminal does) once a worker has written its second part: an interrupt at a known point.
+INTERRUPTED = """
+import os, signal, sys
+import pyarrow.parquet as pq
+from sim.commands.cli import main
+
+real, calls = pq.write_table, []
+
+def write_then_interrupt(table, where, **options):
+    calls.append(where)
+    real(table, where, **options)
+    if len(calls) == 2:
+        os.killpg(0, signal.SIGINT)
+
+pq.write_table = write_then_interrupt
+main(sys.argv[1:])
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the workers are forked on Linux only")
+def test_ctrl_c_on_two_processes_is_one_line_leaves_no_worker_and_resumes(reference, tmp_path):
+    folder = tmp_path / "interrupted"
+    arguments = ["simulate", "--deals", "3000", "--seed", "7", "--profile", PROFILE, "--out", str(folder),
+                 "--jobs", "2", "--chunk-size", "100", "--log-tricks"]
+    interrupted = subprocess.Popen([sys.executable, "-c", INTERRUPTED, *arguments], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    _, stderr = interrupted.communicate(timeout=300)
+    assert interrupted.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert stderr.strip().splitlines()[-1] == (
+        "skatsim: interrupted; the finished parts are kept: run the same command again to resume")
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # no worker of the run is left
+        os.killpg(interrupted.pid, 0)
+    assert not read_manifest(folder).finished
+    result = subprocess.run([sys.executable, "-m", "sim.commands.cli", *arguments], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert table(folder).equals(table(reference))
 
 
 def test_a_folder_of_another_run_is_refused(reference):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -198,6 +199,12 @@ def _play_part(task: tuple) -> WrittenPart:
     return play_part(*task)
 
 
+def _leave_interrupts_to_the_main_process() -> None:
+    """A forked worker ignores Ctrl-C: the main process stops the pool, and the user sees one line,
+    not a traceback from every worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int) -> Iterator[WrittenPart]:
     """Results of the parts as they finish, on ``jobs`` local processes.
 
@@ -214,7 +221,7 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs:
         import multiprocessing
 
         tasks = [(play, config, str(folder), part) for part in parts]
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, _leave_interrupts_to_the_main_process) as pool:
             yield from pool.imap_unordered(_play_part, tasks)
         return
     from joblib import Parallel, delayed

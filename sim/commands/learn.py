@@ -36,7 +36,8 @@ def run_summary(folder) -> dict:
 def decisions(deals, seed, profile, settings, out, jobs, chunk_size):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the open-hand value of each legal card on the real deal (in game
-    terms). Running the same command again resumes it. About 15 deals a second on one core."""
+    terms) and the declarer's open-hand points after it. Running the same command again resumes it. About 11 deals
+    a second on one core."""
     from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError

@@ -7,8 +7,10 @@ deal, every hand open, in game terms for the declarer:
 
 - suit and grand: 1 when the declarer still wins after the card (61 points, 90 with schneider
   announced), plus ``SCHNEIDER_WEIGHT`` when it still makes schneider (90), minus it when the
-  defenders can still make it schneider (the declarer held under 31): a few null-window
-  questions of the solver per card (:func:`sim.solver.declarer_reaches`);
+  defenders can still make it schneider (the declarer held under 31). Both come from the
+  declarer's exact open-hand card points after the card (one search of the solver per card,
+  :func:`sim.solver.open_hand_value`), which are kept too: where every card keeps the game,
+  the points still tell a card that gives some away;
 - null: 1 when the declarer still avoids every trick, else 0.
 
 One position looks the same to the seat in many deals; averaged over them the teacher's value
@@ -52,9 +54,12 @@ TEACHER_TABLE_BITS = 20
 
 
 @njit(cache=True)
-def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, stack, out):
-    """``out[card]``: the teacher's value of each legal card (see the module); NaN for the other cards."""
+def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, stack, out, points):
+    """``out[card]``: the teacher's value of each legal card (see the module); ``points[card]``: the
+    declarer's open-hand card points at the end after it (suit and grand; NaN in null and for the
+    cards not legal)."""
     out[:] = np.nan
+    points[:] = np.nan
     child = np.empty(STATE_SIZE, dtype=np.int64)
     cards = np.int64(legal)
     win_at = 90 if schneider_announced else 61
@@ -66,17 +71,18 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
         if state[STATE_GAME] == NULL:
             out[card] = solver.open_hand_value(child, counted_skat, tt, stack)
             continue
-        value = 1.0 if solver.declarer_reaches(child, counted_skat, win_at, tt, stack) else 0.0
-        if value > 0 and win_at < 90:
-            if solver.declarer_reaches(child, counted_skat, 90, tt, stack):
-                value += SCHNEIDER_WEIGHT
-        elif value == 0 and not solver.declarer_reaches(child, counted_skat, 31, tt, stack):
+        taken = solver.open_hand_value(child, counted_skat, tt, stack)
+        points[card] = taken
+        value = 1.0 if taken >= win_at else 0.0
+        if value > 0 and win_at < 90 and taken >= 90:
+            value += SCHNEIDER_WEIGHT
+        elif value == 0 and taken < 31:
             value -= SCHNEIDER_WEIGHT
         out[card] = value
 
 
 @njit(cache=True)
-def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values):
+def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values, points):
     """Play every declared row as the built-in loop does, keeping each decision with a choice:
     its deal id, the seat's view, the legal cards and the teacher's values. Returns the count kept."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
@@ -96,7 +102,8 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
             if popcount(legal) > 1:
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
-                card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack, values[kept])
+                card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack, values[kept],
+                                    points[kept])
                 kept += 1
             rng, card = builtin_card(view, legal, params[seat], rng, state, counted, tt, stack)
             finish_turn(state, legal, card, log, n)
@@ -119,7 +126,9 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int) -> dic
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
     views, values = np.empty((size, VIEW_SIZE), np.int64), np.empty((size, 32), np.float32)
+    points = np.empty((size, 32), np.float32)
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
                          declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
-                         deal_of, views, legals, values)
-    return {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}
+                         deal_of, views, legals, values, points)
+    return {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept],
+            "points": points[:kept]}

@@ -7,6 +7,11 @@ legal cards: only the differences between cards decide which one is played. Each
 context gets its own weights, fitted by ridge regression in closed form, so the fit is exact
 and the same on every machine; the seed only chooses which deals are held out.
 
+Where the teacher kept the declarer's open-hand points after each card (suit and grand), the
+target adds ``points_weight`` times those points over 120, so that cards that all keep the game
+still differ by what they give away. Over the ridge weights a small network
+(:mod:`strategies.training_net`) fits what they leave unexplained.
+
 On the held-out deals it reports how often the student's card keeps the teacher's best value
 (``agreement``) and the teacher's value it gives away per decision (``given_away``, in units
 of a won game), and the same for the heuristic player's card, the baseline.
@@ -23,11 +28,15 @@ from sim.rules.cards import lowest_card
 from sim.rules.view import VIEW_DECLARER, VIEW_SEAT
 
 from .cardplay.heuristic import heuristic_card
+from .cardplay.learned import learned_card, linear_model, model_data
 from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
 from .cardplay.policy import PARAMS_SIZE
+from .training_net import HIDDEN_UNITS, fit_network, network_scores
 
 #: The ridge penalty, relative to the number of rows of a context.
 RIDGE = 1e-3
+#: The weight of the declarer's open-hand points (over 120) beside the game value in the target.
+POINTS_WEIGHT = 0.0
 #: Share of the deals held out from fitting to measure the model, and the same share again to
 #: choose how far each context trusts the fit over the heuristic player's card.
 HOLD_OUT = 0.1
@@ -117,11 +126,9 @@ def judge(cards: np.ndarray, views: np.ndarray, values: np.ndarray) -> dict:
     return {"agreement": float(np.mean(chosen >= best - 1e-9)), "given_away": float(np.mean(best - chosen))}
 
 
-def student_choices(weights: np.ndarray, views: np.ndarray, legals: np.ndarray) -> np.ndarray:
-    """The learned player's card at each decision under ``weights``."""
-    from .cardplay.learned import learned_card
-
-    params = np.concatenate([np.zeros(PARAMS_SIZE), weights.ravel()])
+def student_choices(model: dict, views: np.ndarray, legals: np.ndarray) -> np.ndarray:
+    """The learned player's card at each decision under ``model``."""
+    params = np.concatenate([np.zeros(PARAMS_SIZE), model_data(model)])
     return np.array([learned_card(views[i], legals[i], params, np.uint64(1))[1] for i in range(len(views))])
 
 
@@ -132,11 +139,12 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
     return order[first]
 
 
-def choose_trust(weights: np.ndarray, rows, targets, decision, context) -> dict:
+def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
     ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions); added to
-    the weights' heuristic_choice entry in place."""
-    scores = np.einsum("ij,ij->i", rows, weights[context])
+    the model's heuristic_choice weight in place."""
+    weights = model["weights"]
+    scores = network_scores(model, rows, context)
     best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))
     chosen = {}
     for c in range(N_CONTEXTS):
@@ -156,26 +164,41 @@ def choose_trust(weights: np.ndarray, rows, targets, decision, context) -> dict:
     return chosen
 
 
-def train(deal_ids, views, legals, values, seed: int = 0, ridge: float = RIDGE) -> tuple[np.ndarray, dict]:
-    """Fit on all deals but the held-out ones (a share to test, a share to choose each context's
-    trust in the fit); returns (weights, report)."""
+def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight: float) -> np.ndarray:
+    """The values the student is fitted to: the game value plus the weighted points where kept."""
+    if points is None or points_weight == 0:
+        return values
+    return values + points_weight * np.nan_to_num(np.asarray(points, dtype=np.float64)) / 120.0
+
+
+def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: float = RIDGE,
+          points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS) -> tuple[dict, dict]:
+    """Fit on all deals but the held-out ones (a share to test, a share to choose when to stop the
+    network's fit and each context's trust in the fit); returns (model, report)."""
     began = time.perf_counter()
     deal_ids = np.asarray(deal_ids)
     test = held_out(deal_ids, seed)
     check = ~test & held_out(np.where(test, -1, deal_ids), seed + 1, HOLD_OUT / (1 - HOLD_OUT))
     check &= ~test
     fit = ~test & ~check
-    rows, targets, decision, context = card_rows(views[fit], legals[fit], values[fit])
-    weights = fit_weights(rows, targets, context, ridge)
-    trust = choose_trust(weights, *card_rows(views[check], legals[check], values[check]))
+    targets = teacher_targets(values, points, points_weight)
+    fit_rows = card_rows(views[fit], legals[fit], targets[fit])
+    validation_rows = card_rows(views[check], legals[check], targets[check])
+    model = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge))
+    history = []
+    if units:
+        model, history = fit_network(model["weights"], fit_rows, validation_rows, seed, units)
+    trust = choose_trust(model, *validation_rows)
     seconds = time.perf_counter() - began
     views_t, legals_t, values_t = views[test], legals[test], values[test]
     report = {
         "decisions": int(len(views)), "deals": int(len(np.unique(deal_ids))), "held_out_decisions": int(test.sum()),
-        "validation_decisions": int(check.sum()), "card_rows": int(len(rows)), "seed": seed, "ridge": ridge,
+        "validation_decisions": int(check.sum()), "card_rows": int(len(fit_rows[0])), "seed": seed, "ridge": ridge,
+        "points_weight": points_weight if points is not None else 0.0, "hidden_units": units,
+        "validation_given_away_by_epoch": [round(v / max(1, check.sum()), 5) for v in history],
         "fit_seconds": round(seconds, 2),
         "trust": {CONTEXTS[c]: step for c, step in trust.items()},
-        "student": judge(student_choices(weights, views_t, legals_t), views_t, values_t),
+        "student": judge(student_choices(model, views_t, legals_t), views_t, values_t),
         "heuristic": judge(heuristic_choices(views_t, legals_t), views_t, values_t),
     }
-    return weights, report
+    return model, report

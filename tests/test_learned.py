@@ -9,19 +9,23 @@ from click.testing import CliRunner
 
 from sim.commands.cli import main
 from sim.rules.deal import deal
+from sim.rules.games import NULL
 from sim.rules.tricks import legal_now, new_play
-from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+from sim.rules.view import VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE, seat_view, set_declaration
 from sim.runs.decisions import log_decisions, read_decisions
 from strategies import load_profile, play_deals
 from strategies.cardplay.learned import (
+    MODEL_ARRAYS,
     MODEL_FORMAT,
     SHIPPED_MODEL,
     learned_card,
     load_model,
+    model_data,
 )
 from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURES
 from strategies.registry import StrategyError, build
-from strategies.training import train
+from strategies.training import card_rows, train
+from strategies.training_net import network_scores
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +42,13 @@ def test_a_decision_run_holds_each_choice_with_the_teachers_value_of_every_legal
     assert (legal.sum(axis=1) > 1).all()                             # only decisions with a choice
     assert np.isfinite(data["values"][legal]).all() and np.isnan(data["values"][~legal]).all()
     assert set(np.unique(data["values"][legal])) <= {-0.25, 0.0, 1.0, 1.25}
+    null = data["view"][:, VIEW_GAME] == NULL
+    points = data["points"][legal & ~null[:, None]]
+    assert np.isfinite(points).all() and (0 <= points).all() and (points <= 120).all()
+    assert np.isnan(data["points"][null]).all()
+    plain = ~null & (data["view"][:, VIEW_SCHNEIDER_ANNOUNCED] == 0)
+    won = data["values"][plain] >= 1                                # the game value follows the points
+    assert np.array_equal(won[legal[plain]], data["points"][plain][legal[plain]] >= 61)
 
 
 def test_the_decisions_of_a_deal_are_the_same_in_any_part(decision_run, tmp_path):
@@ -55,8 +66,9 @@ def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
     report = json.loads(result.output.splitlines()[0])
     assert 0 < report["held_out_decisions"] < report["decisions"]
     assert 0.5 < report["student"]["agreement"] <= 1 and report["student"]["given_away"] >= 0
-    weights, training = load_model(out)
-    assert weights.shape == (N_CONTEXTS, N_FEATURES) and training["decisions"] == report["decisions"]
+    model, training = load_model(out)
+    assert model["weights"].shape == (N_CONTEXTS, N_FEATURES) and training["decisions"] == report["decisions"]
+    assert model["hidden"].shape == (report["hidden_units"], N_FEATURES) == (16, N_FEATURES)
     games = play_deals(load_profile("default", ["card_play=learned", f"card_play.model={out}"]), 5, 0, 40,
                        log_tricks=True)
     assert (~games["passed"]).sum() > 20    # the engine checks every card is legal
@@ -64,14 +76,29 @@ def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
 
 def test_training_is_the_same_for_a_seed(decision_run):
     data = read_decisions([decision_run])
-    args = (data["deal_id"], data["view"], data["legal"], data["values"])
+    args = (data["deal_id"], data["view"], data["legal"], data["values"], data["points"])
     first, report = train(*args, seed=4)
     again, report_again = train(*args, seed=4)
-    assert np.array_equal(first, again)
+    assert all(np.array_equal(first[name], again[name]) for name in MODEL_ARRAYS)
     report.pop("fit_seconds"), report_again.pop("fit_seconds")
     assert report == report_again
     other, _ = train(*args, seed=5)
-    assert not np.array_equal(first, other)      # another seed holds out other deals
+    assert not np.array_equal(first["hidden"], other["hidden"])      # another seed: other deals, other start
+
+
+def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(decision_run):
+    data = read_decisions([decision_run])
+    rng = np.random.default_rng(1)
+    model = {"weights": rng.normal(size=(N_CONTEXTS, N_FEATURES)), "hidden": rng.normal(size=(5, N_FEATURES)),
+             "hidden_bias": rng.normal(size=(N_CONTEXTS, 5)), "hidden_out": rng.normal(size=(N_CONTEXTS, 5))}
+    params = np.concatenate([build("card_play", "heuristic").param_row(), model_data(model)])
+    rows, _, decision, context = card_rows(data["view"], data["legal"], data["values"])
+    scores = network_scores(model, rows, context)
+    for i in range(0, len(data["view"]), 7):
+        mine = np.flatnonzero(decision == i)
+        cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
+        card = learned_card(data["view"][i], data["legal"][i], params, np.uint64(1))[1]
+        assert card == cards[int(np.argmax(scores[mine]))]
 
 
 def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
@@ -82,7 +109,12 @@ def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
              weights=np.zeros((N_CONTEXTS, N_FEATURES)), training=np.array("{}"))
     other = tmp_path / "other.npz"
     np.savez(other, weights=np.zeros(3))
+    broken = tmp_path / "broken.npz"
+    with np.load(SHIPPED_MODEL) as data:
+        arrays = dict(data)
+    np.savez(broken, **{**arrays, "hidden_out": arrays["hidden_out"][:3]})
     for path, words in ((damaged, "not a readable model file"), (foreign, "version 99"),
+                        (broken, "damaged model (hidden_out must be"),
                         (other, "not a readable model file"), (tmp_path / "missing.npz", "no such model file")):
         with pytest.raises(StrategyError) as error:
             build("card_play", "learned", model=str(path))
@@ -91,9 +123,9 @@ def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
 
 
 def test_the_shipped_model_is_the_default_and_plays_in_the_strong_profile():
-    weights, training = load_model(SHIPPED_MODEL)
-    assert np.isfinite(weights).all() and training["decisions"] > 10_000
-    assert np.array_equal(build("card_play", "learned").data, weights)
+    model, training = load_model(SHIPPED_MODEL)
+    assert training["decisions"] > 10_000 and len(model["hidden"]) == training["hidden_units"] > 0
+    assert np.array_equal(build("card_play", "learned").data, model_data(model))
     profile = load_profile("strong")
     assert {s.card_play.name for s in profile.seats} == {"learned"}
     assert {s.card_play.name for s in load_profile("default").seats} == {"heuristic"}

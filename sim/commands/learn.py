@@ -13,11 +13,14 @@ from .options import run_options
 
 
 def run_summary(folder) -> dict:
-    """What a model's training record keeps of a decision run: its folder's name, seed, deals and profile."""
+    """What a model's training record keeps of a decision run: its folder's name, seed, deals (asked
+    for, and done: a run may be read before it is complete) and profile."""
     from sim.runs.folder import read_manifest
 
-    config = read_manifest(Path(folder)).config
-    return {"folder": Path(folder).name, "seed": config["seed"], "deals": config["deals"],
+    manifest = read_manifest(Path(folder))
+    config = manifest.config
+    done = sum(min(config["chunk_size"], config["deals"] - i * config["chunk_size"]) for i in manifest.parts_done)
+    return {"folder": Path(folder).name, "seed": config["seed"], "deals": config["deals"], "deals_done": done,
             "profile": config.get("profile")}
 
 
@@ -28,7 +31,8 @@ def run_summary(folder) -> dict:
 def decisions(deals, seed, profile, settings, out, jobs, chunk_size):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the open-hand value of each legal card on the real deal (in game
-    terms). Running the same command again resumes it. About 15 deals a second on one core."""
+    terms) and the declarer's open-hand points after it. Running the same command again resumes it. About 11 deals
+    a second on one core."""
     from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
@@ -49,24 +53,33 @@ def train_group() -> None:
 @click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False))
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="The model file to write (.npz).")
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True,
-              help="Chooses the held-out deals.")
-def train_card_play(runs, out, seed):
+              help="Chooses the held-out deals and the network's start.")
+@click.option("--points-weight", type=click.FloatRange(min=0), default=None,
+              help="Weight of the declarer's open-hand points (over 120) beside the game value "
+                   "[default: strategies.training.POINTS_WEIGHT].")
+@click.option("--hidden-units", type=click.IntRange(min=0), default=None,
+              help="Units of the network over the linear weights, 0 for none "
+                   "[default: strategies.training_net.HIDDEN_UNITS].")
+def train_card_play(runs, out, seed, points_weight, hidden_units):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
     away per decision, beside the heuristic player's. Play it with --set card_play.model=OUT."""
     from sim.commands.cli import _fail
     from sim.runs.decisions import read_decisions
     from strategies.cardplay.learned import save_model
-    from strategies.training import train
+    from strategies.training import POINTS_WEIGHT, train
+    from strategies.training_net import HIDDEN_UNITS
 
     try:
         data = read_decisions(runs)
     except RunError as error:
         _fail(str(error))
-    weights, report = train(data["deal_id"], data["view"], data["legal"], data["values"], seed=seed)
+    model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], data["points"], seed=seed,
+                          points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
+                          units=HIDDEN_UNITS if hidden_units is None else hidden_units)
     report["runs"] = [run_summary(r) for r in runs]
     try:
-        save_model(out, weights, report)
+        save_model(out, model, report)
     except OSError as error:
         _fail(f"cannot write {out}: {error.strerror or error}")
     click.echo(json.dumps(report))

@@ -36,7 +36,7 @@ class DecisionDeals:
 
     def description(self) -> dict:
         return {"profile": self.profile, "profile_spec": self.spec,
-                "teacher": {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT}}
+                "teacher": {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT, "points": True}}
 
 
 def default_folder(profile: str, seed: int, deals: int) -> Path:
@@ -59,8 +59,9 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
 
 def read_decisions(folders) -> dict:
     """The rows of decision runs, concatenated: ``deal_id`` (made distinct across runs of different
-    seeds by the run's position in ``folders``), ``view``, ``legal``, ``values`` as numpy arrays."""
-    parts = {"deal_id": [], "view": [], "legal": [], "values": []}
+    seeds by the run's position in ``folders``), ``view``, ``legal``, ``values``, ``points`` as numpy
+    arrays (``points`` NaN for a run written before the teacher kept them)."""
+    parts = {"deal_id": [], "view": [], "legal": [], "values": [], "points": []}
     for k, folder in enumerate(folders):
         manifest = read_manifest(Path(folder))
         if manifest.mode != MODE:
@@ -70,7 +71,10 @@ def read_decisions(folders) -> dict:
             table = pq.read_table(Path(folder) / part_name(index))
             parts["deal_id"].append(table["deal_id"].to_numpy() + k * 10**13)
             parts["legal"].append(table["legal"].to_numpy())
-            for name, width in (("view", table.schema.field("view").type.list_size), ("values", 32)):
+            if "points" not in table.column_names:
+                parts["points"].append(np.full((table.num_rows, 32), np.nan, dtype=np.float32))
+            names = [n for n in ("values", "points") if n in table.column_names]
+            for name, width in (("view", table.schema.field("view").type.list_size), *((n, 32) for n in names)):
                 flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
                 parts[name].append(flat.reshape(-1, width))
     if not parts["deal_id"]:

@@ -96,9 +96,10 @@ EVALUATOR_PREFIX = "eval_"
 MATCH_MODE_TYPES = {**GAME_MODE_TYPES, "seating": pa.int8()}
 #: Card decisions with the open-hand teacher's values (``skatsim decisions``): one row per decision
 #: with a choice; ``view`` is the seat's view (sim.rules.view), ``values`` the teacher's value of
-#: each card (by card id; NaN for the cards not legal).
+#: each card and ``points`` the declarer's open-hand card points after it (by card id; NaN for the
+#: cards not legal, and for points in null).
 DECISION_MODE_TYPES = {"deal_id": pa.int64(), "view": pa.list_(pa.int64(), VIEW_SIZE), "legal": pa.uint32(),
-                       "values": pa.list_(pa.float32(), 32)}
+                       "values": pa.list_(pa.float32(), 32), "points": pa.list_(pa.float32(), 32)}
 MODE_TYPES = {"game": GAME_MODE_TYPES, "declare": DECLARE_MODE_TYPES, "match": MATCH_MODE_TYPES,
               "decisions": DECISION_MODE_TYPES}
 

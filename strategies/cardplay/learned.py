@@ -1,17 +1,22 @@
-"""The ``learned`` card player: a linear model per decision context, trained on open-hand answers.
+"""The ``learned`` card player: per decision context a linear model plus a small network, trained on
+open-hand answers.
 
 At each decision every legal card gets the numbers of
-:mod:`strategies.cardplay.learned_features` (view only), and the score of a card is their
-dot product with the weight row of the decision's context; the seat plays the card of best
-score (of equal scores the lowest card id). :mod:`strategies.training` fits the weights to the
-open-hand teacher of :mod:`strategies.teacher`; ``skatsim train card-play`` writes a model
-file, and the file shipped in ``models/`` is the default.
+:mod:`strategies.cardplay.learned_features` (view only), and the score of a card is their dot
+product with the weight row of the decision's context, plus a one-hidden-layer network: ``H``
+rectified units shared by every context (``hidden``), each with a bias and an output weight per
+context (``hidden_bias``, ``hidden_out``). The seat plays the card of best score (of equal scores
+the lowest card id). :mod:`strategies.training` fits the model to the open-hand teacher of
+:mod:`strategies.teacher`; ``skatsim train card-play`` writes a model file, and the file shipped
+in ``models/`` is the default.
 
 A model file is a NumPy ``.npz`` of plain arrays: ``format`` (:data:`MODEL_FORMAT`),
 ``version`` (:data:`MODEL_VERSION`), ``features`` (the names of FEATURES, in order),
-``weights`` (N_CONTEXTS x N_FEATURES) and ``training`` (a JSON text saying how it was
-trained). The weights travel to the kernel after the parameter row (``CardPolicy.data``),
-so the player runs in the built-in play loop that numba caches and in the general one.
+``weights`` (N_CONTEXTS x N_FEATURES), ``hidden`` (H x N_FEATURES), ``hidden_bias`` and
+``hidden_out`` (N_CONTEXTS x H; H may be 0) and ``training`` (a JSON text saying how it was
+trained). The model travels to the kernel flattened after the parameter row
+(``CardPolicy.data``, laid out by :func:`model_data`), so the player runs in the built-in play
+loop that numba caches and in the general one.
 """
 
 from __future__ import annotations
@@ -34,69 +39,122 @@ from .policy import PARAMS_SIZE, CardPolicy
 LEARNED_KIND = 4
 MODEL_FORMAT = "skatsim card-play model"
 #: The model files this player reads: a file of another version must be trained again.
-MODEL_VERSION = 1
+MODEL_VERSION = 2
 #: The model shipped with skatsim, the player's default.
-SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v1.npz"
+SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v2.npz"
+
+
+#: The arrays of a model, in the order :func:`model_data` lays them out after the hidden size.
+MODEL_ARRAYS = ("weights", "hidden", "hidden_bias", "hidden_out")
 
 
 @njit(cache=True)
 def learned_card(view, legal, params, rng):
-    """The legal card of best score under the weights that follow the parameter row."""
+    """The legal card of best score under the model that follows the parameter row."""
     if (np.int64(legal) & (np.int64(legal) - 1)) == 0:
         return rng, lowest_card(np.int64(legal))
     rows = np.empty((10, N_FEATURES), dtype=np.float64)
     card_features(view, legal, rows)
-    base = PARAMS_SIZE + context_of(view) * N_FEATURES
+    ctx = context_of(view)
+    units = np.int64(params[PARAMS_SIZE])
+    linear = PARAMS_SIZE + 1 + ctx * N_FEATURES
+    hidden = PARAMS_SIZE + 1 + N_CONTEXTS * N_FEATURES
+    bias = hidden + units * N_FEATURES + ctx * units
+    out = hidden + units * N_FEATURES + N_CONTEXTS * units + ctx * units
+    z = np.empty(units, dtype=np.float64)
     best, best_score, cards, k = -1, -np.inf, np.int64(legal), 0
     while cards:
         card = lowest_card(cards)
         cards &= cards - 1
         score = 0.0
+        for h in range(units):
+            z[h] = params[bias + h]
         for f in range(N_FEATURES):
-            score += rows[k, f] * params[base + f]
+            x = rows[k, f]
+            if x == 0.0:
+                continue
+            score += x * params[linear + f]
+            unit = hidden + f * units
+            for h in range(units):
+                z[h] += x * params[unit + h]
+        for h in range(units):
+            if z[h] > 0:
+                score += z[h] * params[out + h]
         if score > best_score:
             best, best_score = card, score
         k += 1
     return rng, best
 
 
-def save_model(path, weights: np.ndarray, training: dict) -> Path:
-    """Write a model file: the weights (N_CONTEXTS x N_FEATURES) and how they were trained (under a
-    temporary name, renamed when complete)."""
-    weights = np.asarray(weights, dtype=np.float64)
-    if weights.shape != (N_CONTEXTS, N_FEATURES):
-        raise ValueError(f"weights must be {N_CONTEXTS} x {N_FEATURES}, not {weights.shape}")
+def linear_model(weights: np.ndarray) -> dict:
+    """A model of linear weights only (no hidden units)."""
+    return {"weights": np.asarray(weights, dtype=np.float64), "hidden": np.zeros((0, N_FEATURES)),
+            "hidden_bias": np.zeros((N_CONTEXTS, 0)), "hidden_out": np.zeros((N_CONTEXTS, 0))}
+
+
+def _check_shapes(model: dict) -> int:
+    """The model's hidden size; ValueError when an array has the wrong shape or is not finite."""
+    units = np.shape(model["hidden"])[0]
+    shapes = {"weights": (N_CONTEXTS, N_FEATURES), "hidden": (units, N_FEATURES),
+              "hidden_bias": (N_CONTEXTS, units), "hidden_out": (N_CONTEXTS, units)}
+    for name, shape in shapes.items():
+        if np.shape(model[name]) != shape:
+            raise ValueError(f"{name} must be {shape[0]} x {shape[1]}, not {np.shape(model[name])}")
+        if not np.isfinite(model[name]).all():
+            raise ValueError(f"{name} holds values that are not finite")
+    return units
+
+
+def model_data(model: dict) -> np.ndarray:
+    """The model flattened as the kernel reads it after the parameter row: H, then MODEL_ARRAYS (the
+    hidden weights by feature, then unit, so that the kernel adds a feature to every unit in a row)."""
+    units = _check_shapes(model)
+    arrays = {n: np.asarray(model[n], dtype=np.float64) for n in MODEL_ARRAYS}
+    arrays["hidden"] = arrays["hidden"].T
+    return np.concatenate([[float(units)], *(arrays[n].ravel() for n in MODEL_ARRAYS)])
+
+
+def save_model(path, model: dict, training: dict) -> Path:
+    """Write a model file: the arrays of MODEL_ARRAYS and how they were trained (under a temporary
+    name, renamed when complete)."""
+    _check_shapes(model)
     path = Path(path)
     partial = path.with_name(f".{path.name}.partial")
     with partial.open("wb") as out:
         np.savez_compressed(out, format=np.array(MODEL_FORMAT), version=np.array(MODEL_VERSION),
-                            features=np.array(FEATURES), weights=weights,
-                            training=np.array(json.dumps(training, sort_keys=True)))
+                            features=np.array(FEATURES), training=np.array(json.dumps(training, sort_keys=True)),
+                            **{n: np.asarray(model[n], dtype=np.float64) for n in MODEL_ARRAYS})
     os.replace(partial, path)
     return path
 
 
-def load_model(path) -> tuple[np.ndarray, dict]:
-    """(weights, training record) of a model file; StrategyError in one line for a file that is not a
-    model this skatsim plays (missing, damaged, of another version or other features)."""
+def load_model(path) -> tuple[dict, dict]:
+    """(model arrays, training record) of a model file; StrategyError in one line for a file that is
+    not a model this skatsim plays (missing, damaged, of another version or other features)."""
     where = f"card_play learned: {path}"
     try:
         with np.load(Path(path), allow_pickle=False) as data:
-            arrays = {name: data[name] for name in ("format", "version", "features", "weights", "training")}
+            head = {name: data[name] for name in ("format", "version", "features")}
+            if str(head["format"]) != MODEL_FORMAT:
+                raise StrategyError(f"{where} is not a skatsim card-play model")
+            version = int(head["version"])
+            if version != MODEL_VERSION or tuple(map(str, head["features"])) != FEATURES:
+                raise StrategyError(f"{where} is a model of version {version}; this skatsim plays version "
+                                    f"{MODEL_VERSION}: train it again with `skatsim train card-play`")
+            model = {name: np.asarray(data[name], dtype=np.float64) for name in MODEL_ARRAYS}
+            training = str(data["training"])
+    except StrategyError:
+        raise
     except FileNotFoundError:
         raise StrategyError(f"{where}: no such model file") from None
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as error:
         raise StrategyError(f"{where} is not a readable model file ({type(error).__name__})") from None
-    if str(arrays["format"]) != MODEL_FORMAT:
-        raise StrategyError(f"{where} is not a skatsim card-play model")
-    version = int(arrays["version"])
-    if version != MODEL_VERSION or tuple(map(str, arrays["features"])) != FEATURES:
-        raise StrategyError(f"{where} is a model of version {version}; this skatsim plays version "
-                            f"{MODEL_VERSION}: train it again with `skatsim train card-play`")
-    weights = np.asarray(arrays["weights"], dtype=np.float64)
-    if weights.shape != (N_CONTEXTS, N_FEATURES) or not np.isfinite(weights).all():
-        raise StrategyError(f"{where} has damaged weights (shape {weights.shape})")
-    return weights, json.loads(str(arrays["training"]))
+    try:
+        _check_shapes(model)
+        record = json.loads(training)
+    except ValueError as error:
+        raise StrategyError(f"{where} has a damaged model ({error})") from None
+    return model, record
 
 
 _loaded: dict[str, np.ndarray] = {}
@@ -104,11 +162,11 @@ _loaded: dict[str, np.ndarray] = {}
 
 @register("card_play", "learned")
 def learned_policy(model: str = "") -> CardPolicy:
-    """A linear model per decision context, trained on open-hand answers, at bulk speed.
+    """A linear model and a small network per decision context, trained on open-hand answers, at bulk speed.
 
     ``model``: a model file written by ``skatsim train card-play`` (default: the one shipped).
     """
     path = str(Path(model).expanduser().resolve()) if model else str(SHIPPED_MODEL)
     if path not in _loaded:
-        _loaded[path] = load_model(path)[0]
+        _loaded[path] = model_data(load_model(path)[0])
     return CardPolicy("learned", learned_card, (), builtin=LEARNED_KIND, data=_loaded[path])

@@ -1,0 +1,127 @@
+"""The hidden layer of the ``learned`` card player, fitted with plain NumPy on top of the ridge weights.
+
+The network adds to each card's linear score ``sum_h out[c, h] * max(0, hidden[h] . x + bias[c, h])``
+(``c`` the decision's context, ``x`` the card's features; see :mod:`strategies.cardplay.learned`).
+It is fitted to what the linear weights leave unexplained: the same targets as the ridge fit (the
+teacher's value for the seat's side less the decision's mean), the squared error taken after
+centring each decision's scores, since only the differences between a decision's cards decide.
+Adam on minibatches of whole decisions, from a start drawn from ``seed``; the epoch that gives
+away least teacher value on the validation deals is kept, so the fit is the same for a seed.
+The features are standardized while fitting and the scaling is folded into the hidden weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cardplay.learned_features import N_CONTEXTS
+
+#: Hidden units, epochs, step size and rows per minibatch of the fit.
+HIDDEN_UNITS = 16
+EPOCHS = 20
+STEP = 3e-3
+BATCH_ROWS = 4096
+
+
+def network_scores(model: dict, rows: np.ndarray, context: np.ndarray) -> np.ndarray:
+    """Each row's score under the model: linear part plus the hidden layer."""
+    scores = np.einsum("ij,ij->i", rows, model["weights"][context])
+    if len(model["hidden"]):
+        active = np.maximum(rows @ model["hidden"].T + model["hidden_bias"][context], 0.0)
+        scores += np.einsum("ij,ij->i", active, model["hidden_out"][context])
+    return scores
+
+
+def given_away(scores: np.ndarray, targets: np.ndarray, decision: np.ndarray) -> float:
+    """The teacher's value the best-scored card of each decision gives away, summed (rows grouped by decision)."""
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    best = np.maximum.reduceat(targets, starts)
+    order = np.lexsort((np.arange(len(scores)), -scores, decision))
+    first = order[np.r_[True, decision[order][1:] != decision[order][:-1]]]
+    return float(np.sum(best - targets[first]))
+
+
+def _batches(decision: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+    """Row indices of minibatches of whole decisions, the decisions in a random order."""
+    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+    ends = np.r_[starts[1:], len(decision)]
+    order = rng.permutation(len(starts))
+    sizes = (ends - starts)[order]
+    cut = np.searchsorted(np.cumsum(sizes), np.arange(BATCH_ROWS, sizes.sum(), BATCH_ROWS))
+    batches = []
+    for group in np.split(order, cut):
+        if len(group):
+            batches.append(np.concatenate([np.arange(starts[g], ends[g]) for g in group]))
+    return batches
+
+
+def _centred(values: np.ndarray, decision: np.ndarray) -> np.ndarray:
+    """Values less their decision's mean (rows of a decision together, not necessarily sorted)."""
+    _, group, counts = np.unique(decision, return_inverse=True, return_counts=True)
+    return values - (np.bincount(group, weights=values) / counts)[group]
+
+
+class _Adam:
+    def __init__(self, params: list[np.ndarray]):
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.t = 0
+
+    def step(self, params, grads, rate):
+        self.t += 1
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= 0.9
+            m += 0.1 * g
+            v *= 0.999
+            v += 0.001 * g * g
+            p -= rate * (m / (1 - 0.9 ** self.t)) / (np.sqrt(v / (1 - 0.999 ** self.t)) + 1e-8)
+
+
+def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDDEN_UNITS,
+                epochs: int = EPOCHS) -> tuple[dict, list[float]]:
+    """The hidden layer over fixed linear ``weights``: ``fit_rows`` and ``validation_rows`` are
+    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them.
+    Returns the model and the validation value given away after each epoch (the first entry: none)."""
+    rows, targets, decision, context = fit_rows
+    rng = np.random.default_rng(seed)
+    mean, scale = rows.mean(axis=0), rows.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    x_all = (rows - mean) / scale
+    residual = targets - np.einsum("ij,ij->i", rows, weights[context])
+    hidden = rng.normal(0.0, 1.0 / np.sqrt(rows.shape[1]), (units, rows.shape[1]))
+    bias = np.zeros((N_CONTEXTS, units))
+    out = rng.normal(0.0, 0.01, (N_CONTEXTS, units))
+    params = [hidden, bias, out]
+    adam = _Adam(params)
+
+    def folded():
+        folded_hidden = hidden / scale
+        return {"weights": weights.copy(), "hidden": folded_hidden,
+                "hidden_bias": bias - (folded_hidden @ mean)[None, :], "hidden_out": out.copy()}
+
+    def lost(model):
+        return given_away(network_scores(model, validation_rows[0], validation_rows[3]), validation_rows[1],
+                          validation_rows[2])
+
+    best = folded()
+    history = [lost({**best, "hidden": best["hidden"][:0], "hidden_bias": best["hidden_bias"][:, :0],
+                     "hidden_out": best["hidden_out"][:, :0]})]
+    best_lost = history[0]
+    for epoch in range(epochs):
+        rate = STEP * (0.5 if epoch >= epochs // 2 else 1.0)
+        for batch in _batches(decision, rng):
+            x, ctx = x_all[batch], context[batch]
+            z = x @ hidden.T + bias[ctx]
+            active = np.maximum(z, 0.0)
+            scores = np.einsum("ij,ij->i", active, out[ctx])
+            error = _centred(scores - residual[batch], decision[batch]) * (2.0 / len(batch))
+            onehot = np.zeros((len(batch), N_CONTEXTS))
+            onehot[np.arange(len(batch)), ctx] = 1.0
+            grad_out = onehot.T @ (error[:, None] * active)
+            dz = error[:, None] * out[ctx] * (z > 0)
+            adam.step(params, [dz.T @ x, onehot.T @ dz, grad_out], rate)
+        model = folded()
+        history.append(lost(model))
+        if history[-1] < best_lost - 1e-9:
+            best, best_lost = model, history[-1]
+    return best, history

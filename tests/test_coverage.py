@@ -78,7 +78,7 @@ def declare_samples(population: pl.DataFrame, deals: int, seed: int) -> pl.DataF
     draws = pl.DataFrame({"deal_id": picked.ravel(), "sample": np.repeat(np.arange(SAMPLES), deals),
                           DEAL_GROUP: np.tile(np.arange(deals, dtype=np.int32), SAMPLES)})
     rows = draws.join(population.filter(pl.col("game") == 5), on="deal_id")
-    columns = ["won", "schneider", "schwarz", "overbid", "game_value", "oh_won", "score", "sf"]
+    columns = ["won", "schneider", "schwarz", "overbid", "game_value", "oh_won", "contested", "score", "sf"]
     return rows.group_by("sample", DEAL_GROUP, *columns).agg(n=pl.len())
 
 

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -89,26 +90,35 @@ def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
     assert table(folder).equals(table(reference))
 
 
-#: Runs skatsim with pyarrow's writer made to die (SIGKILL, no clean-up) halfway through the bytes of the
-#: fifth part file it writes: a kill at a known point, not after a race with a timer.
-KILLED_WHILE_WRITING = """
+def after_writing(parts: int, action: str) -> str:
+    """A script that runs skatsim with pyarrow's writer made to do ``action`` (Python lines, with
+    ``where`` the file just written) once a process has written ``parts`` part files: an event at a
+    known point, not after a race with a timer."""
+    return f"""
 import os, signal, sys
 import pyarrow.parquet as pq
 from sim.commands.cli import main
 
 real, calls = pq.write_table, []
 
-def write_then_die(table, where, **options):
+def write_then_act(table, where, **options):
     calls.append(where)
     real(table, where, **options)
-    if len(calls) == 5:
-        data = open(where, "rb").read()
-        open(where, "wb").write(data[: len(data) // 2])
-        os.kill(os.getpid(), signal.SIGKILL)
+    if len(calls) == {parts}:
+{textwrap.indent(textwrap.dedent(action).strip(), " " * 8)}
 
-pq.write_table = write_then_die
+pq.write_table = write_then_act
 main(sys.argv[1:])
 """
+
+
+#: Runs skatsim with the writer made to die (SIGKILL, no clean-up) halfway through the bytes of the
+#: fifth part file it writes.
+KILLED_WHILE_WRITING = after_writing(5, """
+    data = open(where, "rb").read()
+    open(where, "wb").write(data[: len(data) // 2])
+    os.kill(os.getpid(), signal.SIGKILL)
+""")
 
 
 @pytest.mark.slow
@@ -129,24 +139,9 @@ def test_a_run_killed_while_writing_a_part_resumes_to_the_same_data(reference, t
     assert {name: identity(folder / name) for name in kept} == kept  # the finished parts were not written again
 
 
-#: Runs skatsim with pyarrow's writer made to press Ctrl-C (SIGINT to the whole process group, as a
-#: terminal does) once a worker has written its second part: an interrupt at a known point.
-INTERRUPTED = """
-import os, signal, sys
-import pyarrow.parquet as pq
-from sim.commands.cli import main
-
-real, calls = pq.write_table, []
-
-def write_then_interrupt(table, where, **options):
-    calls.append(where)
-    real(table, where, **options)
-    if len(calls) == 2:
-        os.killpg(0, signal.SIGINT)
-
-pq.write_table = write_then_interrupt
-main(sys.argv[1:])
-"""
+#: Runs skatsim with the writer made to press Ctrl-C (SIGINT to the whole process group, as a
+#: terminal does) once a worker has written its second part.
+INTERRUPTED = after_writing(2, "os.killpg(0, signal.SIGINT)")
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the workers are forked on Linux only")

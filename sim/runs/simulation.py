@@ -185,7 +185,7 @@ def evaluator_columns(names, columns: dict, seat_scores: bool = False) -> dict:
         declared = np.full(len(declarer), np.nan, dtype=np.float32)
         for seat, suffix in enumerate(SEAT_SUFFIXES):
             scores = evaluate(columns[f"hand_{suffix}"], seat).astype(np.float32)
-            for g in assessed if seat_scores else ():
+            for g in assessed:
                 out[evaluator_column(name, seat, g)] = scores[:, g]
             mine = declarer == seat
             declared[mine] = scores[rows[mine], game[mine]]

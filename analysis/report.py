@@ -21,6 +21,7 @@ from sim.runs.folder import RunError, folder_in_place
 
 from . import registry
 from .page import METHODS_HTML, STYLE, image_html, runs_html
+from .painting import Painter, draw_all
 from .registry import Report
 from .runs import AnalysisError, find_damage, load_runs
 from .summary import summary_markdown
@@ -28,7 +29,8 @@ from .tables import all_tables
 from .thresholds import MIN_ROWS
 
 
-def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS) -> Path:
+def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
+            jobs: int | None = None) -> Path:
     """Analyse the run folders ``runs`` into the folder ``out``; returns the path of report.html.
 
     Raises :class:`analysis.AnalysisError` (one line) for a folder that is not a
@@ -36,7 +38,19 @@ def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_
     ``out`` that exists and is not a report. The report is written to a temporary
     folder and moved into place when complete, replacing an older report: an
     interrupted analysis never leaves a half report that looks whole.
+
+    ``jobs``: processes drawing the plots (None: two on a machine of two cores or more, see
+    :mod:`analysis.painting`); the report is the same either way.
     """
+    painter = Painter.start(jobs)
+    try:
+        return _analyze(runs, Path(out), evaluators, min_rows, painter)
+    finally:
+        if painter is not None:
+            painter.close()
+
+
+def _analyze(runs, out: Path, evaluators, min_rows: int, painter: Painter | None) -> Path:
     checked = load_runs(runs)
     try:
         tables, notes = all_tables(checked, evaluators, min_rows)
@@ -46,16 +60,16 @@ def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_
             raise
         raise AnalysisError(found[0]) from None
     try:
-        with folder_in_place(Path(out), is_report) as folder:
-            write_report(folder, Report(checked, tables, notes, min_rows))
+        with folder_in_place(out, is_report) as folder:
+            write_report(folder, Report(checked, tables, notes, min_rows), painter)
     except RunError as error:
         raise AnalysisError(str(error)) from None
-    return Path(out) / "report.html"
+    return out / "report.html"
 
 
-def write_report(folder: Path, report: Report) -> None:
+def write_report(folder: Path, report: Report, painter: Painter | None = None) -> None:
     write_tables(report.tables, folder / "tables")
-    figures = make_plots(report, folder / "plots")
+    figures = make_plots(report, folder / "plots", painter)
     (folder / "summary.md").write_text(summary_markdown(report), encoding="utf-8")
     (folder / "report.html").write_text(report_html(report, figures), encoding="utf-8")
 
@@ -72,17 +86,13 @@ def write_tables(tables: dict[str, pl.DataFrame], folder: Path) -> None:
         table.write_parquet(folder / f"{name}.parquet")
 
 
-def make_plots(report: Report, folder: Path) -> list[tuple[str, str, Path]]:
+def make_plots(report: Report, folder: Path, painter: Painter | None = None) -> list[tuple[str, str, Path]]:
     """(table name, caption, file) of every plot the tables allow, in the order of registration; a plot
-    without data is left out, and its part of the page says so."""
-    figures = []
-    for table in registry.tables():
-        if table.plots is None or table.name not in report.tables:
-            continue
-        for caption, path in table.plots(report, folder):
-            if path is not None:  # a plot without data is not drawn
-                figures.append((table.name, caption, path))
-    return figures
+    without data is left out, and its part of the page says so. A painter draws some of them."""
+    plotted = [table for table in registry.tables() if table.plots is not None and table.name in report.tables]
+    drawn = draw_all([table.plots for table in plotted], report, folder, painter)
+    return [(table.name, caption, path) for table, plots in zip(plotted, drawn)
+            for caption, path in plots if path is not None]  # a plot without data is not drawn
 
 
 def report_html(report: Report, figures: list[tuple[str, str, Path]]) -> str:

@@ -552,7 +552,9 @@ def strategies():
               help="Report folder [default: results/report-<first run's folder name>].")
 @click.option("--evaluator", "evaluators", multiple=True,
               help="Only these evaluators in the threshold and heuristic sections (may be repeated).")
-def analyze(runs, out, evaluators):
+@click.option("--jobs", type=click.IntRange(min=1),
+              help="Processes drawing the plots [default: 2 on a machine of two cores or more].")
+def analyze(runs, out, evaluators, jobs):
     """Write tables (CSV and Parquet), plots (PNG), report.html and summary.md for RUNS.
 
     Several runs are shown side by side; runs of the same seed and deals are also
@@ -564,7 +566,7 @@ def analyze(runs, out, evaluators):
     folder = Path(out) if out else Path("results") / f"report-{Path(runs[0]).name}"
     try:
         _check_evaluators(runs, evaluators)
-        report = make_report(list(runs), folder, evaluators=list(evaluators) or None)
+        report = make_report(list(runs), folder, evaluators=list(evaluators) or None, jobs=jobs)
     except AnalysisError as error:
         _fail(str(error))
     except OSError as error:

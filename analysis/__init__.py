@@ -23,7 +23,7 @@ grid), :mod:`~analysis.intervals` (95% intervals), :mod:`~analysis.contracts`,
 :mod:`~analysis.compare`, :mod:`~analysis.match` (the tables), :mod:`~analysis.registry` and
 :mod:`~analysis.catalogue` (every table registered by name), :mod:`~analysis.tables` (every
 table of a set of runs), :mod:`~analysis.formats`, :mod:`~analysis.plots`, :mod:`~analysis.page`,
-:mod:`~analysis.summary`, :mod:`~analysis.painting` (plots drawn by two processes) and
+:mod:`~analysis.summary`, :mod:`~analysis.sharing` (two processes sharing the slow parts) and
 :mod:`~analysis.report` (the report), :mod:`~analysis.benchmark` (its speed).
 """
 

@@ -11,6 +11,7 @@ registry says (:mod:`analysis.registry`, :mod:`analysis.catalogue`).
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -21,9 +22,9 @@ from sim.runs.folder import RunError, folder_in_place
 
 from . import registry
 from .page import METHODS_HTML, STYLE, image_html, runs_html
-from .painting import Painter, draw_all
 from .registry import Report
 from .runs import AnalysisError, find_damage, load_runs
+from .sharing import SecondProcess, share
 from .summary import summary_markdown
 from .tables import all_tables
 from .thresholds import MIN_ROWS
@@ -39,21 +40,21 @@ def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_
     folder and moved into place when complete, replacing an older report: an
     interrupted analysis never leaves a half report that looks whole.
 
-    ``jobs``: processes drawing the plots (None: two on a machine of two cores or more, see
-    :mod:`analysis.painting`); the report is the same either way.
+    ``jobs``: processes sharing the evaluator tables and the plots (None: two on a machine of two
+    cores or more, see :mod:`analysis.sharing`); the report is the same either way.
     """
-    painter = Painter.start(jobs)
+    second = SecondProcess.start(jobs)
     try:
-        return _analyze(runs, Path(out), evaluators, min_rows, painter)
+        return _analyze(runs, Path(out), evaluators, min_rows, second)
     finally:
-        if painter is not None:
-            painter.close()
+        if second is not None:
+            second.close()
 
 
-def _analyze(runs, out: Path, evaluators, min_rows: int, painter: Painter | None) -> Path:
+def _analyze(runs, out: Path, evaluators, min_rows: int, second: SecondProcess | None) -> Path:
     checked = load_runs(runs)
     try:
-        tables, notes = all_tables(checked, evaluators, min_rows)
+        tables, notes = all_tables(checked, evaluators, min_rows, second)
     except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
         found = [message for message in map(find_damage, checked) if message]
         if not found:
@@ -61,15 +62,15 @@ def _analyze(runs, out: Path, evaluators, min_rows: int, painter: Painter | None
         raise AnalysisError(found[0]) from None
     try:
         with folder_in_place(out, is_report) as folder:
-            write_report(folder, Report(checked, tables, notes, min_rows), painter)
+            write_report(folder, Report(checked, tables, notes, min_rows), second)
     except RunError as error:
         raise AnalysisError(str(error)) from None
     return out / "report.html"
 
 
-def write_report(folder: Path, report: Report, painter: Painter | None = None) -> None:
+def write_report(folder: Path, report: Report, second: SecondProcess | None = None) -> None:
     write_tables(report.tables, folder / "tables")
-    figures = make_plots(report, folder / "plots", painter)
+    figures = make_plots(report, folder / "plots", second)
     (folder / "summary.md").write_text(summary_markdown(report), encoding="utf-8")
     (folder / "report.html").write_text(report_html(report, figures), encoding="utf-8")
 
@@ -86,13 +87,18 @@ def write_tables(tables: dict[str, pl.DataFrame], folder: Path) -> None:
         table.write_parquet(folder / f"{name}.parquet")
 
 
-def make_plots(report: Report, folder: Path, painter: Painter | None = None) -> list[tuple[str, str, Path]]:
+def make_plots(report: Report, folder: Path, second: SecondProcess | None = None) -> list[tuple[str, str, Path]]:
     """(table name, caption, file) of every plot the tables allow, in the order of registration; a plot
-    without data is left out, and its part of the page says so. A painter draws some of them."""
+    without data is left out, and its part of the page says so. A second process draws some."""
     plotted = [table for table in registry.tables() if table.plots is not None and table.name in report.tables]
-    drawn = draw_all([table.plots for table in plotted], report, folder, painter)
+    drawn = share([functools.partial(plots_of, table.plots) for table in plotted], (report, folder), second)
     return [(table.name, caption, path) for table, plots in zip(plotted, drawn)
             for caption, path in plots if path is not None]  # a plot without data is not drawn
+
+
+def plots_of(plots, report: Report, folder: Path) -> list[tuple[str, Path | None]]:
+    """The plots of one table, drawn."""
+    return list(plots(report, folder))
 
 
 def report_html(report: Report, figures: list[tuple[str, str, Path]]) -> str:

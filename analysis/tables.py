@@ -10,6 +10,8 @@ leading ``run`` column.
 
 from __future__ import annotations
 
+import functools
+
 import polars as pl
 
 from . import (
@@ -20,21 +22,24 @@ from .binning import by_evaluator, evaluator_cube, grids
 from .games import games
 from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Table
 from .runs import Run
+from .sharing import SecondProcess, share
 from .thresholds import MIN_ROWS, shipped_thresholds
 
 
-def run_tables(run: Run, evaluators: list[str] | None = None,
-               min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
+def run_tables(run: Run, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
+               second: SecondProcess | None = None) -> dict[str, pl.DataFrame]:
     """Every registered table that applies to ``run``, by name (one scan of its parts).
 
     A match run gives only its match tables: its contract, threshold and evaluator tables
     would pool both sides' play and count the six plays of a deal as independent games.
+    A second process (:mod:`analysis.sharing`) makes some of the evaluator tables.
     """
     chosen = [table for table in registry.tables() if table.source is not RUNS and table.applies_to(run)]
     collected, cubes = _collected(run, chosen, evaluators, min_rows)
+    by_evaluators = _evaluator_tables([t for t in chosen if t.source is EVALUATOR_CUBES], cubes, second)
     tables = {}
     for table in chosen:
-        made = _made(table, run, collected, cubes)
+        made = by_evaluators[table.name] if table.source is EVALUATOR_CUBES else _made(table, run, collected)
         tables[table.name] = table.finish(made) if table.finish else made
     return _labelled(run, tables)
 
@@ -56,16 +61,24 @@ def _collected(run: Run, chosen: list[Table], evaluators: list[str] | None, min_
     return dict(zip(sources, results)), cubes
 
 
-def _made(table: Table, run: Run, collected: dict, cubes: dict) -> pl.DataFrame:
-    if table.source is RUN:
-        return table.make(run)
-    if table.source is EVALUATOR_CUBES:
-        def build(name: str, cube: pl.DataFrame) -> dict[str, pl.DataFrame]:
-            return {table.name: table.make(cube, cubes[name][1])}
-        stacked = by_evaluator({name: cube for name, (cube, _) in cubes.items()}, build,
-                               {table.name: table.schema or {}})
-        return stacked[table.name]
-    return table.make(collected[table.source])
+def _made(table: Table, run: Run, collected: dict) -> pl.DataFrame:
+    return table.make(run) if table.source is RUN else table.make(collected[table.source])
+
+
+def _evaluator_tables(tables: list[Table], cubes: dict, second: SecondProcess | None) -> dict[str, pl.DataFrame]:
+    """Each evaluator table of every evaluator's cube, stacked under a leading ``evaluator`` column."""
+    jobs = [functools.partial(evaluator_table, table.name, name) for table in tables for name in cubes]
+    made = iter(share(jobs, (cubes,), second))
+    results = {(table.name, name): next(made) for table in tables for name in cubes}
+    return by_evaluator({name: cube for name, (cube, _) in cubes.items()},
+                        lambda name, cube: {table.name: results[table.name, name] for table in tables},
+                        {table.name: table.schema or {} for table in tables})
+
+
+def evaluator_table(table: str, evaluator: str, cubes: dict) -> pl.DataFrame:
+    """The registered evaluator table ``table`` of one evaluator's cube."""
+    cube, facts = cubes[evaluator]
+    return registry.TABLES[table].make(cube, facts)
 
 
 def _labelled(run: Run, tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
@@ -77,8 +90,8 @@ def _stack(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     return new if old is None else pl.concat([old, new], how="diagonal_relaxed")
 
 
-def all_tables(runs: list[Run], evaluators: list[str] | None = None,
-               min_rows: int = MIN_ROWS) -> tuple[dict[str, pl.DataFrame], list[str]]:
+def all_tables(runs: list[Run], evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
+               second: SecondProcess | None = None) -> tuple[dict[str, pl.DataFrame], list[str]]:
     """Every table of ``runs`` stacked by name, in the order of registration, plus notes on the runs a
     table of several runs could not use (comparisons that were not made).
 
@@ -87,7 +100,7 @@ def all_tables(runs: list[Run], evaluators: list[str] | None = None,
     """
     stacked: dict[str, pl.DataFrame] = {}
     for run in runs:
-        for key, table in run_tables(run, evaluators, min_rows).items():
+        for key, table in run_tables(run, evaluators, min_rows, second).items():
             stacked[key] = _stack(stacked.get(key), table)
     notes: list[str] = []
     for table in registry.tables():

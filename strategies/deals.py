@@ -74,7 +74,7 @@ def declare_for(strategies, seat: int, deals: np.ndarray, plan, bids: np.ndarray
  DECLARED_SKAT_CARDS, DECLARED_DISCARDED) = range(9)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # once a deal: compiled inside play_batch_builtin only
 def _start_deal(row, cards, state, view):
     """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
     d = row[DECLARED_DECLARER]
@@ -87,7 +87,7 @@ def _start_deal(row, cards, state, view):
     return twelve
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # once a deal: compiled inside play_batch_builtin only
 def _score_deal(row, state, twelve, out):
     """Write the result of a played game into ``out`` (RESULT_COLUMNS, from the engine's result_row)."""
     points, tricks = declarer_result(state, row[DECLARED_SKAT_CARDS])

@@ -72,7 +72,9 @@ def builtin_card(view, legal, params, rng, state, counted_skat, tt, stack):
     return random_card(view, legal, params, rng)
 
 
-@njit(cache=True)
+# Inlined (numba IR) into play_batch_builtin, its caller once a deal: compiled on its own, the whole play
+# loop would be optimised twice, once here and again inside the batch (about 2 s of the first run).
+@njit(cache=True, inline="always")
 def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat, tt, stack):
     """:func:`sim.rules.play.play_out` for built-in players, calling them directly so numba can cache it.
 

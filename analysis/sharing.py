@@ -97,6 +97,9 @@ def share(jobs: list, inputs: tuple, second: SecondProcess | None) -> list:
             except IndexError:  # the queue is empty
                 break
             results[index], done[index] = jobs[index](*inputs), True
+    except BaseException:  # an error or Ctrl-C here: the second process stops after its job too
+        waiting.clear()
+        raise
     finally:
         if feeder is not None:
             feeder.join()

@@ -73,3 +73,9 @@ def test_what_the_second_process_cannot_import_or_do_is_done_here(second, tmp_pa
     second.process.wait()
     after = share([drawn_by, drawn_by], ("r", tmp_path), second)  # the second process is gone
     assert [int(path.read_text()) for _, path in after] == [os.getpid()] * 2
+
+
+def test_an_error_here_stops_the_second_process_after_its_job(second, tmp_path):
+    with pytest.raises(ValueError, match="cannot be done"):
+        share([drawn_by] * 6 + [failing], ("r", tmp_path), second)  # this process fails first, at the back
+    assert len(list(tmp_path.glob("r-*"))) <= 2  # the second process finished at most the job it had

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rules.cards import CARD_POINTS
+from sim.rules.cards import CARD_POINTS, popcount
 from sim.rules.tricks import BEATERS, ORDER, TRUMP_MASKS, legal_moves, trick_winner
 from sim.solver.bounds import _highest, _sure_points
 from sim.solver.frames import (
@@ -86,6 +86,54 @@ def _last_trick(frames, p, game, declarer, mode):
     third = _lowest(frames[p, F_HANDS + (leader + 2) % 3])
     winner = (leader + trick_winner(game, first, second, third)) % 3
     return max(_trick_value(declarer, mode, winner, first, second, third), 0)
+
+
+@njit(cache=True, inline="always")
+def _better(v, best, maximize):
+    return v > best if maximize else v < best
+
+
+@njit(cache=True, _nrt=False)
+def _two_tricks(frames, p, game, declarer, mode):
+    """Exact value of the last two tricks, two cards in each hand: every play, no table."""
+    leader = frames[p, F_LEADER]
+    second, third = (leader + 1) % 3, (leader + 2) % 3
+    h0, h1, h2 = frames[p, F_HANDS + leader], frames[p, F_HANDS + second], frames[p, F_HANDS + third]
+    first_max, second_max, third_max = leader == declarer, second == declarer, third == declarer
+    best0 = -1 if first_max else 1000
+    x0 = h0
+    while x0:
+        a = _lowest(x0)
+        x0 &= x0 - 1
+        best1 = -1 if second_max else 1000
+        x1 = np.int64(legal_moves(h1, game, a))
+        while x1:
+            b = _lowest(x1)
+            x1 &= x1 - 1
+            best2 = -1 if third_max else 1000
+            x2 = np.int64(legal_moves(h2, game, a))
+            while x2:
+                c = _lowest(x2)
+                x2 &= x2 - 1
+                k = trick_winner(game, a, b, c)
+                winner = (leader + k) % 3
+                v = _trick_value(declarer, mode, winner, a, b, c)
+                if v < 0:
+                    v = 0
+                else:
+                    # the last cards: the winner of the first trick leads
+                    r0, r1, r2 = h0 & ~(np.int64(1) << a), h1 & ~(np.int64(1) << b), h2 & ~(np.int64(1) << c)
+                    rest = (r0, r1, r2)
+                    d0, d1, d2 = _lowest(rest[k]), _lowest(rest[(k + 1) % 3]), _lowest(rest[(k + 2) % 3])
+                    last = (winner + trick_winner(game, d0, d1, d2)) % 3
+                    v += max(_trick_value(declarer, mode, last, d0, d1, d2), 0)
+                if _better(v, best2, third_max):
+                    best2 = v
+            if _better(best2, best1, second_max):
+                best1 = best2
+        if _better(best1, best0, first_max):
+            best0 = best1
+    return best0
 
 
 @njit(cache=True, _nrt=False)
@@ -170,8 +218,11 @@ def _enter(tt, frames, p, game, declarer, mode):
         return 0
     best, lower, upper = -1, 0, 127
     if n == 0:
-        if frames[p, F_HANDS] & (frames[p, F_HANDS] - 1) == 0:
+        left = popcount(frames[p, F_HANDS])
+        if left == 1:
             return _last_trick(frames, p, game, declarer, mode)
+        if left == 2:
+            return _two_tricks(frames, p, game, declarer, mode)
         lower, upper, best = _probe_trick_start(tt, frames, p, game, declarer, mode)
         if lower >= beta or lower == upper:
             return lower

@@ -19,7 +19,7 @@ from numba import njit
 
 from sim.rules.cards import CARD_POINTS, popcount
 from sim.rules.tricks import BEATERS, ORDER, TRUMP_MASKS, legal_moves, trick_winner
-from sim.solver.bounds import _highest, _sure_points
+from sim.solver.bounds import _declarer_sure, _defenders_sure, _highest
 from sim.solver.frames import (
     F_ADD,
     F_ALPHA,
@@ -149,6 +149,10 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
     leader, c0, c1 = frames[p, F_LEADER], frames[p, F_TRICK], frames[p, F_TRICK + 1]
     count = 0
     declarer_side = seat == declarer
+    third_follows = np.int64(0)
+    if n == 1:
+        # the third hand follows the same lead whatever this card is
+        third_follows = np.int64(legal_moves(frames[p, F_HANDS + (leader + 2) % 3], game, c0))
     x = moves
     while x:
         card = _CARD_AT[game, _lowest(x)]
@@ -169,7 +173,8 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
             for k in range(n + 1, 3):
                 later = (leader + k) % 3
                 if (later == declarer) != (winner == declarer):
-                    beating = np.int64(legal_moves(frames[p, F_HANDS + later], game, lead)) & BEATERS[game, top]
+                    follows = third_follows if n == 1 else np.int64(legal_moves(frames[p, F_HANDS + later], game, lead))
+                    beating = follows & BEATERS[game, top]
                     if beating:
                         winner, top = later, _CARD_AT[game, _highest(_layout(game, beating))]
             own = ((winner == declarer) != (mode == NULL_AVOID)) == declarer_side
@@ -229,9 +234,10 @@ def _enter(tt, frames, p, game, declarer, mode):
         if upper <= alpha:
             return upper
         if mode == POINTS:
-            mine, theirs = _sure_points(frames, p, game, declarer)
+            mine = _declarer_sure(frames, p, game, declarer)
             if mine >= beta:
                 return mine
+            theirs = _defenders_sure(frames, p, game, declarer)
             if rest - theirs <= alpha:
                 return rest - theirs
             lower, upper = max(lower, mine), min(upper, rest - theirs)

@@ -20,6 +20,7 @@ from numba import njit
 from sim.rules.cards import CARD_POINTS, popcount
 from sim.rules.tricks import BEATERS, ORDER, TRUMP_MASKS, legal_moves, trick_winner
 from sim.solver.bounds import _declarer_sure, _defenders_sure, _highest
+from sim.solver.endgame import _three_tricks, _trick_value, _two_tricks
 from sim.solver.frames import (
     F_ADD,
     F_ALPHA,
@@ -67,16 +68,6 @@ from sim.solver.transpositions import _probe, _store
 PUSHED = -1
 
 
-@njit(cache=True, inline="always")
-def _trick_value(declarer, mode, winner, c0, c1, c2):
-    """What the declarer counts from a trick; -1 when the trick ends the count (schwarz, null)."""
-    if mode == POINTS:
-        return CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2] if winner == declarer else 0
-    if (winner == declarer) != (mode == NULL_AVOID):
-        return 1
-    return -1
-
-
 @njit(cache=True, _nrt=False)
 def _last_trick(frames, p, game, declarer, mode):
     """Value of the last trick, one card in each hand."""
@@ -86,54 +77,6 @@ def _last_trick(frames, p, game, declarer, mode):
     third = _lowest(frames[p, F_HANDS + (leader + 2) % 3])
     winner = (leader + trick_winner(game, first, second, third)) % 3
     return max(_trick_value(declarer, mode, winner, first, second, third), 0)
-
-
-@njit(cache=True, inline="always")
-def _better(v, best, maximize):
-    return v > best if maximize else v < best
-
-
-@njit(cache=True, _nrt=False)
-def _two_tricks(frames, p, game, declarer, mode):
-    """Exact value of the last two tricks, two cards in each hand: every play, no table."""
-    leader = frames[p, F_LEADER]
-    second, third = (leader + 1) % 3, (leader + 2) % 3
-    h0, h1, h2 = frames[p, F_HANDS + leader], frames[p, F_HANDS + second], frames[p, F_HANDS + third]
-    first_max, second_max, third_max = leader == declarer, second == declarer, third == declarer
-    best0 = -1 if first_max else 1000
-    x0 = h0
-    while x0:
-        a = _lowest(x0)
-        x0 &= x0 - 1
-        best1 = -1 if second_max else 1000
-        x1 = np.int64(legal_moves(h1, game, a))
-        while x1:
-            b = _lowest(x1)
-            x1 &= x1 - 1
-            best2 = -1 if third_max else 1000
-            x2 = np.int64(legal_moves(h2, game, a))
-            while x2:
-                c = _lowest(x2)
-                x2 &= x2 - 1
-                k = trick_winner(game, a, b, c)
-                winner = (leader + k) % 3
-                v = _trick_value(declarer, mode, winner, a, b, c)
-                if v < 0:
-                    v = 0
-                else:
-                    # the last cards: the winner of the first trick leads
-                    r0, r1, r2 = h0 & ~(np.int64(1) << a), h1 & ~(np.int64(1) << b), h2 & ~(np.int64(1) << c)
-                    rest = (r0, r1, r2)
-                    d0, d1, d2 = _lowest(rest[k]), _lowest(rest[(k + 1) % 3]), _lowest(rest[(k + 2) % 3])
-                    last = (winner + trick_winner(game, d0, d1, d2)) % 3
-                    v += max(_trick_value(declarer, mode, last, d0, d1, d2), 0)
-                if _better(v, best2, third_max):
-                    best2 = v
-            if _better(best2, best1, second_max):
-                best1 = best2
-        if _better(best1, best0, first_max):
-            best0 = best1
-    return best0
 
 
 @njit(cache=True, _nrt=False)
@@ -213,6 +156,23 @@ def _probe_trick_start(tt, frames, p, game, declarer, mode):
 
 
 @njit(cache=True, _nrt=False)
+def _settle_three(tt, frames, p, game, declarer, mode, alpha, beta, lower, upper):
+    """The last three tricks from the trick start of frame ``p``, played out directly; their
+    bounds stored as :func:`_finish` stores a searched node's (without a best card)."""
+    leader = frames[p, F_LEADER]
+    g = _three_tricks(game, declarer, mode, leader, frames[p, F_HANDS + leader],
+                      frames[p, F_HANDS + (leader + 1) % 3], frames[p, F_HANDS + (leader + 2) % 3], alpha, beta)
+    if g <= alpha:
+        upper = min(upper, g)
+    elif g >= beta:
+        lower = max(lower, g)
+    else:
+        lower, upper = g, g
+    _store(tt, frames[p, F_KEY0], frames[p, F_KEY1], lower, upper, -1)
+    return g
+
+
+@njit(cache=True, _nrt=False)
 def _enter(tt, frames, p, game, declarer, mode):
     """Open the node of frame ``p``: its value if known at once, else -1 after listing its moves."""
     n, rest = frames[p, F_IN_TRICK], frames[p, F_REST]
@@ -227,7 +187,9 @@ def _enter(tt, frames, p, game, declarer, mode):
         if left == 1:
             return _last_trick(frames, p, game, declarer, mode)
         if left == 2:
-            return _two_tricks(frames, p, game, declarer, mode)
+            leader = frames[p, F_LEADER]
+            return _two_tricks(game, declarer, mode, leader, frames[p, F_HANDS + leader],
+                               frames[p, F_HANDS + (leader + 1) % 3], frames[p, F_HANDS + (leader + 2) % 3])
         lower, upper, best = _probe_trick_start(tt, frames, p, game, declarer, mode)
         if lower >= beta or lower == upper:
             return lower
@@ -243,6 +205,8 @@ def _enter(tt, frames, p, game, declarer, mode):
             lower, upper = max(lower, mine), min(upper, rest - theirs)
         alpha, beta = max(alpha, lower - 1), min(beta, upper + 1)
         frames[p, F_ALPHA], frames[p, F_BETA] = alpha, beta
+        if left == 3:
+            return _settle_three(tt, frames, p, game, declarer, mode, alpha, beta, lower, upper)
     frames[p, F_ALPHA0], frames[p, F_BETA0] = alpha, beta
     frames[p, F_LOWER], frames[p, F_UPPER] = lower, upper
     seat = (frames[p, F_LEADER] + n) % 3

@@ -59,7 +59,8 @@ jacks) is gone share an entry. Cards of one hand that no card in play separates 
 once when they are worth the same points (any card in null and schwarz searches).
 Cheap sure points cut early: trumps no one can beat, and the winners the side on lead
 can cash in a row. Moves are ordered with the stored best card first, then cards that
-likely win the trick for the mover's side (adding points), then the cheapest.
+likely win the trick for the mover's side (adding points), then the cheapest. The last
+three tricks are played out directly, card by card, without frames.
 See docs/solver.md for the measured speed.
 
 The package, one module each:
@@ -69,6 +70,7 @@ The package, one module each:
 - :mod:`sim.solver.bounds`: sure points, cheap bounds at a trick start.
 - :mod:`sim.solver.transpositions`: the transposition table (:func:`new_table`, probe, store).
 - :mod:`sim.solver.search`: the alpha-beta search over the stack of frames.
+- :mod:`sim.solver.endgame`: the last two and three tricks played out directly.
 - :mod:`sim.solver.roots`: the numba kernels on a play state (:func:`open_hand_value` and the others).
 - :mod:`sim.solver.api`: the Python API (:func:`position`, :func:`solve`, :class:`Solution` ...).
 - :mod:`sim.solver.open_hand`: answers for game records and declared games.

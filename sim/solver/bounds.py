@@ -4,7 +4,8 @@ Points a side takes however the other plays: trumps that win whenever they are p
 (:func:`_trump_points`), and the winners the side on lead can cash one after another
 (:func:`_quick_points`). Every trick a side surely wins also holds a card from each of
 the other two hands: at least the lowest card points those hands hold.
-:func:`_sure_points` gives both sides' bounds; the search cuts with them.
+:func:`_declarer_sure` and :func:`_defenders_sure` give each side's bound (:func:`_sure_points`
+both); the search cuts with them.
 """
 
 from __future__ import annotations
@@ -155,16 +156,29 @@ def _trump_points(frames, p, game, seat, others):
 
 
 @njit(cache=True, _nrt=False)
+def _declarer_sure(frames, p, game, declarer):
+    """The declarer's sure points from the trick start of frame ``p``."""
+    d1, d2 = (declarer + 1) % 3, (declarer + 2) % 3
+    mine = _trump_points(frames, p, game, declarer, frames[p, F_LAID + d1] | frames[p, F_LAID + d2])
+    if frames[p, F_LEADER] == declarer:
+        mine = max(mine, _quick_points(frames, p, game, declarer))
+    return mine
+
+
+@njit(cache=True, _nrt=False)
+def _defenders_sure(frames, p, game, declarer):
+    """The defenders' sure points from the trick start of frame ``p``."""
+    own = frames[p, F_LAID + declarer]
+    # a defender's partner may overtake, but a trick the two of them win is theirs
+    theirs = max(_trump_points(frames, p, game, (declarer + 1) % 3, own),
+                 _trump_points(frames, p, game, (declarer + 2) % 3, own))
+    leader = frames[p, F_LEADER]
+    if leader != declarer:
+        theirs = max(theirs, _quick_points(frames, p, game, leader))
+    return theirs
+
+
+@njit(cache=True, _nrt=False)
 def _sure_points(frames, p, game, declarer):
     """(the declarer's sure points, the defenders' sure points) from the trick start of frame ``p``."""
-    d1, d2 = (declarer + 1) % 3, (declarer + 2) % 3
-    own, one, two = frames[p, F_LAID + declarer], frames[p, F_LAID + d1], frames[p, F_LAID + d2]
-    mine = _trump_points(frames, p, game, declarer, one | two)
-    # a defender's partner may overtake, but a trick the two of them win is theirs
-    theirs = max(_trump_points(frames, p, game, d1, own), _trump_points(frames, p, game, d2, own))
-    leader = frames[p, F_LEADER]
-    if leader == declarer:
-        mine = max(mine, _quick_points(frames, p, game, leader))
-    else:
-        theirs = max(theirs, _quick_points(frames, p, game, leader))
-    return mine, theirs
+    return _declarer_sure(frames, p, game, declarer), _defenders_sure(frames, p, game, declarer)

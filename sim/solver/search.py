@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rules.cards import CARD_POINTS
+from sim.rules.cards import CARD_POINTS, popcount
 from sim.rules.tricks import BEATERS, ORDER, TRUMP_MASKS, legal_moves, trick_winner
-from sim.solver.bounds import _highest, _sure_points
+from sim.solver.bounds import _declarer_sure, _defenders_sure, _highest
+from sim.solver.endgame import _three_tricks, _trick_value, _two_tricks
 from sim.solver.frames import (
     F_ADD,
     F_ALPHA,
@@ -67,16 +68,6 @@ from sim.solver.transpositions import _probe, _store
 PUSHED = -1
 
 
-@njit(cache=True, inline="always")
-def _trick_value(declarer, mode, winner, c0, c1, c2):
-    """What the declarer counts from a trick; -1 when the trick ends the count (schwarz, null)."""
-    if mode == POINTS:
-        return CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2] if winner == declarer else 0
-    if (winner == declarer) != (mode == NULL_AVOID):
-        return 1
-    return -1
-
-
 @njit(cache=True, _nrt=False)
 def _last_trick(frames, p, game, declarer, mode):
     """Value of the last trick, one card in each hand."""
@@ -101,6 +92,10 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
     leader, c0, c1 = frames[p, F_LEADER], frames[p, F_TRICK], frames[p, F_TRICK + 1]
     count = 0
     declarer_side = seat == declarer
+    third_follows = np.int64(0)
+    if n == 1:
+        # the third hand follows the same lead whatever this card is
+        third_follows = np.int64(legal_moves(frames[p, F_HANDS + (leader + 2) % 3], game, c0))
     x = moves
     while x:
         card = _CARD_AT[game, _lowest(x)]
@@ -121,7 +116,8 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
             for k in range(n + 1, 3):
                 later = (leader + k) % 3
                 if (later == declarer) != (winner == declarer):
-                    beating = np.int64(legal_moves(frames[p, F_HANDS + later], game, lead)) & BEATERS[game, top]
+                    follows = third_follows if n == 1 else np.int64(legal_moves(frames[p, F_HANDS + later], game, lead))
+                    beating = follows & BEATERS[game, top]
                     if beating:
                         winner, top = later, _CARD_AT[game, _highest(_layout(game, beating))]
             own = ((winner == declarer) != (mode == NULL_AVOID)) == declarer_side
@@ -160,6 +156,23 @@ def _probe_trick_start(tt, frames, p, game, declarer, mode):
 
 
 @njit(cache=True, _nrt=False)
+def _settle_three(tt, frames, p, game, declarer, mode, alpha, beta, lower, upper):
+    """The last three tricks from the trick start of frame ``p``, played out directly; their
+    bounds stored as :func:`_finish` stores a searched node's (without a best card)."""
+    leader = frames[p, F_LEADER]
+    g = _three_tricks(game, declarer, mode, leader, frames[p, F_HANDS + leader],
+                      frames[p, F_HANDS + (leader + 1) % 3], frames[p, F_HANDS + (leader + 2) % 3], alpha, beta)
+    if g <= alpha:
+        upper = min(upper, g)
+    elif g >= beta:
+        lower = max(lower, g)
+    else:
+        lower, upper = g, g
+    _store(tt, frames[p, F_KEY0], frames[p, F_KEY1], lower, upper, -1)
+    return g
+
+
+@njit(cache=True, _nrt=False)
 def _enter(tt, frames, p, game, declarer, mode):
     """Open the node of frame ``p``: its value if known at once, else -1 after listing its moves."""
     n, rest = frames[p, F_IN_TRICK], frames[p, F_REST]
@@ -170,22 +183,30 @@ def _enter(tt, frames, p, game, declarer, mode):
         return 0
     best, lower, upper = -1, 0, 127
     if n == 0:
-        if frames[p, F_HANDS] & (frames[p, F_HANDS] - 1) == 0:
+        left = popcount(frames[p, F_HANDS])
+        if left == 1:
             return _last_trick(frames, p, game, declarer, mode)
+        if left == 2:
+            leader = frames[p, F_LEADER]
+            return _two_tricks(game, declarer, mode, leader, frames[p, F_HANDS + leader],
+                               frames[p, F_HANDS + (leader + 1) % 3], frames[p, F_HANDS + (leader + 2) % 3])
         lower, upper, best = _probe_trick_start(tt, frames, p, game, declarer, mode)
         if lower >= beta or lower == upper:
             return lower
         if upper <= alpha:
             return upper
         if mode == POINTS:
-            mine, theirs = _sure_points(frames, p, game, declarer)
+            mine = _declarer_sure(frames, p, game, declarer)
             if mine >= beta:
                 return mine
+            theirs = _defenders_sure(frames, p, game, declarer)
             if rest - theirs <= alpha:
                 return rest - theirs
             lower, upper = max(lower, mine), min(upper, rest - theirs)
         alpha, beta = max(alpha, lower - 1), min(beta, upper + 1)
         frames[p, F_ALPHA], frames[p, F_BETA] = alpha, beta
+        if left == 3:
+            return _settle_three(tt, frames, p, game, declarer, mode, alpha, beta, lower, upper)
     frames[p, F_ALPHA0], frames[p, F_BETA0] = alpha, beta
     frames[p, F_LOWER], frames[p, F_UPPER] = lower, upper
     seat = (frames[p, F_LEADER] + n) % 3

@@ -59,6 +59,20 @@ def test_the_decisions_of_a_deal_are_the_same_in_any_part(decision_run, tmp_path
         assert np.array_equal(whole[name], cut[name], equal_nan=True), name
 
 
+def test_a_run_without_points_has_the_same_game_values_and_no_points_column(decision_run, tmp_path):
+    import pyarrow.parquet as pq
+
+    whole = read_decisions([decision_run])
+    lean = log_decisions(24, seed=3, out=tmp_path / "lean", jobs=1, chunk_size=12, points=False)
+    assert "points" not in pq.read_table(lean / "part-00000.parquet").column_names
+    data = read_decisions([lean])
+    assert np.isnan(data["points"]).all()
+    for name in ("deal_id", "view", "legal", "values"):
+        assert np.array_equal(whole[name], data[name], equal_nan=True), name
+    mixed = read_decisions([decision_run, lean])                   # runs with and without points read together
+    assert len(mixed["values"]) == 2 * len(data["values"])
+
+
 def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
     out = tmp_path / "model.npz"
     result = CliRunner().invoke(main, ["train", "card-play", str(decision_run), "--out", str(out)])

@@ -28,11 +28,14 @@ def run_summary(folder) -> dict:
 @run_options(deals=10_000, chunk_size=1000, out="Run folder [default: results/decisions-PROFILE-seedSEED-DEALS].",
              profile="A named profile or a .toml file: who bids, declares and plays the deals.",
              settings="Change the profile.", jobs="Processes [default: all cores].")
-def decisions(deals, seed, profile, settings, out, jobs, chunk_size):
+@click.option("--points/--no-points", default=True, show_default=True,
+              help="Keep the declarer's exact open-hand points after each card (column `points`); "
+                   "--no-points keeps the game values alone, about four times faster.")
+def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the open-hand value of each legal card on the real deal (in game
-    terms) and the declarer's open-hand points after it. Running the same command again resumes it. About 11 deals
-    a second on one core."""
+    terms) and the declarer's open-hand points after it. Running the same command again resumes it. About
+    11 deals a second on one core (with --no-points, which training by default does not need, about 40)."""
     from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
@@ -40,7 +43,7 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size):
 
     with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = log_decisions(deals, seed, profile, settings, out, jobs, chunk_size, progress=update,
-                               notice=lambda line: click.echo(line, err=True))
+                               notice=lambda line: click.echo(line, err=True), points=points)
     click.echo(str(folder))
 
 

@@ -45,8 +45,11 @@ HOLD_OUT = 0.1
 TRUST_STEPS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 1000.0)
 HEURISTIC_FEATURE = FEATURES.index("heuristic_choice")
 #: A context with fewer validation decisions than this keeps to the heuristic's card: too few to
-#: tell a better fit from luck (the null contexts of a few thousand deals).
+#: tell a better fit from luck.
 MIN_VALIDATION = 300
+#: The same for the null contexts, higher: a null defender's fit that beat the heuristic on the
+#: teacher's validation decisions (some 440) still lost 2.4 SF points per null game in play.
+MIN_VALIDATION_NULL = 3000
 
 
 @njit(cache=True)
@@ -141,7 +144,8 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
 
 def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
-    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions); added to
+    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions, or
+    MIN_VALIDATION_NULL in null); added to
     the model's heuristic_choice weight in place."""
     weights = model["weights"]
     scores = network_scores(model, rows, context)
@@ -150,7 +154,7 @@ def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     for c in range(N_CONTEXTS):
         mine = np.flatnonzero(context == c)
         decisions = np.unique(decision[mine])
-        if len(decisions) < MIN_VALIDATION:
+        if len(decisions) < (MIN_VALIDATION_NULL if CONTEXTS[c].startswith("null") else MIN_VALIDATION):
             weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[-1]
             chosen[c] = TRUST_STEPS[-1]
             continue

@@ -63,7 +63,10 @@ def train_group() -> None:
 @click.option("--hidden-units", type=click.IntRange(min=0), default=None,
               help="Units of the network over the linear weights, 0 for none "
                    "[default: strategies.training_net.HIDDEN_UNITS].")
-def train_card_play(runs, out, seed, points_weight, hidden_units):
+@click.option("--networks", type=click.IntRange(min=1), default=None,
+              help="Networks fitted from different starts (seeds SEED, SEED + 1, ...) that play as one, "
+                   "their scores averaged [default: strategies.training_net.NETWORKS].")
+def train_card_play(runs, out, seed, points_weight, hidden_units, networks):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
     away per decision, beside the heuristic player's. Play it with --set card_play.model=OUT."""
@@ -71,7 +74,7 @@ def train_card_play(runs, out, seed, points_weight, hidden_units):
     from sim.runs.decisions import read_decisions
     from strategies.cardplay.learned import save_model
     from strategies.training import POINTS_WEIGHT, train
-    from strategies.training_net import HIDDEN_UNITS
+    from strategies.training_net import HIDDEN_UNITS, NETWORKS
 
     try:
         data = read_decisions(runs)
@@ -79,7 +82,8 @@ def train_card_play(runs, out, seed, points_weight, hidden_units):
         _fail(str(error))
     model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], data["points"], seed=seed,
                           points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
-                          units=HIDDEN_UNITS if hidden_units is None else hidden_units)
+                          units=HIDDEN_UNITS if hidden_units is None else hidden_units,
+                          networks=NETWORKS if networks is None else networks)
     report["runs"] = [run_summary(r) for r in runs]
     try:
         save_model(out, model, report)

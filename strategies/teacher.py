@@ -54,10 +54,22 @@ TEACHER_TABLE_BITS = 20
 
 
 @njit(cache=True)
-def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, stack, out, points):
+def _game_value(child, counted_skat, win_at, tt, stack):
+    """The teacher's value of a suit or grand position from null-window questions only."""
+    if solver.declarer_reaches(child, counted_skat, win_at, tt, stack):
+        if win_at < 90 and solver.declarer_reaches(child, counted_skat, 90, tt, stack):
+            return 1.0 + SCHNEIDER_WEIGHT
+        return 1.0
+    if not solver.declarer_reaches(child, counted_skat, 31, tt, stack):
+        return -SCHNEIDER_WEIGHT
+    return 0.0
+
+
+@njit(cache=True)
+def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, stack, out, points, with_points):
     """``out[card]``: the teacher's value of each legal card (see the module); ``points[card]``: the
-    declarer's open-hand card points at the end after it (suit and grand; NaN in null and for the
-    cards not legal)."""
+    declarer's open-hand card points at the end after it (suit and grand with ``with_points``; NaN
+    in null, for the cards not legal and without ``with_points``)."""
     out[:] = np.nan
     points[:] = np.nan
     child = np.empty(STATE_SIZE, dtype=np.int64)
@@ -71,6 +83,9 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
         if state[STATE_GAME] == NULL:
             out[card] = solver.open_hand_value(child, counted_skat, tt, stack)
             continue
+        if not with_points:
+            out[card] = _game_value(child, counted_skat, win_at, tt, stack)
+            continue
         taken = solver.open_hand_value(child, counted_skat, tt, stack)
         points[card] = taken
         value = 1.0 if taken >= win_at else 0.0
@@ -82,7 +97,8 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
 
 
 @njit(cache=True)
-def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values, points):
+def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values, points,
+                  with_points):
     """Play every declared row as the built-in loop does, keeping each decision with a choice:
     its deal id, the seat's view, the legal cards and the teacher's values. Returns the count kept."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
@@ -103,7 +119,7 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
                 card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack, values[kept],
-                                    points[kept])
+                                    points[kept], with_points)
                 kept += 1
             rng, card = builtin_card(view, legal, params[seat], rng, state, counted, tt, stack)
             finish_turn(state, legal, card, log, n)
@@ -111,9 +127,10 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
     return kept
 
 
-def decision_columns(profile: Profile, seed: int, start: int, count: int) -> dict:
+def decision_columns(profile: Profile, seed: int, start: int, count: int, points: bool = True) -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
-    (built-in card players only): ``deal_id``, ``view`` (n, VIEW_SIZE), ``legal``, ``values`` (n, 32)."""
+    (built-in card players only): ``deal_id``, ``view`` (n, VIEW_SIZE), ``legal``, ``values`` (n, 32)
+    and, with ``points``, ``points`` (n, 32)."""
     deals = deal_batch(seed, start, count)
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     declarer, bid = run_auctions(np.stack([p.max_bid for p in plans], axis=1))
@@ -126,9 +143,11 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int) -> dic
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
     views, values = np.empty((size, VIEW_SIZE), np.int64), np.empty((size, 32), np.float32)
-    points = np.empty((size, 32), np.float32)
+    points_kept = np.empty((size, 32), np.float32)
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
                          declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
-                         deal_of, views, legals, values, points)
-    return {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept],
-            "points": points[:kept]}
+                         deal_of, views, legals, values, points_kept, points)
+    columns = {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}
+    if points:
+        columns["points"] = points_kept[:kept]
+    return columns

@@ -31,7 +31,7 @@ from .cardplay.heuristic import heuristic_card
 from .cardplay.learned import learned_card, linear_model, model_data
 from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
 from .cardplay.policy import PARAMS_SIZE
-from .training_net import HIDDEN_UNITS, fit_network, network_scores
+from .training_net import HIDDEN_UNITS, NETWORKS, fit_network, network_scores, side_by_side
 
 #: The ridge penalty, relative to the number of rows of a context.
 RIDGE = 1e-3
@@ -45,8 +45,11 @@ HOLD_OUT = 0.1
 TRUST_STEPS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 1000.0)
 HEURISTIC_FEATURE = FEATURES.index("heuristic_choice")
 #: A context with fewer validation decisions than this keeps to the heuristic's card: too few to
-#: tell a better fit from luck (the null contexts of a few thousand deals).
+#: tell a better fit from luck.
 MIN_VALIDATION = 300
+#: The same for the null contexts, higher: a null defender's fit that beat the heuristic on the
+#: teacher's validation decisions (some 440) still lost 2.4 SF points per null game in play.
+MIN_VALIDATION_NULL = 3000
 
 
 @njit(cache=True)
@@ -141,7 +144,8 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
 
 def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
-    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions); added to
+    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions, or
+    MIN_VALIDATION_NULL in null); added to
     the model's heuristic_choice weight in place."""
     weights = model["weights"]
     scores = network_scores(model, rows, context)
@@ -150,7 +154,7 @@ def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     for c in range(N_CONTEXTS):
         mine = np.flatnonzero(context == c)
         decisions = np.unique(decision[mine])
-        if len(decisions) < MIN_VALIDATION:
+        if len(decisions) < (MIN_VALIDATION_NULL if CONTEXTS[c].startswith("null") else MIN_VALIDATION):
             weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[-1]
             chosen[c] = TRUST_STEPS[-1]
             continue
@@ -172,9 +176,12 @@ def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight
 
 
 def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: float = RIDGE,
-          points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS) -> tuple[dict, dict]:
+          points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS,
+          networks: int = NETWORKS) -> tuple[dict, dict]:
     """Fit on all deals but the held-out ones (a share to test, a share to choose when to stop the
-    network's fit and each context's trust in the fit); returns (model, report)."""
+    network's fit and each context's trust in the fit); returns (model, report). With ``networks``
+    above 1, that many networks are fitted from the starts of seeds ``seed``, ``seed + 1``, ... on the
+    same deals and play as one (their scores averaged)."""
     began = time.perf_counter()
     deal_ids = np.asarray(deal_ids)
     test = held_out(deal_ids, seed)
@@ -187,7 +194,8 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     model = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge))
     history = []
     if units:
-        model, history = fit_network(model["weights"], fit_rows, validation_rows, seed, units)
+        fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units) for k in range(networks)]
+        model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
     trust = choose_trust(model, *validation_rows)
     seconds = time.perf_counter() - began
     views_t, legals_t, values_t = views[test], legals[test], values[test]
@@ -195,7 +203,8 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
         "decisions": int(len(views)), "deals": int(len(np.unique(deal_ids))), "held_out_decisions": int(test.sum()),
         "validation_decisions": int(check.sum()), "card_rows": int(len(fit_rows[0])), "seed": seed, "ridge": ridge,
         "points_weight": points_weight if points is not None else 0.0, "hidden_units": units,
-        "validation_given_away_by_epoch": [round(v / max(1, check.sum()), 5) for v in history],
+        "networks": networks if units else 0,
+        "validation_given_away_by_epoch": [[round(v / max(1, check.sum()), 5) for v in h] for h in history],
         "fit_seconds": round(seconds, 2),
         "trust": {CONTEXTS[c]: step for c, step in trust.items()},
         "student": judge(student_choices(model, views_t, legals_t), views_t, values_t),

@@ -8,6 +8,8 @@ centring each decision's scores, since only the differences between a decision's
 Adam on minibatches of whole decisions, from a start drawn from ``seed``; the epoch that gives
 away least teacher value on the validation deals is kept, so the fit is the same for a seed.
 The features are standardized while fitting and the scaling is folded into the hidden weights.
+Several networks fitted from different starts (:func:`side_by_side`) play as one: their scores
+averaged, which is one network with their hidden units side by side.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import numpy as np
 
 from .cardplay.learned_features import N_CONTEXTS
 
-#: Hidden units, epochs, step size and rows per minibatch of the fit.
-HIDDEN_UNITS = 16
+#: Hidden units (of each network), networks, epochs, step size and rows per minibatch of the fit.
+HIDDEN_UNITS = 32
+NETWORKS = 3
 EPOCHS = 20
 STEP = 3e-3
 BATCH_ROWS = 4096
@@ -125,3 +128,13 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
         if history[-1] < best_lost - 1e-9:
             best, best_lost = model, history[-1]
     return best, history
+
+
+def side_by_side(models: list[dict]) -> dict:
+    """One model whose score is the mean of the models' scores: the linear weights averaged, the hidden
+    units of all side by side with their output weights divided by the number of models."""
+    k = len(models)
+    return {"weights": sum(m["weights"] for m in models) / k,
+            "hidden": np.concatenate([m["hidden"] for m in models]),
+            "hidden_bias": np.concatenate([m["hidden_bias"] for m in models], axis=1),
+            "hidden_out": np.concatenate([m["hidden_out"] for m in models], axis=1) / k}

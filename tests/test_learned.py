@@ -25,7 +25,7 @@ from strategies.cardplay.learned import (
 from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURES
 from strategies.registry import StrategyError, build
 from strategies.training import card_rows, train
-from strategies.training_net import network_scores
+from strategies.training_net import HIDDEN_UNITS, NETWORKS, network_scores, side_by_side
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,20 @@ def test_the_decisions_of_a_deal_are_the_same_in_any_part(decision_run, tmp_path
         assert np.array_equal(whole[name], cut[name], equal_nan=True), name
 
 
+def test_a_run_without_points_has_the_same_game_values_and_no_points_column(decision_run, tmp_path):
+    import pyarrow.parquet as pq
+
+    whole = read_decisions([decision_run])
+    lean = log_decisions(24, seed=3, out=tmp_path / "lean", jobs=1, chunk_size=12, points=False)
+    assert "points" not in pq.read_table(lean / "part-00000.parquet").column_names
+    data = read_decisions([lean])
+    assert np.isnan(data["points"]).all()
+    for name in ("deal_id", "view", "legal", "values"):
+        assert np.array_equal(whole[name], data[name], equal_nan=True), name
+    mixed = read_decisions([decision_run, lean])                   # runs with and without points read together
+    assert len(mixed["values"]) == 2 * len(data["values"])
+
+
 def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
     out = tmp_path / "model.npz"
     result = CliRunner().invoke(main, ["train", "card-play", str(decision_run), "--out", str(out)])
@@ -68,7 +82,8 @@ def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
     assert 0.5 < report["student"]["agreement"] <= 1 and report["student"]["given_away"] >= 0
     model, training = load_model(out)
     assert model["weights"].shape == (N_CONTEXTS, N_FEATURES) and training["decisions"] == report["decisions"]
-    assert model["hidden"].shape == (report["hidden_units"], N_FEATURES) == (16, N_FEATURES)
+    assert model["hidden"].shape == (report["hidden_units"] * report["networks"], N_FEATURES)
+    assert (report["hidden_units"], report["networks"]) == (HIDDEN_UNITS, NETWORKS)
     games = play_deals(load_profile("default", ["card_play=learned", f"card_play.model={out}"]), 5, 0, 40,
                        log_tricks=True)
     assert (~games["passed"]).sum() > 20    # the engine checks every card is legal
@@ -101,6 +116,19 @@ def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(d
         assert card == cards[int(np.argmax(scores[mine]))]
 
 
+def test_networks_side_by_side_score_the_mean_of_their_scores(decision_run):
+    data = read_decisions([decision_run])
+    rows, _, _, context = card_rows(data["view"], data["legal"], data["values"])
+    rng = np.random.default_rng(2)
+    models = [{"weights": rng.normal(size=(N_CONTEXTS, N_FEATURES)), "hidden": rng.normal(size=(units, N_FEATURES)),
+               "hidden_bias": rng.normal(size=(N_CONTEXTS, units)), "hidden_out": rng.normal(size=(N_CONTEXTS, units))}
+              for units in (3, 4)]
+    together = side_by_side(models)
+    assert together["hidden"].shape == (7, N_FEATURES)
+    mean = (network_scores(models[0], rows, context) + network_scores(models[1], rows, context)) / 2
+    assert np.allclose(network_scores(together, rows, context), mean)
+
+
 def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
     damaged = tmp_path / "damaged.npz"
     damaged.write_bytes(SHIPPED_MODEL.read_bytes()[:300])
@@ -124,7 +152,8 @@ def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
 
 def test_the_shipped_model_is_the_default_and_plays_in_the_strong_profile():
     model, training = load_model(SHIPPED_MODEL)
-    assert training["decisions"] > 10_000 and len(model["hidden"]) == training["hidden_units"] > 0
+    assert training["decisions"] > 10_000
+    assert len(model["hidden"]) == training["hidden_units"] * training["networks"] > 0
     assert np.array_equal(build("card_play", "learned").data, model_data(model))
     profile = load_profile("strong")
     assert {s.card_play.name for s in profile.seats} == {"learned"}

@@ -9,3 +9,12 @@
 - :mod:`sim.commands.results`: match and tournament results as text (and JSON);
 - :mod:`sim.commands.learn`: ``decisions`` and ``train card-play``, the learned card player's commands.
 """
+
+import os
+
+# skatsim spreads its work over processes (--jobs), not over the threads of the BLAS library behind
+# NumPy: a thread pool in every process, on cores that are busy, makes the small matrix products of
+# `skatsim train card-play` some ten times slower (and leaves the sums' order to the thread count).
+# Read when NumPy is first imported, which the commands do after this.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")

@@ -28,11 +28,14 @@ def run_summary(folder) -> dict:
 @run_options(deals=10_000, chunk_size=1000, out="Run folder [default: results/decisions-PROFILE-seedSEED-DEALS].",
              profile="A named profile or a .toml file: who bids, declares and plays the deals.",
              settings="Change the profile.", jobs="Processes [default: all cores].")
-def decisions(deals, seed, profile, settings, out, jobs, chunk_size):
+@click.option("--points/--no-points", default=True, show_default=True,
+              help="Keep the declarer's exact open-hand points after each card (column `points`); "
+                   "--no-points keeps the game values alone, about four times faster.")
+def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the open-hand value of each legal card on the real deal (in game
-    terms) and the declarer's open-hand points after it. Running the same command again resumes it. About 11 deals
-    a second on one core."""
+    terms) and the declarer's open-hand points after it. Running the same command again resumes it. About
+    11 deals a second on one core (with --no-points, which training by default does not need, about 40)."""
     from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
@@ -40,7 +43,7 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size):
 
     with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = log_decisions(deals, seed, profile, settings, out, jobs, chunk_size, progress=update,
-                               notice=lambda line: click.echo(line, err=True))
+                               notice=lambda line: click.echo(line, err=True), points=points)
     click.echo(str(folder))
 
 
@@ -60,7 +63,10 @@ def train_group() -> None:
 @click.option("--hidden-units", type=click.IntRange(min=0), default=None,
               help="Units of the network over the linear weights, 0 for none "
                    "[default: strategies.training_net.HIDDEN_UNITS].")
-def train_card_play(runs, out, seed, points_weight, hidden_units):
+@click.option("--networks", type=click.IntRange(min=1), default=None,
+              help="Networks fitted from different starts (seeds SEED, SEED + 1, ...) that play as one, "
+                   "their scores averaged [default: strategies.training_net.NETWORKS].")
+def train_card_play(runs, out, seed, points_weight, hidden_units, networks):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
     away per decision, beside the heuristic player's. Play it with --set card_play.model=OUT."""
@@ -68,7 +74,7 @@ def train_card_play(runs, out, seed, points_weight, hidden_units):
     from sim.runs.decisions import read_decisions
     from strategies.cardplay.learned import save_model
     from strategies.training import POINTS_WEIGHT, train
-    from strategies.training_net import HIDDEN_UNITS
+    from strategies.training_net import HIDDEN_UNITS, NETWORKS
 
     try:
         data = read_decisions(runs)
@@ -76,7 +82,8 @@ def train_card_play(runs, out, seed, points_weight, hidden_units):
         _fail(str(error))
     model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], data["points"], seed=seed,
                           points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
-                          units=HIDDEN_UNITS if hidden_units is None else hidden_units)
+                          units=HIDDEN_UNITS if hidden_units is None else hidden_units,
+                          networks=NETWORKS if networks is None else networks)
     report["runs"] = [run_summary(r) for r in runs]
     try:
         save_model(out, model, report)

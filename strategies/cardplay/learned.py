@@ -39,9 +39,9 @@ from .policy import PARAMS_SIZE, CardPolicy
 LEARNED_KIND = 4
 MODEL_FORMAT = "skatsim card-play model"
 #: The model files this player reads: a file of another version must be trained again.
-MODEL_VERSION = 2
+MODEL_VERSION = 3
 #: The model shipped with skatsim, the player's default.
-SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v2.npz"
+SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v3.npz"
 
 
 #: The arrays of a model, in the order :func:`model_data` lays them out after the hidden size.

@@ -6,7 +6,9 @@ each context has its own weights over the rows of :data:`FEATURES`: what the car
 (trump, points, height, how many higher cards are out, a master, the own length in its
 suit, a bare ten), what it does to the trick (follows, trumps, throws off, wins now, wins
 surely, the points it adds to whose trick), what the other seats have shown (voids of the
-partner and the opponents in its suit, trumps out) and the stage of the game (tricks
+partner and the opponents in its suit, a partner void in it who may trump, trumps out), who
+plays next (a defender with the declarer on its left: the declarer plays right after it, and the
+card's points, height and trump standing beside that) and the stage of the game (tricks
 done, the points each side has taken), and whether it is the card the heuristic player's rules
 choose (:mod:`strategies.cardplay.heuristic`), so that the weights learn where to leave those
 rules. Every number comes from the view (see
@@ -47,7 +49,8 @@ FEATURES = (
     "partner_void", "points_x_may_be_beaten", "tricks_done", "trump_x_tricks_done", "points_x_master",
     "side_points_x_wins_now", "trump_x_own_in_suit", "bare_ten", "ace_with_ten_out", "jack",
     "suit_led_before", "points_x_last_to_play", "opponents_may_trump", "height_x_null_safe",
-    "lowest_out_x_points", "heuristic_choice",
+    "lowest_out_x_points", "heuristic_choice", "declarer_next", "points_x_declarer_next",
+    "partner_may_trump", "height_x_declarer_next",
 )
 N_FEATURES = len(FEATURES)
 #: Decision contexts: game class (suit, grand, null) x side (declarer, defender) x position in the trick.
@@ -105,6 +108,7 @@ def card_features(view, legal, rows):
     partner_wins = winner_seat >= 0 and winner_seat != seat and (winner_seat == d) == (seat == d)
     opponent_wins = winner_seat >= 0 and not partner_wins
     rule_card = rule_based_card(view, np.int64(legal))
+    declarer_next = 1.0 if seat != d and (seat + 1) % 3 == d else 0.0
     cards, k = np.int64(legal), 0
     while cards:
         c = lowest_card(cards)
@@ -121,7 +125,7 @@ def card_features(view, legal, rows):
                           or (e == TRUMP and EFFECTIVE_SUIT[game, winner_card] != TRUMP))
         wins_now = 1.0 if (n > 0 and wins) else 0.0
         trick_led = e if n == 0 else led
-        beaten, opponent_void, partner_void, opponents_trump = False, 0.0, 0.0, 0.0
+        beaten, opponent_void, partner_void, opponents_trump, partner_trumps = False, 0.0, 0.0, 0.0, 0.0
         for later in range(n + 1, 3):
             s = (view[VIEW_LEADER] + later) % 3
             if wins and can_beat(game, holds[s], c, trick_led):
@@ -132,6 +136,8 @@ def card_features(view, legal, rows):
             void = (holds[s] & suit) == 0
             if (s == d) == (seat == d):
                 partner_void = 1.0 if void else 0.0
+                if void and e != TRUMP and holds[s] & TRUMP_CARDS[game]:
+                    partner_trumps = 1.0
             elif void:
                 opponent_void = 1.0
                 if e != TRUMP and holds[s] & TRUMP_CARDS[game]:
@@ -177,5 +183,9 @@ def card_features(view, legal, rows):
         row[38] = row[3] * (1.0 if (n > 0 and not wins) or (n == 0 and beaten) else 0.0)
         row[39] = points * (1.0 if (BEATERS[game, c] & out) != 0 else 0.0)
         row[40] = 1.0 if c == rule_card else 0.0
+        row[41] = declarer_next
+        row[42] = points * declarer_next
+        row[43] = partner_trumps
+        row[44] = row[3] * declarer_next
         k += 1
     return k

@@ -81,6 +81,17 @@ def _two_tricks(game, declarer, mode, leader, h0, h1, h2):
     return best0
 
 
+@njit(cache=True)
+def _take(maximizing, best, alpha, beta, value):
+    """A child's ``value`` taken into its node's best value and window: (best, alpha, beta, cut)."""
+    if maximizing:
+        if value > best:
+            return value, max(alpha, value), beta, value >= beta
+    elif value < best:
+        return value, alpha, min(beta, value), value <= alpha
+    return best, alpha, beta, False
+
+
 @njit(cache=True, _nrt=False)
 def _three_tricks(game, declarer, mode, leader, h0, h1, h2, alpha, beta):
     """Fail-soft alpha-beta value of the last three tricks, three cards in each hand, in the
@@ -105,31 +116,13 @@ def _three_tricks(game, declarer, mode, leader, h0, h1, h2, alpha, beta):
                 c = _highest(x2)
                 x2 &= ~(np.int64(1) << c)
                 v = _after_trick(game, declarer, mode, leader, h0, h1, h2, a, b, c, True)
-                if max2:
-                    if v > g2:
-                        g2, alpha2 = v, max(alpha2, v)
-                        if v >= beta2:
-                            break
-                elif v < g2:
-                    g2, beta2 = v, min(beta2, v)
-                    if v <= alpha2:
-                        break
-            if max1:
-                if g2 > g1:
-                    g1, alpha1 = g2, max(alpha1, g2)
-                    if g2 >= beta1:
-                        break
-            elif g2 < g1:
-                g1, beta1 = g2, min(beta1, g2)
-                if g2 <= alpha1:
+                g2, alpha2, beta2, cut = _take(max2, g2, alpha2, beta2, v)
+                if cut:
                     break
-        if max0:
-            if g1 > g0:
-                g0, alpha = g1, max(alpha, g1)
-                if g1 >= beta:
-                    break
-        elif g1 < g0:
-            g0, beta = g1, min(beta, g1)
-            if g1 <= alpha:
+            g1, alpha1, beta1, cut = _take(max1, g1, alpha1, beta1, g2)
+            if cut:
                 break
+        g0, alpha, beta, cut = _take(max0, g0, alpha, beta, g1)
+        if cut:
+            break
     return g0

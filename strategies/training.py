@@ -145,8 +145,7 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
 def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
     ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions, or
-    MIN_VALIDATION_NULL in null); added to
-    the model's heuristic_choice weight in place."""
+    MIN_VALIDATION_NULL in null); added to the model's heuristic_choice weight in place."""
     weights = model["weights"]
     scores = network_scores(model, rows, context)
     best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))

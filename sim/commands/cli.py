@@ -553,7 +553,8 @@ def strategies():
 @click.option("--evaluator", "evaluators", multiple=True,
               help="Only these evaluators in the threshold and heuristic sections (may be repeated).")
 @click.option("--jobs", type=click.IntRange(min=1),
-              help="Processes drawing the plots [default: 2 on a machine of two cores or more].")
+              help="Processes sharing the evaluator tables and the plots "
+                   "[default: 2 on a machine of two cores or more].")
 def analyze(runs, out, evaluators, jobs):
     """Write tables (CSV and Parquet), plots (PNG), report.html and summary.md for RUNS.
 

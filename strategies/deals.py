@@ -9,6 +9,8 @@ deal's game does not depend on the batch it is played in.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 from numba import njit
 
@@ -28,6 +30,9 @@ from .roles import Declarations, DeclarerTask
 
 #: The solver's table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
 SEARCH_TABLE_BITS = 20
+
+#: False while :func:`card_play_left_out` holds: :func:`play_and_score` then plays no card.
+_playing_cards = True
 
 
 @njit(cache=True)
@@ -149,6 +154,8 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     n = len(deal_ids)
     results = np.zeros((n, len(RESULT_COLUMNS)), dtype=np.int64)
     logs = np.full((n, TRICK_LOG_SIZE), -1, dtype=np.int8)
+    if not _playing_cards:
+        return results, logs
     policies = [s.card_play for s in profile.seats]
     params = param_matrix(policies)
     declared = declared_matrix(declarer, bid, decl)
@@ -163,6 +170,29 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
         play_batch(np.uint64(seed), deal_ids, deals, declared, *(p.function for p in policies),
                    params, results, logs)
     return results, logs
+
+
+@contextlib.contextmanager
+def card_play_left_out():
+    """Within the block :func:`play_and_score` plays no card (the results stay zero), so that a process
+    compiles the kernels of everything else a deal needs while another compiles the card play
+    (:func:`warm_card_play`): the runner's first run in two processes."""
+    global _playing_cards
+    _playing_cards = False
+    try:
+        yield
+    finally:
+        _playing_cards = True
+
+
+def warm_card_play(profile: Profile) -> None:
+    """Play one fixed grand with the card players of ``profile``, so that numba compiles (or loads from
+    its cache) the card-play kernels, and none of the dealing, bidding or declaring ones."""
+    ten = (1 << 10) - 1
+    deals = np.array([[ten, ten << 10, ten << 20, 3 << 30]], dtype=np.uint32)
+    decl = Declarations.empty(1)
+    decl.game[:], decl.hand[:], decl.skat[:] = GRAND, True, deals[:, SKAT]
+    play_and_score(profile, 0, np.zeros(1, np.int64), deals, np.zeros(1, np.int64), np.full(1, 18), decl)
 
 
 def declared_matrix(declarer, bid, decl: Declarations) -> np.ndarray:

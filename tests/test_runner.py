@@ -9,6 +9,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -231,7 +232,7 @@ def test_declare_mode_logs_every_seat_and_game(tmp_path):
 
 
 def test_show_prints_the_deal_as_logged(reference):
-    text = CliRunner().invoke(main, ["show", str(reference), "5"]).output
+    text = CliRunner().invoke(main, ["show", str(reference), "5"]).stdout   # a first run's compile notice is on stderr
     row = table(reference).filter(pl.col("deal_id") == 5).row(0, named=True)
     assert text.startswith("Deal 5 of")
     assert "Forehand" in text and "Auction" in text
@@ -377,6 +378,90 @@ def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
     told.clear()
     assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, told.append) is None
     assert told == []   # nothing compiled: nothing said
+
+
+FIRST_RUN_HALVES = """
+import os
+from numba import njit
+
+@njit(cache=True)
+def card_play(a):
+    return a + 1
+
+@njit(cache=True)
+def the_rest(a):
+    return a * 3
+
+class Play:
+    def __init__(self, marker, fail=False):
+        self.marker, self.fail = marker, fail
+
+    def __call__(self, seed, start, count):
+        return {"x": card_play(seed) + the_rest(seed)}
+
+    def warm_card_play(self):
+        card_play(0)
+
+    def warm_the_rest(self, seed):
+        with open(self.marker, "w") as out:
+            out.write(str(os.getpid()))
+        if self.fail:
+            raise RuntimeError("the second process failed")
+        the_rest(seed)
+"""
+
+
+def first_run_play(tmp_path, monkeypatch, name, fail=False):
+    """A play of two fresh cached kernels, importable by a second interpreter too."""
+    (tmp_path / f"{name}.py").write_text(FIRST_RUN_HALVES)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(Path(__file__).parents[1])]))
+    module = __import__(name)
+    return module, module.Play(str(tmp_path / "second.txt"), fail)
+
+
+def test_a_first_run_on_two_cores_compiles_the_rest_in_a_second_process(tmp_path, monkeypatch):
+    from sim.runs.runner import warm_up
+
+    module, play = first_run_play(tmp_path, monkeypatch, "halves_kernels")
+    assert warm_up(play, 5, jobs=2) is not None
+    assert int((tmp_path / "second.txt").read_text()) != os.getpid()
+    assert module.the_rest.stats.cache_hits and not module.the_rest.stats.cache_misses   # loaded, not compiled
+    assert module.card_play.stats.cache_misses   # compiled here
+
+
+def test_a_first_run_does_not_depend_on_its_second_process(tmp_path, monkeypatch):
+    from sim.runs.runner import warm_up
+
+    module, play = first_run_play(tmp_path, monkeypatch, "failing_halves_kernels", fail=True)
+    assert warm_up(play, 5, jobs=2) is not None
+    assert (tmp_path / "second.txt").exists()   # it started, and failed
+    assert module.the_rest.stats.cache_misses   # so this process compiled the rest itself
+    assert play(5, 0, 1) == {"x": 21}
+
+
+def test_one_job_compiles_in_one_process(tmp_path, monkeypatch):
+    from sim.runs.runner import warm_up
+
+    module, play = first_run_play(tmp_path, monkeypatch, "one_job_kernels")
+    assert warm_up(play, 5, jobs=1) is not None
+    assert not (tmp_path / "second.txt").exists()
+
+
+def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():
+    from sim.runs.simulation import ProfileDeals
+    from strategies import load_profile
+    from strategies.deals import card_play_left_out
+
+    loaded = load_profile("default")
+    play = ProfileDeals(loaded.name, loaded.spec)
+    whole = play(3, 0, 200)
+    with card_play_left_out():
+        bid_only = play(3, 0, 200)
+    for name in ("declarer", "bid", "game", "hand", "discard", "schneider_announced"):
+        assert np.array_equal(bid_only[name], whole[name]), name
+    assert not bid_only["won"].any() and whole["won"].any()
+    assert np.array_equal(play(3, 0, 200)["won"], whole["won"])   # card play is back after the block
 
 
 def test_the_progress_rate_leaves_out_the_first_call(tmp_path):

@@ -258,6 +258,11 @@ BACKENDS = ("local", "dask")
 COMPILING = "compiling the kernels (first run only)"
 
 
+def _into_a_cache(started) -> bool:
+    """Whether the kernel of a numba compile event is compiled into numba's cache (``cache=True``)."""
+    return type(getattr(started.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
+
+
 class _CompileNotice(event.Listener):
     """A numba event listener that tells ``notice`` once, when the first kernel starts compiling (a
     kernel loaded from numba's cache sends no such event), and times the compiling."""
@@ -268,8 +273,7 @@ class _CompileNotice(event.Listener):
     def on_start(self, started) -> None:
         if self.began is None:
             self.began = time.perf_counter()
-            cached = type(getattr(started.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
-            self.notice(COMPILING if cached else "compiling the kernels of this run's strategies")
+            self.notice(COMPILING if _into_a_cache(started) else "compiling the kernels of this run's strategies")
 
     def on_end(self, ended) -> None:
         pass
@@ -293,14 +297,83 @@ def compiles_told(notice=None) -> Iterator[list]:
             notice(f"compiled in {seconds[0]:.0f} s; later runs load the kernels from numba's cache")
 
 
-def warm_up(play: PlayDeals, seed: int, notice=None) -> float | None:
+def warm_up(play: PlayDeals, seed: int, notice=None, jobs: int = 1) -> float | None:
     """Play deal 0 of ``seed`` in this process, so that numba compiles the kernels once (or loads
     them from its cache) before the parts start, and the progress rate counts playing only; with
     ``notice``, a compile is told as it starts and when it ends. Returns the seconds it compiled
-    (None when every kernel came from the cache)."""
+    (None when every kernel came from the cache).
+
+    With ``jobs`` of 2 or more, a ``play`` that has ``warm_card_play()`` and ``warm_the_rest(seed)``
+    compiles on two cores: this process compiles the card play first, and as soon as its first kernel
+    compiles, a second interpreter compiles everything else (:func:`compile_the_rest`) into numba's
+    cache, from which this process then loads it. Nothing played depends on which process compiled.
+    """
     with compiles_told(notice) as seconds:
+        if jobs > 1 and hasattr(play, "warm_card_play") and hasattr(play, "warm_the_rest"):
+            with _the_rest_compiled_beside(play, seed):
+                play.warm_card_play()
         play(seed, 0, 1)
     return seconds[0] if seconds else None
+
+
+#: The longest this process waits for the second one of a first run before it compiles the rest itself.
+SECOND_COMPILE_WAIT = 300.0
+
+
+class _SecondCompile(event.Listener):
+    """Starts the second interpreter of a first run at the first kernel that compiles into a cache."""
+
+    def __init__(self, play: PlayDeals, seed: int):
+        self.play, self.seed, self.process = play, seed, None
+
+    def on_start(self, started) -> None:
+        if self.process is not None or not _into_a_cache(started):
+            return
+        import pickle
+        import subprocess
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from sim.runs.runner import compile_the_rest; compile_the_rest()"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with contextlib.suppress(OSError):
+            self.process.stdin.write(pickle.dumps((self.play, self.seed)))
+            self.process.stdin.close()
+
+    def on_end(self, ended) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def _the_rest_compiled_beside(play: PlayDeals, seed: int) -> Iterator[None]:
+    """Within the block, the first kernel that compiles starts :func:`compile_the_rest` in a second
+    interpreter; at the end the block waits for it (at most :data:`SECOND_COMPILE_WAIT` seconds). A
+    second process that fails or is too slow changes nothing: this process compiles what is missing."""
+    listener = _SecondCompile(play, seed)
+    event.register("numba:compile", listener)
+    finished = False
+    try:
+        yield
+        finished = True
+    finally:
+        event.unregister("numba:compile", listener)
+        second = listener.process
+        if second is not None:
+            if finished:
+                with contextlib.suppress(Exception):
+                    second.wait(SECOND_COMPILE_WAIT)
+            if second.poll() is None:
+                second.kill()
+                second.wait()
+
+
+def compile_the_rest() -> None:
+    """The second interpreter of a first run: reads ``(play, seed)`` pickled on its input and runs
+    ``play.warm_the_rest(seed)``, so that numba caches the kernels of all but the card play."""
+    import pickle
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it
+    play, seed = pickle.load(sys.stdin.buffer)
+    play.warm_the_rest(seed)
 
 
 def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
@@ -317,9 +390,9 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
     manifest = open_run(folder, config.identity(), notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
-    if parts:
-        warm_up(play, config.seed, notice)
     jobs = max(1, jobs or os.cpu_count() or 1)
+    if parts:
+        warm_up(play, config.seed, notice, jobs)
     if backend == "dask" or scheduler:
         results = iterate_parts_dask(play, config, folder, parts, jobs, scheduler)
     else:

@@ -37,7 +37,7 @@ from sim.runs.folder import (
 )
 from sim.runs.runner import RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
-from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals
+from strategies.deals import DECLARE_VARIANTS, card_play_left_out, declare_every_game, play_deals, warm_card_play
 from strategies.profiles import Profile, build_profile, load_profile, mixed_table
 from strategies.registry import build, logged_evaluators
 
@@ -52,8 +52,18 @@ def cached_profile(name: str, spec: dict) -> Profile:
     return _profiles[key]
 
 
+class CompiledInTwo:
+    """What a play needs to compile its kernels in two processes on a first run (see
+    :func:`sim.runs.runner.warm_up`): ``warm_card_play()`` in one, ``warm_the_rest(seed)`` in the other."""
+
+    def warm_the_rest(self, seed: int) -> None:
+        """Compile (or load) the kernels of everything but the card play: deal 0 of ``seed`` with no card played."""
+        with card_play_left_out():
+            self(seed, 0, 1)
+
+
 @dataclass(frozen=True)
-class ProfileDeals:
+class ProfileDeals(CompiledInTwo):
     """Plays deals with a profile: the runner's ``play(seed, start, count) -> columns``.
 
     Plain data, so that it pickles to worker processes; the profile is built in each
@@ -90,6 +100,10 @@ class ProfileDeals:
             columns.update(open_hand_columns(dealt, columns["declarer"], columns))
         return columns
 
+    def warm_card_play(self) -> None:
+        """Compile (or load) the kernels of the profile's card play alone (see :func:`sim.runs.runner.warm_up`)."""
+        warm_card_play(cached_profile(self.profile, self.spec))
+
     def description(self) -> dict:
         """What the manifest records of the players: the profile spelled out and the evaluators logged."""
         described = {"profile": self.profile, "profile_spec": self.spec, "log_tricks": self.log_tricks,
@@ -117,7 +131,7 @@ def open_hand_columns(dealt: np.ndarray, declarer: np.ndarray, columns: dict) ->
 
 
 @dataclass(frozen=True)
-class MatchDeals:
+class MatchDeals(CompiledInTwo):
     """Plays each deal six times, once per seating of a duplicate match between profiles A and B
     (see :data:`sim.runs.folder.SEATINGS`): one row per deal and seating, deal by deal.
 
@@ -145,6 +159,12 @@ class MatchDeals:
             plays.append(columns)
         order = np.argsort(np.concatenate([p["deal_id"] for p in plays]), kind="stable")  # deal by deal
         return {name: np.concatenate([p[name] for p in plays])[order] for name in plays[0]}
+
+    def warm_card_play(self) -> None:
+        """Compile (or load) the kernels of every seating's card play alone (see :func:`sim.runs.runner.warm_up`)."""
+        a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
+        for seating in range(len(SEATINGS)):
+            warm_card_play(mixed_table(a, b, seats_of("a", seating), self.card_play_only))
 
     def description(self) -> dict:
         return {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,

@@ -26,7 +26,10 @@ worlds solved, the solver calls, their nodes and the time; ``simulate_jobs_1`` a
 ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is ``simulate --open-hand``
 on every core (each declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze`` of a
 ten-million-deal run (resampled from a real run, built before timing), with its peak
-memory and processor seconds; ``import_iss`` imports a generated ISS archive on two processes
+memory and processor seconds; ``first_run`` is ``skatsim simulate --deals 2000`` on every core
+with an empty numba cache of its own, as the first run after installing (``first_run_jobs_1`` with
+``--jobs 1``), with the processor seconds of all its processes, and is left out of ``--quick``
+(each of its runs compiles every kernel); ``import_iss`` imports a generated ISS archive on two processes
 (``import_iss_jobs_1`` on one), ``deals`` being its record lines.
 """
 
@@ -35,6 +38,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -118,12 +122,24 @@ class Usage:
     cpu_seconds: float
 
 
-def _peak_rss_mb(command) -> Usage:
+def _peak_rss_mb(command, env=None) -> Usage:
     """Run ``command``; the peak memory of its largest process (workers included) and its processor time."""
     out = subprocess.run([sys.executable, "-c", _MEASURE, *command], check=True,
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True, env=env).stdout
     peak, seconds = out.split()[-2:]
     return Usage(int(peak) / 1024, float(seconds))
+
+
+def _first_run(jobs: int | None):
+    """``skatsim simulate`` on an empty numba cache of its own: a first run after installing, compile and all."""
+    def make(deals: int):
+        def run():
+            with tempfile.TemporaryDirectory() as folder:
+                command = [sys.executable, "-m", "sim.commands.cli", "simulate", "--deals", str(deals),
+                           "--out", str(Path(folder) / "run")] + (["--jobs", str(jobs)] if jobs else [])
+                return _peak_rss_mb(command, {**os.environ, "NUMBA_CACHE_DIR": str(Path(folder) / "kernels")})
+        return run
+    return make
 
 
 def bench_analyze(rows: int):
@@ -336,6 +352,8 @@ BENCHMARKS = {
     "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
     "simulate_open_hand": (_simulate(None, "default", "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
+    "first_run": (_first_run(None), 2_000, 2_000, 3),
+    "first_run_jobs_1": (_first_run(1), 2_000, 2_000, 3),
     "import_iss": (_import_iss(2), 200_000, 400, 5),
     "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),
     "solve_full_deal": (bench_solve_full_deal, 1_000, 20, 3),
@@ -343,9 +361,15 @@ BENCHMARKS = {
 }
 
 
+#: Left out of ``--quick`` unless asked for with ``--only``, and not warmed up: each run compiles every
+#: kernel afresh.
+NOT_QUICK = ("first_run", "first_run_jobs_1")
+
+
 def measure(name: str, make, deals: int, runs: int) -> dict:
     start = time.perf_counter()
-    make(10)()
+    if name not in NOT_QUICK:   # a first run compiles in every run: nothing to warm up
+        make(10)()
     compile_seconds = time.perf_counter() - start
     run = make(deals)
     times, peaks, cpu, outcomes = [], [], [], []
@@ -378,7 +402,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=sorted(BENCHMARKS), action="append",
                         help="run only this benchmark (may be given more than once)")
     args = parser.parse_args(argv)
-    for name in args.only or BENCHMARKS:
+    for name in args.only or [name for name in BENCHMARKS if not (args.quick and name in NOT_QUICK)]:
         make, full, quick, runs = BENCHMARKS[name]
         result = measure(name, make, quick if args.quick else full, 1 if args.quick else runs)
         print(json.dumps(result), flush=True)

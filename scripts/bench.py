@@ -4,33 +4,34 @@
     python scripts/bench.py --quick    # small sizes, for a smoke run
     python scripts/bench.py --only random_play --only default_profile
 
-Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, the
-``runs`` it took the median of and ``compile_seconds`` (the first, small call,
-which compiles or loads the numba kernels; for ``analyze_10m`` it is the report of
-a 20,000-deal run). Kernel benchmarks run on one core; ``solve_full_deal`` and
-``solve_win_full_deal`` time the open-hand solver deal by deal (the default profile's
-declared games from the first lead) and add, overall and per game type, the median,
-mean, 95th percentile and largest microseconds per deal (each deal's median over the
-runs) and the nodes searched, and the slowest deal; ``simulate_1m`` runs the
-whole command on every core and also reports the peak memory of its largest
-process (``peak_rss_mb``; each of the two workers and the main process stays
+Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, the ``runs``
+it took the median of and ``compile_seconds`` (the first, small call, which compiles or
+loads the numba kernels; for ``analyze_10m`` it is the report of a 20,000-deal run;
+``--quick``, a smoke run, makes no such call and times one run). Kernel benchmarks run
+on one core; ``solve_full_deal`` and ``solve_win_full_deal`` time the open-hand solver
+deal by deal (the default profile's declared games from the first lead) and add, overall
+and per game type, the median, mean, 95th percentile and largest microseconds per deal
+(each deal's median over the runs) and the nodes searched, and the slowest deal;
+``simulate_1m`` runs the whole command on every core and also reports the peak memory of
+its largest process (``peak_rss_mb``; each of the two workers and the main process stays
 under it) and the processor seconds of all its processes (``cpu_seconds``, median),
-``simulate_1m_threshold`` the same with the threshold profile (the
-rule-of-thumb bidder, the default before the calibrated one); ``threshold_profile`` and
-``random_profile`` are ``default_profile``'s games with those profiles, ``learned_profile`` with
-the strong profile (learned card play); ``pimc_deal``
-times whole deals with PIMC card play at every seat (default worlds; ``seconds`` /
-``deals`` is the time per deal); ``pimc_decisions`` plays the solver benchmark's declared deals
-with PIMC (default parameters) at every seat and reports per decision with a choice the
-worlds solved, the solver calls, their nodes and the time; ``simulate_jobs_1`` and
-``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is ``simulate --open-hand``
-on every core (each declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze`` of a
-ten-million-deal run (resampled from a real run, built before timing), with its peak
-memory and processor seconds; ``first_run`` is ``skatsim simulate --deals 2000`` on every core
-with an empty numba cache of its own, as the first run after installing (``first_run_jobs_1`` with
-``--jobs 1``), with the processor seconds of all its processes, and is left out of ``--quick``
-(each of its runs compiles every kernel); ``import_iss`` imports a generated ISS archive on two processes
-(``import_iss_jobs_1`` on one), ``deals`` being its record lines.
+``simulate_1m_threshold`` the same with the threshold profile (the rule-of-thumb bidder,
+the default before the calibrated one); ``threshold_profile`` and ``random_profile`` are
+``default_profile``'s games with those profiles, ``learned_profile`` with the strong
+profile (learned card play); ``pimc_deal`` times whole deals with PIMC card play at
+every seat (default worlds; ``seconds`` / ``deals`` is the time per deal);
+``pimc_decisions`` plays the solver benchmark's declared deals with PIMC (default
+parameters) at every seat and reports per decision with a choice the worlds solved, the
+solver calls, their nodes and the time; ``simulate_jobs_1`` and ``simulate_jobs_2`` give
+the scaling; ``simulate_open_hand`` is ``simulate --open-hand`` on every core (each
+declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze``
+of a ten-million-deal run (resampled from a real run, built before timing), with its
+peak memory and processor seconds; ``first_run`` is ``skatsim simulate --deals 2000`` on
+every core with an empty numba cache of its own, as the first run after installing
+(``first_run_jobs_1`` with ``--jobs 1``), with the processor seconds of all its
+processes, and is left out of ``--quick`` (each of its runs compiles every kernel);
+``import_iss`` imports a generated ISS archive on two processes (``import_iss_jobs_1``
+on one), ``deals`` being its record lines.
 """
 
 from __future__ import annotations
@@ -366,9 +367,10 @@ BENCHMARKS = {
 NOT_QUICK = ("first_run", "first_run_jobs_1")
 
 
-def measure(name: str, make, deals: int, runs: int) -> dict:
+def measure(name: str, make, deals: int, runs: int, warm: bool = True) -> dict:
+    """The benchmark's figures; with ``warm``, a first small call compiles or loads the kernels untimed."""
     start = time.perf_counter()
-    if name not in NOT_QUICK:   # a first run compiles in every run: nothing to warm up
+    if warm and name not in NOT_QUICK:   # a first run compiles in every run: nothing to warm up
         make(10)()
     compile_seconds = time.perf_counter() - start
     run = make(deals)
@@ -404,7 +406,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for name in args.only or [name for name in BENCHMARKS if not (args.quick and name in NOT_QUICK)]:
         make, full, quick, runs = BENCHMARKS[name]
-        result = measure(name, make, quick if args.quick else full, 1 if args.quick else runs)
+        result = measure(name, make, quick if args.quick else full, 1 if args.quick else runs, not args.quick)
         print(json.dumps(result), flush=True)
     return 0
 

@@ -324,19 +324,24 @@ class _SecondCompile(event.Listener):
     """Starts the second interpreter of a first run at the first kernel that compiles into a cache."""
 
     def __init__(self, play: PlayDeals, seed: int):
-        self.play, self.seed, self.process = play, seed, None
+        self.play, self.seed, self.process, self.tried = play, seed, None, False
 
     def on_start(self, started) -> None:
-        if self.process is not None or not _into_a_cache(started):
+        if self.tried or not _into_a_cache(started):
             return
         import pickle
         import subprocess
 
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "from sim.runs.runner import compile_the_rest; compile_the_rest()"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.tried = True
+        try:   # a play that does not pickle, or no interpreter to start, leaves the compile to this process
+            data = pickle.dumps((self.play, self.seed))
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "from sim.runs.runner import compile_the_rest; compile_the_rest()"],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except Exception:
+            return
         with contextlib.suppress(OSError):
-            self.process.stdin.write(pickle.dumps((self.play, self.seed)))
+            self.process.stdin.write(data)
             self.process.stdin.close()
 
     def on_end(self, ended) -> None:

@@ -448,6 +448,22 @@ def test_one_job_compiles_in_one_process(tmp_path, monkeypatch):
     assert not (tmp_path / "second.txt").exists()
 
 
+@pytest.mark.parametrize("profile", ["default", "strong"])
+def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
+    """The fixed grand of the first run's card-play half has the types of a real batch, so the
+    kernel it compiles is the one the run then loads, not a second one."""
+    from sim.runs.simulation import ProfileDeals
+    from strategies import load_profile
+    from strategies.deals import play_batch_builtin
+
+    loaded = load_profile(profile)
+    play = ProfileDeals(loaded.name, loaded.spec)
+    play(3, 0, 20)
+    played = set(play_batch_builtin.signatures)
+    play.warm_card_play()
+    assert set(play_batch_builtin.signatures) == played
+
+
 def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile

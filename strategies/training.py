@@ -149,10 +149,11 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
     return order[first]
 
 
-def choose_trust(model: dict, rows, targets, decision, context) -> dict:
+def choose_trust(model: dict, rows, targets, decision, context, fallback: dict | None = None) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
-    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions, or
-    MIN_VALIDATION_NULL in null); added to the model's heuristic_choice weight in place."""
+    ones the larger, nearer the heuristic; with fewer than MIN_VALIDATION decisions, or
+    MIN_VALIDATION_NULL in null, the context's step in ``fallback``, by name, or else the last); added to
+    the model's heuristic_choice weight in place."""
     weights = model["weights"]
     scores = network_scores(model, rows, context)
     best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))
@@ -161,8 +162,9 @@ def choose_trust(model: dict, rows, targets, decision, context) -> dict:
         mine = np.flatnonzero(context == c)
         decisions = np.unique(decision[mine])
         if len(decisions) < (MIN_VALIDATION_NULL if CONTEXTS[c].startswith("null") else MIN_VALIDATION):
-            weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[-1]
-            chosen[c] = TRUST_STEPS[-1]
+            step = (fallback or {}).get(CONTEXTS[c], TRUST_STEPS[-1])
+            weights[c, HEURISTIC_FEATURE] += step
+            chosen[c] = step
             continue
         lost = []
         for step in TRUST_STEPS:
@@ -172,6 +174,14 @@ def choose_trust(model: dict, rows, targets, decision, context) -> dict:
         weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[k]
         chosen[c] = TRUST_STEPS[k]
     return chosen
+
+
+def untrusted(model: dict, training: dict) -> dict:
+    """A trained model with the trust its training added to the heuristic_choice weights taken out."""
+    weights = model["weights"].copy()
+    for c, name in enumerate(CONTEXTS):
+        weights[c, HEURISTIC_FEATURE] -= training.get("trust", {}).get(name, 0.0)
+    return {**model, "weights": weights}
 
 
 def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight: float) -> np.ndarray:
@@ -203,14 +213,19 @@ def by_teacher(choose, views, legals, values, teacher) -> dict:
 
 def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: float = RIDGE,
           points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS,
-          networks: int = NETWORKS, teacher=None, teacher_weights=None) -> tuple[dict, dict]:
+          networks: int = NETWORKS, teacher=None, teacher_weights=None,
+          start: tuple[dict, dict] | None = None) -> tuple[dict, dict]:
     """Fit on all deals but the held-out ones (a share to test, a share to choose when to stop the
     network's fit and each context's trust in the fit); returns (model, report). With ``networks``
     above 1, that many networks are fitted from the starts of seeds ``seed``, ``seed + 1``, ... on the
     same deals and play as one (their scores averaged). ``teacher`` (each decision's index in
     ``strategies.teacher.TEACHERS``) with ``teacher_weights`` (one weight per teacher) weighs each
     decision's error in the fit by its teacher; the report then judges the held-out decisions of each
-    teacher apart too."""
+    teacher apart too. With ``start`` (a model file's arrays and training record, as
+    ``load_model`` gives them) the ridge fit is skipped: the start's linear weights (without the
+    trust its training added) stay, and its network's fit goes on over these decisions
+    (:func:`strategies.training_net.fit_network`); a context with too few validation decisions to
+    choose its trust keeps the start's."""
     began = time.perf_counter()
     deal_ids = np.asarray(deal_ids)
     test = held_out(deal_ids, seed)
@@ -222,13 +237,19 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     validation_rows = card_rows(views[check], legals[check], targets[check])
     weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights, fit.sum())
     row_weights = None if weighed is None else weighed[fit_rows[2]]
-    model = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge, row_weights))
-    history = []
-    if units:
-        fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units, row_weights=row_weights)
-                  for k in range(networks)]
-        model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
-    trust = choose_trust(model, *validation_rows)
+    if start is not None:
+        begun = untrusted(*start)
+        units, networks = len(begun["hidden"]), 1
+        model, first = fit_network(begun["weights"], fit_rows, validation_rows, seed, units,
+                                   row_weights=row_weights, start=begun)
+        history = [first]
+    else:
+        model, history = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge, row_weights)), []
+        if units:
+            fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units,
+                                  row_weights=row_weights) for k in range(networks)]
+            model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
+    trust = choose_trust(model, *validation_rows, fallback=None if start is None else start[1].get("trust"))
     seconds = time.perf_counter() - began
     views_t, legals_t, values_t = views[test], legals[test], values[test]
     report = {

@@ -11,7 +11,7 @@ from sim.runs.decisions import log_decisions, read_decisions
 from strategies.cardplay.builtin import new_workspace
 from strategies.cardplay.pimc import pimc_best, pimc_policy
 from strategies.teacher import TEACHERS, pimc_teacher_values
-from strategies.training import train
+from strategies.training import train, untrusted
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +44,13 @@ def test_a_pimc_run_follows_the_same_play_as_an_open_hand_run_and_both_train_tog
     model, report = train(both["deal_id"], both["view"], both["legal"], both["values"], both["points"],
                           units=4, networks=1, teacher=both["teacher"], teacher_weights=(1.0, 2.0))
     assert model["weights"].shape[1] == 45 and set(report["student_by_teacher"]) <= set(TEACHERS)
+    pimc = both["teacher"] == 1
+    tuned, again = train(both["deal_id"][pimc], both["view"][pimc], both["legal"][pimc], both["values"][pimc],
+                         teacher=both["teacher"][pimc], start=(model, report))
+    assert tuned["hidden"].shape == model["hidden"].shape            # fine-tuning goes on from the start's network
+    assert np.array_equal(untrusted(tuned, again)["weights"], untrusted(model, report)["weights"])
+    history = again["validation_given_away_by_epoch"][0]
+    assert min(history) <= history[0]                                  # the start is kept unless an epoch beats it
 
 
 def view_of(state, seat):

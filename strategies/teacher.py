@@ -122,7 +122,7 @@ def pimc_teacher_values(view, legal, pimc_params, rng, tt, stack, out):
     while cards:
         card = lowest_card(cards)
         cards &= cards - 1
-        out[card] = (totals[card] / max(solved, 1) - lost) / (won - lost) if solved else 0.0
+        out[card] = (totals[card] / solved - lost) / (won - lost) if solved else 0.0
     return rng
 
 

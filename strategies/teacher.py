@@ -16,6 +16,14 @@ deal, every hand open, in game terms for the declarer:
 One position looks the same to the seat in many deals; averaged over them the teacher's value
 is the card's value given what the seat knows, the hidden cards distributed as they really are
 after this auction and this play. :mod:`strategies.training` fits a card player to these values.
+
+The second teacher, ``pimc``, values each legal card as the ``pimc`` card player at its default
+settings does from the seat's view alone (:func:`strategies.cardplay.pimc.pimc_totals`: its worlds,
+with inference, each solved open-handed): the mean over its worlds of the declarer's result in
+game terms, put on the first teacher's scale, 0 for the declared game lost and 1 for it won with
+no further level (:func:`strategies.cardplay.pimc.plain_results`; schneider, schwarz and their
+losses lie beyond, as PIMC weighs them). Its worlds come from a stream of the deal's own
+(``STREAM_TEACHER``), so a run gives the same values for a seed in any part or process.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from sim.rules.tricks import STATE_FINISHED, STATE_GAME, STATE_SIZE, play_card, 
 from sim.rules.view import VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE
 
 from .cardplay.builtin import builtin_card, new_workspace
+from .cardplay.pimc import STATS, pimc_policy, pimc_totals, plain_results
 from .deals import (
     DECLARED_DECLARER,
     DECLARED_DISCARDED,
@@ -51,6 +60,11 @@ SCHNEIDER_WEIGHT = 0.25
 DECISIONS_PER_DEAL = 27
 #: The solver's table of the teacher: 2**20 entries, shared by a batch of deals.
 TEACHER_TABLE_BITS = 20
+#: The teachers: the open-hand value on the real deal, and PIMC's value from the seat's view.
+TEACHERS = ("open_hand", "pimc")
+OPEN_HAND_TEACHER, PIMC_TEACHER = 0, 1
+#: The purpose of the random stream (sim.rules.rng) of the PIMC teacher's worlds of a deal.
+STREAM_TEACHER = 2
 
 
 @njit(cache=True)
@@ -97,10 +111,27 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
 
 
 @njit(cache=True)
+def pimc_teacher_values(view, legal, pimc_params, rng, tt, stack, out):
+    """(rng): ``out[card]`` PIMC's value of each legal card from ``view`` (see the module; NaN for the
+    cards not legal), its worlds drawn from ``rng``. Reads nothing but the view."""
+    out[:] = np.nan
+    totals = np.zeros(32)
+    rng, solved = pimc_totals(view, legal, pimc_params, rng, tt, stack, np.zeros(STATS, dtype=np.int64), totals)
+    won, lost = plain_results(view)
+    cards = np.int64(legal)
+    while cards:
+        card = lowest_card(cards)
+        cards &= cards - 1
+        out[card] = (totals[card] / solved - lost) / (won - lost) if solved else 0.0
+    return rng
+
+
+@njit(cache=True)
 def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values, points,
-                  with_points):
+                  with_points, teacher, pimc_params):
     """Play every declared row as the built-in loop does, keeping each decision with a choice:
-    its deal id, the seat's view, the legal cards and the teacher's values. Returns the count kept."""
+    its deal id, the seat's view, the legal cards and the values of ``teacher`` (``OPEN_HAND_TEACHER``
+    or ``PIMC_TEACHER``, with the parameter row ``pimc_params``). Returns the count kept."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
     kept = 0
@@ -111,6 +142,7 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
         seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
         counted = declared[k, DECLARED_SKAT_CARDS]
         rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
+        worlds_rng = stream_key(seed, deal_ids[k], STREAM_TEACHER)
         n = 0
         while not state[STATE_FINISHED]:
             seat = to_play(state)
@@ -118,8 +150,12 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
             if popcount(legal) > 1:
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
-                card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack, values[kept],
-                                    points[kept], with_points)
+                if teacher == PIMC_TEACHER:
+                    points[kept] = np.nan
+                    worlds_rng = pimc_teacher_values(view, legal, pimc_params, worlds_rng, tt, stack, values[kept])
+                else:
+                    card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack,
+                                        values[kept], points[kept], with_points)
                 kept += 1
             rng, card = builtin_card(view, legal, params[seat], rng, state, counted, tt, stack)
             finish_turn(state, legal, card, log, n)
@@ -127,10 +163,14 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
     return kept
 
 
-def decision_columns(profile: Profile, seed: int, start: int, count: int, points: bool = True) -> dict:
+def decision_columns(profile: Profile, seed: int, start: int, count: int, points: bool = True,
+                     teacher: str = "open_hand") -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
     (built-in card players only): ``deal_id``, ``view`` (n, VIEW_SIZE), ``legal``, ``values`` (n, 32)
-    and, with ``points``, ``points`` (n, 32)."""
+    of ``teacher`` (one of TEACHERS) and, with ``points`` and the open-hand teacher, ``points`` (n, 32)."""
+    if teacher not in TEACHERS:
+        raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
+    points = points and teacher == "open_hand"
     deals = deal_batch(seed, start, count)
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     declarer, bid = run_auctions(np.stack([p.max_bid for p in plans], axis=1))
@@ -146,7 +186,8 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int, points
     points_kept = np.empty((size, 32), np.float32)
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
                          declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
-                         deal_of, views, legals, values, points_kept, points)
+                         deal_of, views, legals, values, points_kept, points, TEACHERS.index(teacher),
+                         pimc_policy().param_row())
     columns = {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}
     if points:
         columns["points"] = points_kept[:kept]

@@ -100,16 +100,23 @@ def card_rows(views: np.ndarray, legals: np.ndarray, values: np.ndarray):
     return rows[:m], targets[:m], decision[:m], context[:m]
 
 
-def fit_weights(rows: np.ndarray, targets: np.ndarray, context: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
-    """Ridge weights per context (N_CONTEXTS x N_FEATURES); a context without rows keeps zeros."""
+def fit_weights(rows: np.ndarray, targets: np.ndarray, context: np.ndarray, ridge: float = RIDGE,
+                row_weights: np.ndarray | None = None) -> np.ndarray:
+    """Ridge weights per context (N_CONTEXTS x N_FEATURES), each row's squared error weighted by
+    ``row_weights`` (None: all 1); a context without rows keeps zeros."""
     weights = np.zeros((N_CONTEXTS, N_FEATURES))
     for c in range(N_CONTEXTS):
         mine = context == c
         if mine.sum() < N_FEATURES:
             continue
         x, y = rows[mine], targets[mine]
-        gram = x.T @ x + ridge * len(y) * np.eye(N_FEATURES)
-        weights[c] = np.linalg.solve(gram, x.T @ y)
+        if row_weights is None:
+            gram = x.T @ x + ridge * len(y) * np.eye(N_FEATURES)
+            weights[c] = np.linalg.solve(gram, x.T @ y)
+        else:
+            w = row_weights[mine]
+            gram = x.T @ (x * w[:, None]) + ridge * w.sum() * np.eye(N_FEATURES)
+            weights[c] = np.linalg.solve(gram, x.T @ (y * w))
     return weights
 
 
@@ -142,10 +149,11 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
     return order[first]
 
 
-def choose_trust(model: dict, rows, targets, decision, context) -> dict:
+def choose_trust(model: dict, rows, targets, decision, context, fallback: dict | None = None) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
-    ones the larger, nearer the heuristic; the last with fewer than MIN_VALIDATION decisions, or
-    MIN_VALIDATION_NULL in null); added to the model's heuristic_choice weight in place."""
+    ones the larger, nearer the heuristic; with fewer than MIN_VALIDATION decisions, or
+    MIN_VALIDATION_NULL in null, the context's step in ``fallback``, by name, or else the last); added to
+    the model's heuristic_choice weight in place."""
     weights = model["weights"]
     scores = network_scores(model, rows, context)
     best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))
@@ -154,8 +162,9 @@ def choose_trust(model: dict, rows, targets, decision, context) -> dict:
         mine = np.flatnonzero(context == c)
         decisions = np.unique(decision[mine])
         if len(decisions) < (MIN_VALIDATION_NULL if CONTEXTS[c].startswith("null") else MIN_VALIDATION):
-            weights[c, HEURISTIC_FEATURE] += TRUST_STEPS[-1]
-            chosen[c] = TRUST_STEPS[-1]
+            step = (fallback or {}).get(CONTEXTS[c], TRUST_STEPS[-1])
+            weights[c, HEURISTIC_FEATURE] += step
+            chosen[c] = step
             continue
         lost = []
         for step in TRUST_STEPS:
@@ -167,6 +176,14 @@ def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     return chosen
 
 
+def untrusted(model: dict, training: dict) -> dict:
+    """A trained model with the trust its training added to the heuristic_choice weights taken out."""
+    weights = model["weights"].copy()
+    for c, name in enumerate(CONTEXTS):
+        weights[c, HEURISTIC_FEATURE] -= training.get("trust", {}).get(name, 0.0)
+    return {**model, "weights": weights}
+
+
 def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight: float) -> np.ndarray:
     """The values the student is fitted to: the game value plus the weighted points where kept."""
     if points is None or points_weight == 0:
@@ -174,13 +191,41 @@ def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight
     return values + points_weight * np.nan_to_num(np.asarray(points, dtype=np.float64)) / 120.0
 
 
+def decision_weights(teacher, teacher_weights, count: int) -> np.ndarray | None:
+    """Each decision's weight in the fit, ``teacher_weights[teacher[i]]``; None when every weight is 1."""
+    if teacher is None or teacher_weights is None:
+        return None
+    weights = np.asarray(teacher_weights, dtype=np.float64)[np.asarray(teacher)]
+    return None if (weights == 1.0).all() else weights[:count]
+
+
+def by_teacher(choose, views, legals, values, teacher) -> dict:
+    """:func:`judge` of the cards ``choose(views, legals)`` on the decisions of each teacher present."""
+    from .teacher import TEACHERS
+
+    found = {}
+    for k, name in enumerate(TEACHERS):
+        mine = np.asarray(teacher) == k
+        if mine.any():
+            found[name] = judge(choose(views[mine], legals[mine]), views[mine], values[mine])
+    return found
+
+
 def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: float = RIDGE,
           points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS,
-          networks: int = NETWORKS) -> tuple[dict, dict]:
+          networks: int = NETWORKS, teacher=None, teacher_weights=None,
+          start: tuple[dict, dict] | None = None) -> tuple[dict, dict]:
     """Fit on all deals but the held-out ones (a share to test, a share to choose when to stop the
     network's fit and each context's trust in the fit); returns (model, report). With ``networks``
     above 1, that many networks are fitted from the starts of seeds ``seed``, ``seed + 1``, ... on the
-    same deals and play as one (their scores averaged)."""
+    same deals and play as one (their scores averaged). ``teacher`` (each decision's index in
+    ``strategies.teacher.TEACHERS``) with ``teacher_weights`` (one weight per teacher) weighs each
+    decision's error in the fit by its teacher; the report then judges the held-out decisions of each
+    teacher apart too. With ``start`` (a model file's arrays and training record, as
+    ``load_model`` gives them) the ridge fit is skipped: the start's linear weights (without the
+    trust its training added) stay, and its network's fit goes on over these decisions
+    (:func:`strategies.training_net.fit_network`); a context with too few validation decisions to
+    choose its trust keeps the start's."""
     began = time.perf_counter()
     deal_ids = np.asarray(deal_ids)
     test = held_out(deal_ids, seed)
@@ -190,12 +235,21 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     targets = teacher_targets(values, points, points_weight)
     fit_rows = card_rows(views[fit], legals[fit], targets[fit])
     validation_rows = card_rows(views[check], legals[check], targets[check])
-    model = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge))
-    history = []
-    if units:
-        fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units) for k in range(networks)]
-        model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
-    trust = choose_trust(model, *validation_rows)
+    weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights, fit.sum())
+    row_weights = None if weighed is None else weighed[fit_rows[2]]
+    if start is not None:
+        begun = untrusted(*start)
+        units, networks = len(begun["hidden"]), 1
+        model, first = fit_network(begun["weights"], fit_rows, validation_rows, seed, units,
+                                   row_weights=row_weights, start=begun)
+        history = [first]
+    else:
+        model, history = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge, row_weights)), []
+        if units:
+            fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units,
+                                  row_weights=row_weights) for k in range(networks)]
+            model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
+    trust = choose_trust(model, *validation_rows, fallback=None if start is None else start[1].get("trust"))
     seconds = time.perf_counter() - began
     views_t, legals_t, values_t = views[test], legals[test], values[test]
     report = {
@@ -209,4 +263,10 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
         "student": judge(student_choices(model, views_t, legals_t), views_t, values_t),
         "heuristic": judge(heuristic_choices(views_t, legals_t), views_t, values_t),
     }
+    if teacher is not None:
+        teacher_t = np.asarray(teacher)[test]
+        report["teacher_weights"] = None if teacher_weights is None else [float(w) for w in teacher_weights]
+        report["student_by_teacher"] = by_teacher(lambda v, lg: student_choices(model, v, lg), views_t, legals_t,
+                                                  values_t, teacher_t)
+        report["heuristic_by_teacher"] = by_teacher(heuristic_choices, views_t, legals_t, values_t, teacher_t)
     return model, report

@@ -24,6 +24,8 @@ NETWORKS = 3
 EPOCHS = 20
 STEP = 3e-3
 BATCH_ROWS = 4096
+#: The step size of a fit that starts from a trained model's network (fine-tuning).
+FINE_TUNE_STEP = 3e-4
 
 
 def network_scores(model: dict, rows: np.ndarray, context: np.ndarray) -> np.ndarray:
@@ -81,19 +83,29 @@ class _Adam:
 
 
 def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDDEN_UNITS,
-                epochs: int = EPOCHS) -> tuple[dict, list[float]]:
+                epochs: int = EPOCHS, row_weights: np.ndarray | None = None,
+                start: dict | None = None) -> tuple[dict, list[float]]:
     """The hidden layer over fixed linear ``weights``: ``fit_rows`` and ``validation_rows`` are
-    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them.
-    Returns the model and the validation value given away after each epoch (the first entry: none)."""
+    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them;
+    ``row_weights`` weighs each fit row's squared error (None: all 1). With ``start`` (a model's
+    network) the fit goes on from it at :data:`FINE_TUNE_STEP`, and the start itself is kept unless an
+    epoch gives away less. Returns the model and the validation value given away after each epoch
+    (the first entry: the linear weights alone, or the start)."""
     rows, targets, decision, context = fit_rows
     rng = np.random.default_rng(seed)
     mean, scale = rows.mean(axis=0), rows.std(axis=0)
     scale[scale < 1e-9] = 1.0
     x_all = (rows - mean) / scale
     residual = targets - np.einsum("ij,ij->i", rows, weights[context])
-    hidden = rng.normal(0.0, 1.0 / np.sqrt(rows.shape[1]), (units, rows.shape[1]))
-    bias = np.zeros((N_CONTEXTS, units))
-    out = rng.normal(0.0, 0.01, (N_CONTEXTS, units))
+    if start is None:
+        hidden = rng.normal(0.0, 1.0 / np.sqrt(rows.shape[1]), (units, rows.shape[1]))
+        bias = np.zeros((N_CONTEXTS, units))
+        out = rng.normal(0.0, 0.01, (N_CONTEXTS, units))
+    else:                                       # unfold the start's scaling (see folded)
+        hidden = start["hidden"] * scale
+        bias = start["hidden_bias"] + (start["hidden"] @ mean)[None, :]
+        out = start["hidden_out"].copy()
+    step = STEP if start is None else FINE_TUNE_STEP
     params = [hidden, bias, out]
     adam = _Adam(params)
 
@@ -107,17 +119,22 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
                           validation_rows[2])
 
     best = folded()
-    history = [lost({**best, "hidden": best["hidden"][:0], "hidden_bias": best["hidden_bias"][:, :0],
-                     "hidden_out": best["hidden_out"][:, :0]})]
+    if start is None:
+        history = [lost({**best, "hidden": best["hidden"][:0], "hidden_bias": best["hidden_bias"][:, :0],
+                         "hidden_out": best["hidden_out"][:, :0]})]
+    else:
+        history = [lost(best)]
     best_lost = history[0]
     for epoch in range(epochs):
-        rate = STEP * (0.5 if epoch >= epochs // 2 else 1.0)
+        rate = step * (0.5 if epoch >= epochs // 2 else 1.0)
         for batch in _batches(decision, rng):
             x, ctx = x_all[batch], context[batch]
             z = x @ hidden.T + bias[ctx]
             active = np.maximum(z, 0.0)
             scores = np.einsum("ij,ij->i", active, out[ctx])
             error = _centred(scores - residual[batch], decision[batch]) * (2.0 / len(batch))
+            if row_weights is not None:
+                error *= row_weights[batch]
             onehot = np.zeros((len(batch), N_CONTEXTS))
             onehot[np.arange(len(batch)), ctx] = 1.0
             grad_out = onehot.T @ (error[:, None] * active)

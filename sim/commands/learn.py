@@ -24,18 +24,22 @@ def run_summary(folder) -> dict:
             "profile": config.get("profile")}
 
 
-@click.command(short_help="Log card decisions of simulated deals, valued by the open-hand teacher.")
+@click.command(short_help="Log card decisions of simulated deals, valued by a teacher (open hand or PIMC).")
 @run_options(deals=10_000, chunk_size=1000, out="Run folder [default: results/decisions-PROFILE-seedSEED-DEALS].",
              profile="A named profile or a .toml file: who bids, declares and plays the deals.",
              settings="Change the profile.", jobs="Processes [default: all cores].")
 @click.option("--points/--no-points", default=True, show_default=True,
               help="Keep the declarer's exact open-hand points after each card (column `points`); "
-                   "--no-points keeps the game values alone, about four times faster.")
-def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points):
+                   "--no-points keeps the game values alone, about four times faster. The pimc teacher keeps none.")
+@click.option("--teacher", type=click.Choice(["open_hand", "pimc"]), default="open_hand", show_default=True,
+              help="open_hand: each card's value on the real deal, every hand open; pimc: its value as the pimc "
+                   "player at its default settings sees it from the seat's view (its mean over its worlds).")
+def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, teacher):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
-    seat's view, the legal cards and the open-hand value of each legal card on the real deal (in game
-    terms) and the declarer's open-hand points after it. Running the same command again resumes it. About
-    11 deals a second on one core (with --no-points, which training by default does not need, about 40)."""
+    seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
+    game lost, 1 won) and, with the open-hand teacher, the declarer's open-hand points after it. Running
+    the same command again resumes it. About 11 deals a second on one core (with --no-points, which
+    training by default does not need, about 40; with --teacher pimc about 3)."""
     from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
@@ -43,7 +47,8 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points):
 
     with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = log_decisions(deals, seed, profile, settings, out, jobs, chunk_size, progress=update,
-                               notice=lambda line: click.echo(line, err=True), points=points)
+                               notice=lambda line: click.echo(line, err=True), points=points,
+                               teacher=teacher)
     click.echo(str(folder))
 
 
@@ -66,25 +71,37 @@ def train_group() -> None:
 @click.option("--networks", type=click.IntRange(min=1), default=None,
               help="Networks fitted from different starts (seeds SEED, SEED + 1, ...) that play as one, "
                    "their scores averaged [default: strategies.training_net.NETWORKS].")
-def train_card_play(runs, out, seed, points_weight, hidden_units, networks):
+@click.option("--pimc-weight", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="Weight in the fit of each decision of a run made with --teacher pimc, beside 1 for the "
+                   "open-hand teacher's.")
+@click.option("--start", "start_from", type=click.Path(dir_okay=False), default=None,
+              help="A model file to go on from (fine-tuning): its linear weights stay, its network's fit goes on "
+                   "over RUNS at a tenth of the step size.")
+def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc_weight, start_from):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
-    away per decision, beside the heuristic player's. Play it with --set card_play.model=OUT."""
+    away per decision, beside the heuristic player's (for all, and for each teacher's runs apart). Play it
+    with --set card_play.model=OUT."""
     from sim.commands.cli import _fail
     from sim.runs.decisions import read_decisions
-    from strategies.cardplay.learned import save_model
+    from strategies.cardplay.learned import load_model, save_model
+    from strategies.registry import StrategyError
     from strategies.training import POINTS_WEIGHT, train
     from strategies.training_net import HIDDEN_UNITS, NETWORKS
 
     try:
         data = read_decisions(runs)
-    except RunError as error:
+        start = None if start_from is None else load_model(start_from)
+    except (RunError, StrategyError) as error:
         _fail(str(error))
     model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], data["points"], seed=seed,
                           points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
                           units=HIDDEN_UNITS if hidden_units is None else hidden_units,
-                          networks=NETWORKS if networks is None else networks)
+                          networks=NETWORKS if networks is None else networks, teacher=data["teacher"],
+                          teacher_weights=(1.0, pimc_weight), start=start)
     report["runs"] = [run_summary(r) for r in runs]
+    if start_from is not None:
+        report["started_from"] = {"model": Path(start_from).name, "training": start[1]}
     try:
         save_model(out, model, report)
     except OSError as error:

@@ -1,9 +1,10 @@
-"""Runs of card decisions with the open-hand teacher's values, and reading them back to train on.
+"""Runs of card decisions with a teacher's values, and reading them back to train on.
 
 ``skatsim decisions`` plays deals with a profile as ``skatsim simulate`` does and writes, in a run
 folder of mode ``decisions`` (resumable, in parts, the same for any number of jobs), one row per
 card decision with a choice: the deal, the seat's view, the legal cards and the teacher's value of
-each (:mod:`strategies.teacher`). :func:`read_decisions` gathers the rows of several such runs for
+each (:mod:`strategies.teacher`: the open-hand value of the real deal, or with ``--teacher pimc``
+PIMC's value from the seat's view, on the same scale). :func:`read_decisions` gathers the rows of several such runs for
 :mod:`strategies.training`.
 """
 
@@ -18,8 +19,9 @@ import pyarrow.parquet as pq
 from sim.runs.folder import RunError, part_name, read_manifest
 from sim.runs.runner import RunConfig, check_config, run
 from sim.runs.simulation import cached_profile
+from strategies.cardplay.pimc import DEFAULT_CANDIDATES, DEFAULT_DEVIATION, DEFAULT_MAX_WORLDS, DEFAULT_WORLDS
 from strategies.profiles import load_profile
-from strategies.teacher import SCHNEIDER_WEIGHT, decision_columns
+from strategies.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 
 MODE = "decisions"
 
@@ -31,50 +33,65 @@ class DecisionDeals:
     profile: str
     spec: dict
     points: bool = True
+    teacher: str = "open_hand"
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
-        return decision_columns(cached_profile(self.profile, self.spec), seed, start, count, self.points)
+        return decision_columns(cached_profile(self.profile, self.spec), seed, start, count, self.points,
+                                self.teacher)
 
     def description(self) -> dict:
-        return {"profile": self.profile, "profile_spec": self.spec,
-                "teacher": {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT, "points": self.points}}
+        if self.teacher == "pimc":
+            teacher = {"name": "pimc", "worlds": DEFAULT_WORLDS, "max_worlds": DEFAULT_MAX_WORLDS, "inference": True,
+                       "deviation": DEFAULT_DEVIATION, "candidates": DEFAULT_CANDIDATES, "score": "game",
+                       "scale": "declared game lost 0, won 1"}
+        else:
+            teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT, "points": self.points}
+        return {"profile": self.profile, "profile_spec": self.spec, "teacher": teacher}
 
 
-def default_folder(profile: str, seed: int, deals: int) -> Path:
-    return Path("results") / f"decisions-{profile}-seed{seed}-{deals}"
+def default_folder(profile: str, seed: int, deals: int, teacher: str = "open_hand") -> Path:
+    kind = "" if teacher == "open_hand" else f"-{teacher}"
+    return Path("results") / f"decisions{kind}-{profile}-seed{seed}-{deals}"
 
 
 def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
                   jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None,
-                  points: bool = True) -> Path:
-    """Play ``deals`` deals with ``profile`` and write their card decisions, valued by the teacher, to a
-    run folder; returns the folder. The same folder again resumes the run. Without ``points`` the parts
-    have no ``points`` column (the game values alone, about four times faster)."""
+                  points: bool = True, teacher: str = "open_hand") -> Path:
+    """Play ``deals`` deals with ``profile`` and write their card decisions, valued by ``teacher`` (one of
+    TEACHERS: the open-hand value of the real deal, or PIMC's from the seat's view), to a run folder;
+    returns the folder. The same folder again resumes the run. Without ``points``, and with the
+    ``pimc`` teacher, the parts have no ``points`` column (the open-hand game values alone are about
+    four times faster than with the points)."""
     check_config(deals, seed, MODE, chunk_size)
+    if teacher not in TEACHERS:
+        raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
+    points = points and teacher == "open_hand"
     loaded = load_profile(profile, list(settings))
     if any(s.card_play.builtin is None for s in loaded.seats):
         raise RunError("decisions are logged with skatsim's own card players only")
-    play = DecisionDeals(loaded.name, loaded.spec, points)
+    play = DecisionDeals(loaded.name, loaded.spec, points, teacher)
     config = RunConfig(deals, seed, play.description(), MODE, chunk_size)
-    folder = Path(out) if out is not None else default_folder(loaded.name, seed, deals)
+    folder = Path(out) if out is not None else default_folder(loaded.name, seed, deals, teacher)
     return run(play, config, folder, jobs, progress=progress, notice=notice)
 
 
 def read_decisions(folders) -> dict:
     """The rows of decision runs, concatenated: ``deal_id`` (made distinct across runs of different
     seeds by the run's position in ``folders``), ``view``, ``legal``, ``values``, ``points`` as numpy
-    arrays (``points`` NaN for a run without them: written with ``--no-points`` or before the teacher
-    kept them)."""
-    parts = {"deal_id": [], "view": [], "legal": [], "values": [], "points": []}
+    arrays (``points`` NaN for a run without them: written with ``--no-points``, by the ``pimc``
+    teacher or before the teacher kept them) and ``teacher``, each row's index in TEACHERS."""
+    parts = {"deal_id": [], "view": [], "legal": [], "values": [], "points": [], "teacher": []}
     for k, folder in enumerate(folders):
         manifest = read_manifest(Path(folder))
         if manifest.mode != MODE:
             raise RunError(f"{folder} is a run of mode {manifest.mode}, not of card decisions "
                            "(make one with `skatsim decisions`)")
+        teacher = TEACHERS.index("pimc" if manifest.config.get("teacher", {}).get("name") == "pimc" else "open_hand")
         for index in sorted(manifest.parts_done):
             table = pq.read_table(Path(folder) / part_name(index))
             parts["deal_id"].append(table["deal_id"].to_numpy() + k * 10**13)
             parts["legal"].append(table["legal"].to_numpy())
+            parts["teacher"].append(np.full(table.num_rows, teacher, dtype=np.int8))
             if "points" not in table.column_names:
                 parts["points"].append(np.full((table.num_rows, 32), np.nan, dtype=np.float32))
             names = [n for n in ("values", "points") if n in table.column_names]

@@ -371,7 +371,20 @@ def _pick(rng, weights):
 @njit(cache=True)
 def pimc_search(view, legal, params, rng, tt, stack, stats):
     """:func:`pimc_best`, adding to ``stats`` (slots ``S_*``) the worlds solved, the solver calls, their
-    nodes and the candidate worlds drawn.
+    nodes and the candidate worlds drawn (the worlds as :func:`pimc_totals` draws them)."""
+    legal = np.int64(legal)
+    if (legal & (legal - 1)) == 0:
+        return rng, legal
+    sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
+    totals = np.zeros(32)
+    rng, solved = pimc_totals(view, legal, params, rng, tt, stack, stats, totals)
+    return rng, _best_cards(legal, totals, solved, sign)
+
+
+@njit(cache=True)
+def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
+    """(rng, worlds solved): ``totals[card]`` the sum over the solved worlds of the declarer's result after
+    each legal card (:func:`counted_result`); a PIMC decision plays the best mean for the seat's side.
 
     Without inference and with ``max_worlds`` at most ``worlds``: ``worlds`` worlds, each drawn
     and solved in turn. Otherwise at least ``worlds`` worlds and more, up to ``max_worlds``,
@@ -380,19 +393,17 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
     alike (the weight chooses which worlds are solved).
     """
     legal = np.int64(legal)
-    if (legal & (legal - 1)) == 0:
-        return rng, legal
     worlds, score, inference = int(params[PIMC_WORLDS]), int(params[PIMC_SCORE]), params[PIMC_INFERENCE] > 0
     most = min(max(int(params[PIMC_MAX_WORLDS]), worlds), WORLDS_CAP)
     sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
     world = np.empty(STATE_SIZE, dtype=np.int64)
     if not inference and most == worlds:
-        totals, row = np.zeros(32), np.zeros(32)
+        row = np.zeros(32)
         for _ in range(worlds):
             rng, skat = sample_world(view, rng, world)
             _solve_world(view, legal, world, skat, score, tt, stack, stats, row)
             totals += row
-        return rng, _best_cards(legal, totals, worlds, sign)
+        return rng, worlds
     results = np.zeros((most, 32))
     candidates = max(int(params[PIMC_CANDIDATES]), most) if inference else 0
     pool = np.empty((candidates, STATE_SIZE), dtype=np.int64)
@@ -414,10 +425,20 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
         solved += 1
         if solved >= worlds and (solved == most or _clear(results, solved, legal, sign, params[PIMC_CLEAR])):
             break
-    totals = np.zeros(32)
     for k in range(solved):
         totals += results[k]
-    return rng, _best_cards(legal, totals, solved, sign)
+    return rng, solved
+
+
+@njit(cache=True)
+def plain_results(view):
+    """(won, lost): the declarer's result of a world, in game terms, won or lost with no level beyond
+    those declared (:func:`counted_result`'s scale)."""
+    if view[VIEW_GAME] == NULL:
+        value = NULL_VALUES[view[VIEW_HAND_GAME] + 2 * view[VIEW_OUVERT]]
+        return float(value + 50), float(-2 * value - 50)
+    base = BASE_VALUES[view[VIEW_GAME]] * (1 + _levels(view))
+    return float(base + 50), float(-2 * base - 50)
 
 
 #: The table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid

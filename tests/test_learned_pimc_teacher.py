@@ -1,0 +1,83 @@
+"""The second teacher: PIMC's values of the legal cards from the seat's view, logged like the first,
+the same for a seed, blind to the cards the seat cannot see, and read by training beside the first."""
+
+import numpy as np
+import pytest
+
+from sim.rules.deal import deal
+from sim.rules.tricks import legal_now, new_play
+from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+from sim.runs.decisions import log_decisions, read_decisions
+from strategies.cardplay.builtin import new_workspace
+from strategies.cardplay.pimc import pimc_best, pimc_policy
+from strategies.teacher import TEACHERS, pimc_teacher_values
+from strategies.training import train, untrusted
+
+
+@pytest.fixture(scope="module")
+def pimc_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("runs") / "pimc"
+    log_decisions(6, seed=3, profile="strong", out=folder, jobs=1, chunk_size=3, teacher="pimc")
+    return folder
+
+
+def test_a_pimc_run_values_every_legal_card_the_same_for_a_seed(pimc_run, tmp_path):
+    data = read_decisions([pimc_run])
+    legal = np.array([[int(m) >> c & 1 for c in range(32)] for m in data["legal"]], dtype=bool)
+    assert len(data["deal_id"]) > 50 and (data["teacher"] == TEACHERS.index("pimc")).all()
+    assert np.isfinite(data["values"][legal]).all() and np.isnan(data["values"][~legal]).all()
+    assert np.isnan(data["points"]).all()
+    assert len(np.unique(data["values"][legal])) > 10                   # means over worlds, not 0 or 1 alone
+    again = read_decisions([log_decisions(6, seed=3, profile="strong", out=tmp_path / "again", jobs=1,
+                                          chunk_size=2, teacher="pimc")])
+    for name in data:
+        assert np.array_equal(data[name], again[name], equal_nan=True), name
+
+
+def test_a_pimc_run_follows_the_same_play_as_an_open_hand_run_and_both_train_together(pimc_run, tmp_path):
+    open_hand = log_decisions(6, seed=3, profile="strong", out=tmp_path / "open", jobs=1, chunk_size=3,
+                              points=False)
+    first, second = read_decisions([open_hand]), read_decisions([pimc_run])
+    assert np.array_equal(first["view"], second["view"]) and np.array_equal(first["legal"], second["legal"])
+    both = read_decisions([open_hand, pimc_run])
+    assert list(np.unique(both["teacher"])) == [0, 1]
+    model, report = train(both["deal_id"], both["view"], both["legal"], both["values"], both["points"],
+                          units=4, networks=1, teacher=both["teacher"], teacher_weights=(1.0, 2.0))
+    assert model["weights"].shape[1] == 45 and set(report["student_by_teacher"]) <= set(TEACHERS)
+    pimc = both["teacher"] == 1
+    tuned, again = train(both["deal_id"][pimc], both["view"][pimc], both["legal"][pimc], both["values"][pimc],
+                         teacher=both["teacher"][pimc], start=(model, report))
+    assert tuned["hidden"].shape == model["hidden"].shape            # fine-tuning goes on from the start's network
+    assert np.array_equal(untrusted(tuned, again)["weights"], untrusted(model, report)["weights"])
+    history = again["validation_given_away_by_epoch"][0]
+    assert min(history) <= history[0]                                  # the start is kept unless an epoch beats it
+
+
+def view_of(state, seat):
+    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    set_declaration(view, 0, 0, 0, 0, 18)
+    seat_view(state, seat, 0, view)
+    return view
+
+
+def test_the_pimc_values_do_not_depend_on_cards_the_seat_cannot_see():
+    """Two deals that differ only in the other seats' cards give the same view and the same values; the
+    card of best value for the seat is the one the pimc player itself would choose."""
+    params = pimc_policy().param_row()
+    tt, stack = new_workspace(16)
+    for index in range(8):
+        f, m, r, skat = deal(9, index)
+        game, declarer = index % 6, index % 3
+        c1, c2 = int(m) & -int(m), int(r) & -int(r)
+        a = new_play(f, m, r, game, declarer)
+        b = new_play(f, (m & ~c1) | c2, (r & ~c2) | c1, game, declarer)
+        va, vb = view_of(a, 0), view_of(b, 0)
+        rng = np.uint64(index)
+        out_a, out_b = np.empty(32), np.empty(32)
+        pimc_teacher_values(va, legal_now(a), params, rng, tt, stack, out_a)
+        pimc_teacher_values(vb, legal_now(b), params, rng, tt, stack, out_b)
+        assert np.array_equal(out_a, out_b, equal_nan=True)
+        sign = 1.0 if declarer == 0 else -1.0
+        best = np.nanmax(sign * out_a)
+        chosen = pimc_best(va, legal_now(a), params, rng, tt, stack)[1]
+        assert all(sign * out_a[c] >= best - 1e-9 for c in range(32) if chosen >> c & 1)

@@ -464,6 +464,16 @@ def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
     assert set(play_batch_builtin.signatures) == played
 
 
+def test_a_first_run_compiles_in_two_processes_only_while_a_core_is_free(monkeypatch):
+    from sim.runs import runner
+
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(runner.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert not runner.a_core_is_free()
+    monkeypatch.setattr(runner.os, "getloadavg", lambda: (0.4, 1.0, 1.0))
+    assert runner.a_core_is_free()
+
+
 def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile

@@ -8,10 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.rules.deal import deal
 from sim.rules.games import NULL
-from sim.rules.tricks import legal_now, new_play
-from sim.rules.view import VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE, seat_view, set_declaration
+from sim.rules.tricks import legal_now
+from sim.rules.view import VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED
 from sim.runs.decisions import log_decisions, read_decisions
 from strategies import load_profile, play_deals
 from strategies.cardplay.learned import (
@@ -26,6 +25,7 @@ from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURE
 from strategies.registry import StrategyError, build
 from strategies.training import card_rows, train
 from strategies.training_net import HIDDEN_UNITS, NETWORKS, network_scores, side_by_side
+from tests.views import unseen_swapped, view_of
 
 
 @pytest.fixture(scope="module")
@@ -162,22 +162,11 @@ def test_the_shipped_model_is_the_default_and_plays_in_the_strong_profile():
     assert (~games["passed"]).sum() > 150
 
 
-def view_of(state, seat):
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
-    set_declaration(view, 0, 0, 0, 0, 18)
-    seat_view(state, seat, 0, view)
-    return view
-
-
 def test_the_card_does_not_depend_on_cards_the_seat_cannot_see():
     """Two deals that differ only in the other seats' cards give the same view and the same card."""
     params = build("card_play", "learned").param_row()
     for index in range(30):
-        f, m, r, skat = deal(9, index)
-        game, declarer = index % 6, index % 3
-        c1, c2 = int(m) & -int(m), int(r) & -int(r)
-        a = new_play(f, m, r, game, declarer)
-        b = new_play(f, (m & ~c1) | c2, (r & ~c2) | c1, game, declarer)
+        a, b, _ = unseen_swapped(index)
         va, vb = view_of(a, 0), view_of(b, 0)
         assert (va == vb).all()
         rng = np.uint64(index)

@@ -4,14 +4,13 @@ the same for a seed, blind to the cards the seat cannot see, and read by trainin
 import numpy as np
 import pytest
 
-from sim.rules.deal import deal
-from sim.rules.tricks import legal_now, new_play
-from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+from sim.rules.tricks import legal_now
 from sim.runs.decisions import log_decisions, read_decisions
 from strategies.cardplay.builtin import new_workspace
 from strategies.cardplay.pimc import pimc_best, pimc_policy
 from strategies.teacher import TEACHERS, pimc_teacher_values
 from strategies.training import train, untrusted
+from tests.views import unseen_swapped, view_of
 
 
 @pytest.fixture(scope="module")
@@ -53,24 +52,13 @@ def test_a_pimc_run_follows_the_same_play_as_an_open_hand_run_and_both_train_tog
     assert min(history) <= history[0]                                  # the start is kept unless an epoch beats it
 
 
-def view_of(state, seat):
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
-    set_declaration(view, 0, 0, 0, 0, 18)
-    seat_view(state, seat, 0, view)
-    return view
-
-
 def test_the_pimc_values_do_not_depend_on_cards_the_seat_cannot_see():
     """Two deals that differ only in the other seats' cards give the same view and the same values; the
     card of best value for the seat is the one the pimc player itself would choose."""
     params = pimc_policy().param_row()
     tt, stack = new_workspace(16)
     for index in range(8):
-        f, m, r, skat = deal(9, index)
-        game, declarer = index % 6, index % 3
-        c1, c2 = int(m) & -int(m), int(r) & -int(r)
-        a = new_play(f, m, r, game, declarer)
-        b = new_play(f, (m & ~c1) | c2, (r & ~c2) | c1, game, declarer)
+        a, b, declarer = unseen_swapped(index)
         va, vb = view_of(a, 0), view_of(b, 0)
         rng = np.uint64(index)
         out_a, out_b = np.empty(32), np.empty(32)

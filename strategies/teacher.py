@@ -36,7 +36,7 @@ from sim.rules.cards import lowest_card, popcount
 from sim.rules.deal import deal_batch
 from sim.rules.games import NULL
 from sim.rules.play import TRICK_LOG_SIZE, finish_turn, start_turn
-from sim.rules.rng import STREAM_PLAY, stream_key
+from sim.rules.rng import STREAM_PLAY, STREAM_TEACHER, stream_key
 from sim.rules.tricks import STATE_FINISHED, STATE_GAME, STATE_SIZE, play_card, to_play
 from sim.rules.view import VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE
 
@@ -63,8 +63,6 @@ TEACHER_TABLE_BITS = 20
 #: The teachers: the open-hand value on the real deal, and PIMC's value from the seat's view.
 TEACHERS = ("open_hand", "pimc")
 OPEN_HAND_TEACHER, PIMC_TEACHER = 0, 1
-#: The purpose of the random stream (sim.rules.rng) of the PIMC teacher's worlds of a deal.
-STREAM_TEACHER = 2
 
 
 @njit(cache=True)

@@ -191,12 +191,12 @@ def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight
     return values + points_weight * np.nan_to_num(np.asarray(points, dtype=np.float64)) / 120.0
 
 
-def decision_weights(teacher, teacher_weights, count: int) -> np.ndarray | None:
+def decision_weights(teacher, teacher_weights) -> np.ndarray | None:
     """Each decision's weight in the fit, ``teacher_weights[teacher[i]]``; None when every weight is 1."""
     if teacher is None or teacher_weights is None:
         return None
     weights = np.asarray(teacher_weights, dtype=np.float64)[np.asarray(teacher)]
-    return None if (weights == 1.0).all() else weights[:count]
+    return None if (weights == 1.0).all() else weights
 
 
 def by_teacher(choose, views, legals, values, teacher) -> dict:
@@ -235,7 +235,7 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     targets = teacher_targets(values, points, points_weight)
     fit_rows = card_rows(views[fit], legals[fit], targets[fit])
     validation_rows = card_rows(views[check], legals[check], targets[check])
-    weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights, fit.sum())
+    weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights)
     row_weights = None if weighed is None else weighed[fit_rows[2]]
     if start is not None:
         begun = untrusted(*start)

@@ -370,7 +370,7 @@ NOT_QUICK = ("first_run", "first_run_jobs_1")
 def measure(name: str, make, deals: int, runs: int, warm: bool = True) -> dict:
     """The benchmark's figures; with ``warm``, a first small call compiles or loads the kernels untimed."""
     start = time.perf_counter()
-    if warm and name not in NOT_QUICK:   # a first run compiles in every run: nothing to warm up
+    if warm:
         make(10)()
     compile_seconds = time.perf_counter() - start
     run = make(deals)
@@ -406,7 +406,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for name in args.only or [name for name in BENCHMARKS if not (args.quick and name in NOT_QUICK)]:
         make, full, quick, runs = BENCHMARKS[name]
-        result = measure(name, make, quick if args.quick else full, 1 if args.quick else runs, not args.quick)
+        warm = not args.quick and name not in NOT_QUICK   # a first run compiles in every run: nothing to warm up
+        result = measure(name, make, quick if args.quick else full, 1 if args.quick else runs, warm)
         print(json.dumps(result), flush=True)
     return 0
 

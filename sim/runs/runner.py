@@ -205,6 +205,21 @@ def _leave_interrupts_to_the_main_process() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Within the block Ctrl-C is ignored (in the main thread, where signals are handled)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int) -> Iterator[WrittenPart]:
     """Results of the parts as they finish, on ``jobs`` local processes.
 
@@ -221,8 +236,13 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs:
         import multiprocessing
 
         tasks = [(play, config, str(folder), part) for part in parts]
-        with multiprocessing.get_context("fork").Pool(jobs, _leave_interrupts_to_the_main_process) as pool:
+        pool = multiprocessing.get_context("fork").Pool(jobs, _leave_interrupts_to_the_main_process)
+        try:
             yield from pool.imap_unordered(_play_part, tasks)
+        finally:
+            with _interrupts_ignored():   # a second Ctrl-C must not cut the workers' stopping short
+                pool.terminate()
+                pool.join()
         return
     from joblib import Parallel, delayed
 
@@ -413,7 +433,10 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
         results = iterate_parts(play, config, folder, parts, min(jobs, max(1, len(parts))))
     finished = set(manifest.parts_done)
     done = sum(count for index, _, count in config.parts() if index in finished)
-    record_parts(folder, manifest, results, done, config.deals, progress)
+    try:
+        record_parts(folder, manifest, results, done, config.deals, progress)
+    finally:   # an error or Ctrl-C here stops the workers now, not whenever the parts' generator is collected
+        results.close()
     finish_run(folder, manifest)
     return folder
 

@@ -155,3 +155,5 @@ def main() -> None:
     from analysis import catalogue  # noqa: F401  (the built-in tables)
 
     serve(sys.stdin.buffer, protocol)
+    sys.stderr.flush()
+    os._exit(0)  # every result went through the pipe: no interpreter shutdown for the main process to wait for

@@ -1,12 +1,16 @@
 """What the commands tell a person: a wrong evaluator name, the question a hand's JSON answers,
 a deal of a run whose strategies are gone, counts of tricks."""
 
+import atexit
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
 
-from sim.commands.cli import main
+from sim.commands.cli import main, run
 from sim.commands.show import trick_count
 from sim.runs.simulation import simulate
 from tests.commands import stdout_runner
@@ -85,3 +89,27 @@ def test_hand_says_when_its_kernels_compile(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == COMPILING and "compiled in" in result.stderr
     assert json.loads(result.stdout)["hand"].startswith("CJ SJ")
+
+
+def test_the_console_script_writes_the_whole_report_and_leaves_with_its_code(small_run, tmp_path):
+    report = tmp_path / "report"
+    done = subprocess.run([sys.executable, "-m", "sim.commands.cli", "analyze", str(small_run), "--out", str(report)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == f"{report / 'report.html'}\n", done.stderr
+    assert (report / "summary.md").read_text().startswith("#") and "</html>" in (report / "report.html").read_text()
+    bad = subprocess.run([sys.executable, "-m", "sim.commands.cli", "analyze", str(tmp_path / "nosuch")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "nosuch" in bad.stderr
+
+
+def test_the_console_script_exits_as_usual_when_something_waits_for_the_exit(monkeypatch):
+    left = []
+    monkeypatch.setattr(os, "_exit", left.append)
+    monkeypatch.setattr(sys, "argv", ["skatsim", "no-such-command"])
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
+    run()
+    assert left == [2]  # a usage error, as click gives it
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 1)  # say, a pool's clean-up
+    with pytest.raises(SystemExit) as usual:
+        run()
+    assert usual.value.code == 2 and left == [2]

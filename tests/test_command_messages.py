@@ -93,8 +93,8 @@ def test_hand_says_when_its_kernels_compile(tmp_path, monkeypatch):
 
 def test_the_console_script_writes_the_whole_report_and_leaves_with_its_code(small_run, tmp_path):
     report = tmp_path / "report"
-    done = subprocess.run([sys.executable, "-m", "sim.commands.cli", "analyze", str(small_run), "--out", str(report)],
-                          capture_output=True, text=True)
+    command = [sys.executable, "-m", "sim.commands.cli", "analyze", str(small_run), "--out", str(report), "--jobs", "1"]
+    done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == f"{report / 'report.html'}\n", done.stderr
     assert (report / "summary.md").read_text().startswith("#") and "</html>" in (report / "report.html").read_text()
     bad = subprocess.run([sys.executable, "-m", "sim.commands.cli", "analyze", str(tmp_path / "nosuch")],

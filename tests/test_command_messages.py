@@ -1,5 +1,6 @@
 """What the commands tell a person: a wrong evaluator name, the question a hand's JSON answers,
-a deal of a run whose strategies are gone, counts of tricks."""
+a deal of a run whose strategies are gone, counts of tricks; and that the console script leaves
+with the command's code and all its output."""
 
 import atexit
 import json

@@ -593,7 +593,6 @@ main.add_command(decisions)
 main.add_command(train_group)
 
 
-
 def run() -> None:
     """The ``skatsim`` console script: :func:`main`, then, if nothing waits for the exit, a quick one.
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 from click.testing import CliRunner
@@ -103,14 +104,27 @@ def test_the_console_script_writes_the_whole_report_and_leaves_with_its_code(sma
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "nosuch" in bad.stderr
 
 
-def test_the_console_script_exits_as_usual_when_something_waits_for_the_exit(monkeypatch):
-    left = []
-    monkeypatch.setattr(os, "_exit", left.append)
+def test_the_console_script_runs_the_exit_functions_then_leaves_with_the_commands_code(monkeypatch):
+    events = []
+    monkeypatch.setattr(os, "_exit", lambda code: events.append(("left", code)))
+    monkeypatch.setattr(atexit, "_run_exitfuncs", lambda: events.append("exit functions"))
     monkeypatch.setattr(sys, "argv", ["skatsim", "no-such-command"])
-    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
     run()
-    assert left == [2]  # a usage error, as click gives it
-    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 1)  # say, a pool's clean-up
-    with pytest.raises(SystemExit) as usual:
-        run()
-    assert usual.value.code == 2 and left == [2]
+    assert events == ["exit functions", ("left", 2)]  # a usage error, as click gives it
+
+
+def test_the_console_script_exits_as_usual_while_another_thread_works(monkeypatch):
+    events = []
+    monkeypatch.setattr(os, "_exit", lambda code: events.append(("left", code)))
+    monkeypatch.setattr(atexit, "_run_exitfuncs", lambda: events.append("exit functions"))
+    monkeypatch.setattr(sys, "argv", ["skatsim", "no-such-command"])
+    done = threading.Event()
+    worker = threading.Thread(target=done.wait)
+    worker.start()
+    try:
+        with pytest.raises(SystemExit) as usual:
+            run()
+    finally:
+        done.set()
+        worker.join()
+    assert usual.value.code == 2 and events == []

@@ -92,13 +92,13 @@ def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
 
 
 def after_writing(parts: int, action: str) -> str:
-    """A script that runs skatsim with pyarrow's writer made to do ``action`` (Python lines, with
+    """A script that runs the skatsim console script with pyarrow's writer made to do ``action`` (Python lines, with
     ``where`` the file just written) once a process has written ``parts`` part files: an event at a
     known point, not after a race with a timer."""
     return f"""
 import os, signal, sys
 import pyarrow.parquet as pq
-from sim.commands.cli import main
+from sim.commands.cli import run
 
 real, calls = pq.write_table, []
 
@@ -109,7 +109,7 @@ def write_then_act(table, where, **options):
 {textwrap.indent(textwrap.dedent(action).strip(), " " * 8)}
 
 pq.write_table = write_then_act
-main(sys.argv[1:])
+run()  # as the console script does, with the arguments after -c
 """
 
 

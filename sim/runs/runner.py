@@ -408,6 +408,7 @@ def compile_the_rest() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it
     play, seed = pickle.load(sys.stdin.buffer)
     play.warm_the_rest(seed)
+    os._exit(0)  # numba wrote each kernel to its cache as it compiled: no teardown for the first process to wait for
 
 
 def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",

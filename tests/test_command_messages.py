@@ -12,7 +12,8 @@ import threading
 import pytest
 from click.testing import CliRunner
 
-from sim.commands.cli import main, run
+from sim.commands.cli import main
+from sim.commands.console import run
 from sim.commands.show import trick_count
 from sim.runs.simulation import simulate
 from tests.commands import stdout_runner

@@ -98,7 +98,7 @@ def after_writing(parts: int, action: str) -> str:
     return f"""
 import os, signal, sys
 import pyarrow.parquet as pq
-from sim.commands.cli import run
+from sim.commands.console import run
 
 real, calls = pq.write_table, []
 

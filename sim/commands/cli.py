@@ -7,12 +7,10 @@ only when complete, so nothing half-written is left looking finished.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
 import os
 import sys
-import threading
 import warnings
 from pathlib import Path
 from typing import IO, Callable, Iterator
@@ -594,35 +592,7 @@ main.add_command(decisions)
 main.add_command(train_group)
 
 
-def run() -> None:
-    """The ``skatsim`` console script: :func:`main`, then a quick exit.
-
-    A command that is done has written and closed its files. The script then runs what was
-    registered to run at exit (a pool's clean-up, a temporary folder's removal) and leaves with the
-    command's exit code, without tearing down its modules: numba, polars and matplotlib took 0.3 to
-    0.8 s to tear down after a run or a report. While another thread still works, or where the
-    interpreter cannot run its exit functions early, it exits as usual.
-    """
-    try:
-        main()
-    except SystemExit as done:
-        if not _may_leave_now(done.code):
-            raise
-        atexit._run_exitfuncs()
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except (OSError, ValueError):  # a closed pipe, say: exit as usual, which reports it
-            raise done from None
-        os._exit(done.code or 0)
-
-
-def _may_leave_now(code) -> bool:
-    """An exit code of a number (or none), no thread left but daemons, and exit functions that can run now."""
-    others = [thread for thread in threading.enumerate() if thread is not threading.main_thread()]
-    return (isinstance(code, (int, type(None))) and all(thread.daemon for thread in others)
-            and hasattr(atexit, "_run_exitfuncs"))
-
-
 if __name__ == "__main__":
-    run()
+    from sim.commands.console import leave_after
+
+    leave_after(main)

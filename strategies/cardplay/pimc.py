@@ -228,15 +228,14 @@ def counted_result(view, child, skat, score, tt, stack, stats):
     if game == NULL:
         won = solver.open_hand_value(child, skat, tt, stack) == 1
         _asked(stack, stats)
-        value = NULL_VALUES[view[VIEW_HAND_GAME] + 2 * view[VIEW_OUVERT]]
         if score == 1:
             return 1.0 if won else 0.0
-        return float(value + 50) if won else float(-2 * value - 50)
+        won_value, lost_value = plain_results(view)
+        return won_value if won else lost_value
     if score == 1:
         points = solver.open_hand_value(child, skat, tt, stack)
         _asked(stack, stats)
         return float(points)
-    base = BASE_VALUES[game] * (1 + _levels(view))       # one matador: the value's scale is what matters
     schneider_announced, schwarz_announced = view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED]
     if schwarz_announced:
         won = solver.declarer_takes_all(child, tt, stack)
@@ -252,12 +251,12 @@ def counted_result(view, child, skat, score, tt, stack, stats):
         if (schneider or schneider_announced) and not schwarz_announced:
             schwarz = solver.declarer_takes_all(child, tt, stack)
             _asked(stack, stats)
-        return float(base + BASE_VALUES[game] * (schneider + schwarz) + 50)
+        return plain_results(view)[0] + BASE_VALUES[game] * (schneider + schwarz)
     schneidered = False
     if not schneider_announced:
         schneidered = not solver.declarer_reaches(child, skat, 31, tt, stack)
         _asked(stack, stats)
-    return float(-2 * (base + BASE_VALUES[game] * schneidered) - 50)
+    return plain_results(view)[1] - 2 * BASE_VALUES[game] * schneidered
 
 
 @njit(cache=True)
@@ -433,12 +432,12 @@ def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
 @njit(cache=True)
 def plain_results(view):
     """(won, lost): the declarer's result of a world, in game terms, won or lost with no level beyond
-    those declared (:func:`counted_result`'s scale)."""
+    those declared (:func:`counted_result` adds the levels reached beyond them)."""
     if view[VIEW_GAME] == NULL:
         value = NULL_VALUES[view[VIEW_HAND_GAME] + 2 * view[VIEW_OUVERT]]
-        return float(value + 50), float(-2 * value - 50)
-    base = BASE_VALUES[view[VIEW_GAME]] * (1 + _levels(view))
-    return float(base + 50), float(-2 * base - 50)
+    else:
+        value = BASE_VALUES[view[VIEW_GAME]] * (1 + _levels(view))   # one matador: the value's scale is what matters
+    return float(value + 50), float(-2 * value - 50)
 
 
 #: The table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid

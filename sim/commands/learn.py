@@ -24,22 +24,24 @@ def run_summary(folder) -> dict:
             "profile": config.get("profile")}
 
 
-@click.command(short_help="Log card decisions of simulated deals, valued by a teacher (open hand or PIMC).")
+@click.command(short_help="Log card decisions of simulated deals, valued by a teacher (open hand, PIMC or rollout).")
 @run_options(deals=10_000, chunk_size=1000, out="Run folder [default: results/decisions-PROFILE-seedSEED-DEALS].",
              profile="A named profile or a .toml file: who bids, declares and plays the deals.",
              settings="Change the profile.", jobs="Processes [default: all cores].")
 @click.option("--points/--no-points", default=True, show_default=True,
               help="Keep the declarer's exact open-hand points after each card (column `points`); "
                    "--no-points keeps the game values alone, about four times faster. The pimc teacher keeps none.")
-@click.option("--teacher", type=click.Choice(["open_hand", "pimc"]), default="open_hand", show_default=True,
+@click.option("--teacher", type=click.Choice(["open_hand", "pimc", "rollout"]), default="open_hand", show_default=True,
               help="open_hand: each card's value on the real deal, every hand open; pimc: its value as the pimc "
-                   "player at its default settings sees it from the seat's view (its mean over its worlds).")
+                   "player at its default settings sees it from the seat's view (its mean over its worlds); "
+                   "rollout: the end of the real deal when every seat then plays the profile's own card player.")
 def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, teacher):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
     game lost, 1 won) and, with the open-hand teacher, the declarer's open-hand points after it. Running
     the same command again resumes it. About 11 deals a second on one core (with --no-points, which
-    training by default does not need, about 40; with --teacher pimc about 3)."""
+    training by default does not need, about 40; with --teacher pimc about 3; with --teacher rollout and
+    the strong profile about 400)."""
     from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
@@ -73,7 +75,7 @@ def train_group() -> None:
                    "their scores averaged [default: strategies.training_net.NETWORKS].")
 @click.option("--pimc-weight", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Weight in the fit of each decision of a run made with --teacher pimc, beside 1 for the "
-                   "open-hand teacher's.")
+                   "open-hand and the rollout teacher's.")
 @click.option("--start", "start_from", type=click.Path(dir_okay=False), default=None,
               help="A model file to go on from (fine-tuning): its linear weights stay, its network's fit goes on "
                    "over RUNS at a tenth of the step size.")
@@ -98,7 +100,7 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
                           points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
                           units=HIDDEN_UNITS if hidden_units is None else hidden_units,
                           networks=NETWORKS if networks is None else networks, teacher=data["teacher"],
-                          teacher_weights=(1.0, pimc_weight), start=start)
+                          teacher_weights=(1.0, pimc_weight, 1.0), start=start)
     report["runs"] = [run_summary(r) for r in runs]
     if start_from is not None:
         report["started_from"] = {"model": Path(start_from).name, "training": start[1]}

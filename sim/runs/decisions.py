@@ -3,8 +3,9 @@
 ``skatsim decisions`` plays deals with a profile as ``skatsim simulate`` does and writes, in a run
 folder of mode ``decisions`` (resumable, in parts, the same for any number of jobs), one row per
 card decision with a choice: the deal, the seat's view, the legal cards and the teacher's value of
-each (:mod:`strategies.teacher`: the open-hand value of the real deal, or with ``--teacher pimc``
-PIMC's value from the seat's view, on the same scale). :func:`read_decisions` gathers the rows of several such runs for
+each (:mod:`strategies.teacher`: the open-hand value of the real deal, with ``--teacher pimc``
+PIMC's value from the seat's view, or with ``--teacher rollout`` the end of the real deal played out
+by the profile's own card players, on the same scale). :func:`read_decisions` gathers the rows of several such runs for
 :mod:`strategies.training`.
 """
 
@@ -44,6 +45,8 @@ class DecisionDeals:
             teacher = {"name": "pimc", "worlds": DEFAULT_WORLDS, "max_worlds": DEFAULT_MAX_WORLDS, "inference": True,
                        "deviation": DEFAULT_DEVIATION, "candidates": DEFAULT_CANDIDATES, "score": "game",
                        "scale": "declared game lost 0, won 1"}
+        elif self.teacher == "rollout":
+            teacher = {"name": "rollout", "players": "the profile's own", "schneider_weight": SCHNEIDER_WEIGHT}
         else:
             teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT, "points": self.points}
         return {"profile": self.profile, "profile_spec": self.spec, "teacher": teacher}
@@ -58,9 +61,10 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
                   jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None,
                   points: bool = True, teacher: str = "open_hand") -> Path:
     """Play ``deals`` deals with ``profile`` and write their card decisions, valued by ``teacher`` (one of
-    TEACHERS: the open-hand value of the real deal, or PIMC's from the seat's view), to a run folder;
-    returns the folder. The same folder again resumes the run. Without ``points``, and with the
-    ``pimc`` teacher, the parts have no ``points`` column (the open-hand game values alone are about
+    TEACHERS: the open-hand value of the real deal, PIMC's from the seat's view, or the end of the real
+    deal played out by the profile's card players), to a run folder; returns the folder. The same folder
+    again resumes the run. Without ``points``, and with the ``pimc`` and ``rollout`` teachers, the parts
+    have no ``points`` column (the open-hand game values alone are about
     four times faster than with the points)."""
     check_config(deals, seed, MODE, chunk_size)
     if teacher not in TEACHERS:
@@ -78,15 +82,16 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
 def read_decisions(folders) -> dict:
     """The rows of decision runs, concatenated: ``deal_id`` (made distinct across runs of different
     seeds by the run's position in ``folders``), ``view``, ``legal``, ``values``, ``points`` as numpy
-    arrays (``points`` NaN for a run without them: written with ``--no-points``, by the ``pimc``
-    teacher or before the teacher kept them) and ``teacher``, each row's index in TEACHERS."""
+    arrays (``points`` NaN for a run without them: written with ``--no-points``, by the ``pimc`` or
+    ``rollout`` teacher or before the teacher kept them) and ``teacher``, each row's index in TEACHERS."""
     parts = {"deal_id": [], "view": [], "legal": [], "values": [], "points": [], "teacher": []}
     for k, folder in enumerate(folders):
         manifest = read_manifest(Path(folder))
         if manifest.mode != MODE:
             raise RunError(f"{folder} is a run of mode {manifest.mode}, not of card decisions "
                            "(make one with `skatsim decisions`)")
-        teacher = TEACHERS.index("pimc" if manifest.config.get("teacher", {}).get("name") == "pimc" else "open_hand")
+        name = manifest.config.get("teacher", {}).get("name")
+        teacher = TEACHERS.index(name if name in ("pimc", "rollout") else "open_hand")
         for index in sorted(manifest.parts_done):
             table = pq.read_table(Path(folder) / part_name(index))
             parts["deal_id"].append(table["deal_id"].to_numpy() + k * 10**13)

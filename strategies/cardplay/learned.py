@@ -41,7 +41,7 @@ MODEL_FORMAT = "skatsim card-play model"
 #: The model files this player reads: a file of another version must be trained again.
 MODEL_VERSION = 3
 #: The model shipped with skatsim, the player's default.
-SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v4.npz"
+SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v5.npz"
 
 
 #: The arrays of a model, in the order :func:`model_data` lays them out after the hidden size.

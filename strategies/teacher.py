@@ -49,7 +49,7 @@ from sim.rules.rng import STREAM_PLAY, STREAM_TEACHER, stream_key
 from sim.rules.tricks import STATE_FINISHED, STATE_GAME, STATE_SIZE, declarer_result, play_card, to_play
 from sim.rules.view import VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE
 
-from .cardplay.builtin import builtin_card, new_workspace
+from .cardplay.builtin import builtin_card, new_workspace, play_out_builtin
 from .cardplay.pimc import STATS, pimc_policy, pimc_totals, plain_results
 from .deals import (
     DECLARED_DECLARER,
@@ -130,6 +130,7 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, 
     out[:] = np.nan
     child = np.empty(STATE_SIZE, dtype=np.int64)
     seen = view.copy()
+    log = np.empty(TRICK_LOG_SIZE, dtype=np.int8)
     win_at = 90 if view[VIEW_SCHNEIDER_ANNOUNCED] else 61
     cards = np.int64(legal)
     while cards:
@@ -137,11 +138,7 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, 
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        r = rng
-        while not child[STATE_FINISHED]:
-            moves = start_turn(child, seen_skat, seen)
-            r, played = builtin_card(seen, moves, params[to_play(child)], r, child, counted_skat, tt, stack)
-            play_card(child, played)
+        play_out_builtin(child, seen_skat, seen, params, rng, log, counted_skat, tt, stack)
         taken, tricks = declarer_result(child, counted_skat)
         if state[STATE_GAME] == NULL:
             out[card] = 1.0 if tricks == 0 else 0.0

@@ -36,7 +36,7 @@ def test_the_card_played_is_valued_by_the_end_of_the_game_as_played(rollout_run)
     data = read_decisions([rollout_run])
     assert (data["teacher"] == TEACHERS.index("rollout")).all() and np.isnan(data["points"]).all()
     games = play_deals(load_profile("default"), seed=SEED, start=0, count=DEALS, log_tricks=True)
-    row, checked, other_card_differs = 0, 0, 0
+    row, other_card_differs = 0, 0
     for k in np.flatnonzero(~games["passed"]):
         declarer = int(games["declarer"][k])
         hands = [int(games[c][k]) for c in ("hand_f", "hand_m", "hand_r")]
@@ -54,9 +54,9 @@ def test_the_card_played_is_valued_by_the_end_of_the_game_as_played(rollout_run)
                 played = [c for c in range(32) if legal >> c & 1]
                 assert np.isfinite(values[played]).all() and set(values[played]) <= {-0.25, 0.0, 1.0, 1.25}
                 other_card_differs += any(values[c] != end for c in played)
-                row, checked = row + 1, checked + 1
+                row += 1
             play_card(state, int(card))
-    assert row == len(data["deal_id"]) and checked > 200
+    assert row == len(data["deal_id"]) > 200                          # every decision checked
     assert other_card_differs > 10                                     # another card can lead to another end
 
 

@@ -88,6 +88,7 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
     from sim.runs.decisions import read_decisions
     from strategies.cardplay.learned import load_model, save_model
     from strategies.registry import StrategyError
+    from strategies.teacher import TEACHERS
     from strategies.training import POINTS_WEIGHT, train
     from strategies.training_net import HIDDEN_UNITS, NETWORKS
 
@@ -100,7 +101,8 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
                           points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
                           units=HIDDEN_UNITS if hidden_units is None else hidden_units,
                           networks=NETWORKS if networks is None else networks, teacher=data["teacher"],
-                          teacher_weights=(1.0, pimc_weight, 1.0), start=start)
+                          teacher_weights=[pimc_weight if name == "pimc" else 1.0 for name in TEACHERS],
+                          start=start)
     report["runs"] = [run_summary(r) for r in runs]
     if start_from is not None:
         report["started_from"] = {"model": Path(start_from).name, "training": start[1]}

@@ -91,7 +91,7 @@ def read_decisions(folders) -> dict:
             raise RunError(f"{folder} is a run of mode {manifest.mode}, not of card decisions "
                            "(make one with `skatsim decisions`)")
         name = manifest.config.get("teacher", {}).get("name")
-        teacher = TEACHERS.index(name if name in ("pimc", "rollout") else "open_hand")
+        teacher = TEACHERS.index(name if name in TEACHERS else "open_hand")   # the open hand's is open_hand_game
         for index in sorted(manifest.parts_done):
             table = pq.read_table(Path(folder) / part_name(index))
             parts["deal_id"].append(table["deal_id"].to_numpy() + k * 10**13)

@@ -148,6 +148,9 @@ def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
             build("card_play", "learned", model=str(path))
         message = str(error.value)
         assert words in message and str(path) in message and "\n" not in message
+    with pytest.raises(StrategyError) as error:                     # a name with a line break, shown escaped
+        build("card_play", "learned", model=str(tmp_path / "two\nlines.npz"))
+    assert "two\\nlines.npz: no such model file" in str(error.value) and "\n" not in str(error.value)
 
 
 def test_the_shipped_model_is_the_default_and_plays_in_the_strong_profile():

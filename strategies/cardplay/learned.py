@@ -131,7 +131,8 @@ def save_model(path, model: dict, training: dict) -> Path:
 def load_model(path) -> tuple[dict, dict]:
     """(model arrays, training record) of a model file; StrategyError in one line for a file that is
     not a model this skatsim plays (missing, damaged, of another version or other features)."""
-    where = f"card_play learned: {path}"
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(path))     # one line, whatever the name
+    where = f"card_play learned: {shown}"
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             head = {name: data[name] for name in ("format", "version", "features")}

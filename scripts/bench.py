@@ -19,11 +19,14 @@ under it) and the processor seconds of all its processes (``cpu_seconds``, media
 the default before the calibrated one); ``threshold_profile`` and ``random_profile`` are
 ``default_profile``'s games with those profiles, ``learned_profile`` with the strong
 profile (learned card play); ``pimc_deal`` times whole deals with PIMC card play at
-every seat (default worlds; ``seconds`` / ``deals`` is the time per deal);
+every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time per deal),
+``pimc_solved_deal`` the same with the worlds solved (``play_out`` false);
 ``pimc_decisions`` plays the solver benchmark's declared deals with PIMC (default
-parameters) at every seat and reports per decision with a choice the worlds solved, the
-solver calls, their nodes and the time; ``simulate_jobs_1`` and ``simulate_jobs_2`` give
-the scaling; ``simulate_open_hand`` is ``simulate --open-hand`` on every core (each
+parameters) at every seat and reports per decision with a choice the worlds valued, the
+play-outs (``solver_calls``: the worlds and cards valued), nodes and the time,
+``pimc_solved_decisions`` the same with the worlds solved (solver calls and their nodes);
+``simulate_jobs_1`` and ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is
+``simulate --open-hand`` on every core (each
 declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze``
 of a ten-million-deal run (resampled from a real run, built before timing), with its
 peak memory and processor seconds; ``first_run`` is ``skatsim simulate --deals 2000`` on
@@ -77,9 +80,14 @@ def bench_threshold_profile(deals: int):
 
 
 def bench_pimc(deals: int):
-    """Whole deals with PIMC card play at every seat (default worlds), one core; the auction and
-    declarations of the threshold profile. ``seconds`` / ``deals`` is the time per deal."""
+    """Whole deals with PIMC card play at every seat (its defaults: 60 worlds played out), one core; the
+    auction and declarations of the threshold profile. ``seconds`` / ``deals`` is the time per deal."""
     return _profile_games("threshold", ["card_play=pimc"])(deals)
+
+
+def bench_pimc_solved(deals: int):
+    """``pimc_deal`` with the worlds solved open-handed (``play_out`` false: 10 worlds, inference)."""
+    return _profile_games("threshold", ["card_play=pimc", "card_play.play_out=false"])(deals)
 
 
 def bench_learned_profile(deals: int):
@@ -290,9 +298,9 @@ class DecisionStats:
     counts: np.ndarray        # rows: worlds solved, solver calls, nodes, candidate worlds drawn
 
 
-def bench_pimc_decisions(deals: int):
+def bench_pimc_decisions(deals: int, play_out: bool = True):
     """Every PIMC decision with a choice of the declared deals from the first lead (default
-    parameters, PIMC at every seat, one core): worlds solved, solver calls, nodes and time."""
+    parameters, PIMC at every seat, one core): worlds valued, play-outs or solver calls, nodes and time."""
     from sim.rules.cards import popcount
     from sim.rules.tricks import STATE_FINISHED, legal_now, play_card, to_play
     from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
@@ -301,7 +309,7 @@ def bench_pimc_decisions(deals: int):
     from strategies.cardplay.pimc import STATS, pimc_policy, pimc_search
 
     states, skats, _ = _declared_deals(deals)
-    params = np.array(pimc_policy().params)
+    params = pimc_policy(play_out=play_out).param_row()
 
     def run():
         tt, stack = new_workspace()
@@ -346,7 +354,9 @@ BENCHMARKS = {
     "random_profile": (bench_random_profile, 200_000, 10_000, 5),
     "learned_profile": (bench_learned_profile, 200_000, 10_000, 5),
     "pimc_deal": (bench_pimc, 200, 4, 3),
+    "pimc_solved_deal": (bench_pimc_solved, 200, 4, 3),
     "pimc_decisions": (bench_pimc_decisions, 100, 3, 1),
+    "pimc_solved_decisions": (lambda deals: bench_pimc_decisions(deals, play_out=False), 100, 3, 1),
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
     "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),

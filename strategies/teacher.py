@@ -17,12 +17,13 @@ One position looks the same to the seat in many deals; averaged over them the te
 is the card's value given what the seat knows, the hidden cards distributed as they really are
 after this auction and this play. :mod:`strategies.training` fits a card player to these values.
 
-The second teacher, ``pimc``, values each legal card as the ``pimc`` card player at its default
-settings does from the seat's view alone (:func:`strategies.cardplay.pimc.pimc_totals`: its worlds,
-with inference, each solved open-handed): the mean over its worlds of the declarer's result in
-game terms, put on the first teacher's scale, 0 for the declared game lost and 1 for it won with
-no further level (:func:`strategies.cardplay.pimc.plain_results`; schneider, schwarz and their
-losses lie beyond, as PIMC weighs them). Its worlds come from a stream of the deal's own
+The second teacher, ``pimc``, values each legal card as the ``pimc`` card player that solves its worlds
+(``play_out`` false, its defaults otherwise) does from the seat's view alone
+(:func:`strategies.cardplay.pimc.pimc_totals`: its 10 worlds, with inference, each solved open-handed):
+the mean over its worlds of the declarer's result in game terms, put on the first teacher's scale, 0
+for the declared game lost and 1 for it won with no further level
+(:func:`strategies.cardplay.pimc.plain_results`; schneider, schwarz and their losses lie beyond, as
+PIMC weighs them). Its worlds come from a stream of the deal's own
 (``STREAM_TEACHER``), so a run gives the same values for a seed in any part or process.
 
 The third teacher, ``rollout``, plays each legal card on the real deal and then the rest of the game
@@ -229,7 +230,7 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int, points
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
                          declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
                          deal_of, views, legals, values, points_kept, points, TEACHERS.index(teacher),
-                         pimc_policy().param_row())
+                         pimc_policy(play_out=False).param_row())
     columns = {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}
     if points:
         columns["points"] = points_kept[:kept]

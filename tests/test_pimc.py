@@ -104,10 +104,11 @@ def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
                     assert row[card] == world_result(view, child, counted, score, tt, stack)
 
 
-def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see():
+@pytest.mark.parametrize("play_out", [False, True], ids=["solved", "played-out"])
+def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see(play_out):
     """Two deals that differ only in the other seats' cards (and the skat) give the same view, so the
-    PIMC player's first card is the same in both."""
-    params = build("card_play", "pimc", worlds=4).param_row()
+    PIMC player's first card is the same in both, its worlds solved or played out."""
+    params = build("card_play", "pimc", worlds=4, play_out=play_out).param_row()
     compared = 0
     for index in range(12):
         f, m, r, skat = deal(9, index)
@@ -153,11 +154,12 @@ def _swapped_later(f, m, r, game, declarer, cards, seat):
     return None
 
 
-def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see():
+@pytest.mark.parametrize("play_out", [False, True], ids=["solved", "played-out"])
+def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out):
     """Later in play, with the worlds weighed by the bid and by the cards played, and more worlds
     while the best card is unclear: two deals that differ only in cards the seat to play cannot
-    see give the same view, the same weights and so the same card."""
-    params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True).param_row()
+    see give the same view, the same weights and so the same card (worlds solved or played out)."""
+    params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True, play_out=play_out).param_row()
     compared = 0
     for index in range(24):
         f, m, r, skat = deal(21, index)
@@ -209,23 +211,36 @@ def test_the_play_likelihood_favours_worlds_where_the_rules_explain_the_cards():
 #: 4-world PIMC card play without inference, as the PIMC player before inference and adaptive worlds
 #: played them.
 PIMC_BEFORE_INFERENCE = "99d51ff6bbc731917b9ea6d9aa72a841e56c903a4ecee3490b8ab4710e832be3"
+#: The same of the default before its worlds were played out: 10 worlds solved, with inference.
+PIMC_BEFORE_PLAY_OUT = "31d8b334e24fc029713cefb1cbcd4dbea41751ef71cdab74171888da2428cd90"
 
 
-def test_four_worlds_without_inference_play_as_pimc_played_before_inference():
+def _trick_log_digest(settings):
+    """The SHA-256 of every column, trick logs included, of 40 deals of ``pimc`` with ``settings``."""
     import hashlib
 
-    profile = load_profile("threshold", ["card_play=pimc", "card_play.worlds=4", "card_play.inference=false"])
+    profile = load_profile("threshold", ["card_play=pimc", *settings])
     columns = play_deals(profile, 31, 0, 40, log_tricks=True)
     digest = hashlib.sha256()
     for name in sorted(columns):
         digest.update(name.encode())
         digest.update(np.ascontiguousarray(columns[name]).tobytes())
-    assert digest.hexdigest() == PIMC_BEFORE_INFERENCE
+    return digest.hexdigest()
 
 
-@pytest.fixture(scope="module")
-def pimc_games():
-    profile = load_profile("threshold", PIMC)
+def test_four_worlds_without_inference_play_as_pimc_played_before_inference():
+    settings = ["card_play.worlds=4", "card_play.inference=false", "card_play.play_out=false"]
+    assert _trick_log_digest(settings) == PIMC_BEFORE_INFERENCE
+
+
+@pytest.mark.slow
+def test_worlds_solved_play_as_the_default_played_before_its_worlds_were_played_out():
+    assert _trick_log_digest(["card_play.play_out=false"]) == PIMC_BEFORE_PLAY_OUT
+
+
+@pytest.fixture(scope="module", params=[PIMC, PIMC + ["card_play.play_out=true"]], ids=["solved", "played-out"])
+def pimc_games(request):
+    profile = load_profile("threshold", request.param)
     return profile, play_deals(profile, 13, 0, 24, log_tricks=True)
 
 
@@ -261,12 +276,14 @@ def test_open_hand_play_reaches_the_open_hand_value_from_the_first_lead():
 def test_pimc_parameters_are_checked():
     from strategies.profiles import ProfileError
 
-    for setting, message in (("card_play.worlds=0", "worlds must be a whole number from 1 to 1000"),
-                             ("card_play.score=\"tricks\"", "score must be one of game, points"),
-                             ("card_play.inference=2", "inference must be true or false"),
-                             ("card_play.clear=11", "clear must be a number from 0 to 10")):
+    for settings, message in ((["worlds=-1"], "worlds must be a whole number from 0 to 1000"),
+                              (["score=\"tricks\""], "score must be one of game, points"),
+                              (["inference=2"], "inference must be true or false"),
+                              (["clear=11"], "clear must be a number from 0 to 10"),
+                              (["model=\"mine.npz\""], "mine.npz: no such model file"),
+                              (["play_out=false", "model=\"mine.npz\""], "set play_out=true with it")):
         with pytest.raises(ProfileError, match=message):
-            load_profile("threshold", ["card_play=pimc", setting])
+            load_profile("threshold", ["card_play=pimc", *(f"card_play.{s}" for s in settings)])
 
 
 #: Declarations as the engine normalizes them: (hand, schneider announced, schwarz announced, ouvert).
@@ -293,3 +310,69 @@ def test_a_world_at_the_end_of_play_scores_as_the_engine_scores_the_game():
             assert world_result(view, state, int(skat), 0, table, stack) == expected, (index, points, tricks)
             kinds.add((bool(won), points >= 90 or points <= 30, schneider))
     assert len(kinds) >= 6, kinds
+
+
+@pytest.mark.parametrize("score", [0, 1], ids=["game", "points"])
+def test_a_finished_world_played_out_scores_as_a_solved_one(score):
+    """At the end of play nothing is left to search: the result of a world played to its end
+    (``played_result``, from the declarer's points and tricks) is the solved world's, in every game
+    type, declaration and outcome."""
+    from sim.rules.tricks import declarer_result
+    from strategies.cardplay.pimc import played_result
+
+    table, stack = solver.new_table(12), solver.new_stack()
+    outcomes = set()
+    for index in range(300):
+        game, declarer = index % 6, index % 3
+        state, skat = position(23, index, game, declarer, 30)
+        taken, tricks = declarer_result(state, int(skat))
+        for hand, schneider, schwarz, ouvert in DECLARATIONS if game != NULL else ((0, 0, 0, 0), (1, 0, 0, 1)):
+            view = view_of(state, declarer, 0)
+            set_declaration(view, hand, schneider, schwarz, ouvert, 18)
+            solved = world_result(view, state, int(skat), score, table, stack)
+            if score == 0 and solved < 0 and tricks == 0 and game != NULL:
+                continue                                # the one level world_result leaves out
+            assert played_result(view, taken, tricks, score) == solved, (index, taken, tricks)
+            outcomes.add((game == NULL, tricks == 0 if game == NULL else taken >= 61))
+    assert len(outcomes) == 4
+
+
+def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every_seat():
+    """With ``play_out`` a world's row holds, for each legal card, the end of the world when every seat
+    then plays the learned player from its own view: the built-in play loop's play-out with the learned
+    player at all three seats gives the same results, card for card."""
+    from sim.rules.play import TRICK_LOG_SIZE
+    from sim.rules.tricks import declarer_result
+    from strategies.cardplay.builtin import new_workspace, play_out_builtin
+    from strategies.cardplay.pimc import STATS, _play_out_world, played_result
+
+    params = build("card_play", "pimc", play_out=True).param_row()
+    learned = np.stack([build("card_play", "learned").param_row()] * 3)
+    tt, stack = new_workspace(12)
+    world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
+    row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
+    differ = 0
+    for index in range(30):
+        game, declarer = index % 6, index % 3
+        state, skat = position(29, index, game, declarer, (index * 7) % 25)
+        if state[STATE_FINISHED]:
+            continue
+        seat = int(to_play(state))
+        hand = index % 4 == 0
+        view = view_of(state, seat, skat if seat == declarer and not hand else 0)
+        set_declaration(view, int(hand), 0, 0, 0, 18)
+        legal = np.int64(legal_now(state))
+        rng, counted = sample_world(view, np.uint64(stream_key(29, index, 1)), world)
+        _play_out_world(view, legal, world, counted, 0, params, stats, row)
+        ends = set()
+        for card in range(32):
+            if int(legal) >> card & 1:
+                child[:] = world
+                play_card(child, card)
+                play_out_builtin(child, 0 if hand else counted, view.copy(), learned, np.uint64(0), log, counted,
+                                 tt, stack)
+                taken, tricks = declarer_result(child, counted)
+                assert row[card] == played_result(view, taken, tricks, 0), (index, card)
+                ends.add(row[card])
+        differ += len(ends) > 1
+    assert differ >= 3

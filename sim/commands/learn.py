@@ -33,7 +33,8 @@ def run_summary(folder) -> dict:
                    "--no-points keeps the game values alone, about four times faster. The pimc teacher keeps none.")
 @click.option("--teacher", type=click.Choice(["open_hand", "pimc", "rollout"]), default="open_hand", show_default=True,
               help="open_hand: each card's value on the real deal, every hand open; pimc: its value as the pimc "
-                   "player at its default settings sees it from the seat's view (its mean over its worlds); "
+                   "player that solves its worlds (play_out false: 10 worlds, inference) sees it from the seat's "
+                   "view (its mean over its worlds); "
                    "rollout: the end of the real deal when every seat then plays the profile's own card player.")
 def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, teacher):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the

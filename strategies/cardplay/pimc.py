@@ -1,19 +1,27 @@
-"""The ``pimc`` card player: perfect-information Monte Carlo on the open-hand solver.
+"""The ``pimc`` card player: perfect-information Monte Carlo, its worlds played out or solved.
 
 At each decision the seat draws worlds, deals of the cards it cannot see consistent
 with everything its view shows (its own cards, the cards played, the suits each seat
 has shown void in, an ouvert declarer's hand, its own discard as declarer; the skat
 stays unseen by the defenders and by a declarer who played hand). In each world every
-legal card is scored with the open-hand solver (:mod:`sim.solver`): the game's result
-for the declarer if both sides play perfectly from there. The seat plays the card with
-the best mean result for its side (the declarer the highest, a defender the lowest);
-among equally good cards the heuristic player's rules choose.
+legal card is given the game's result for the declarer after it: by default the world is
+played to its end by the learned card player (:mod:`strategies.cardplay.learned`) at every
+seat, each from its own view of the world (``play_out``); otherwise it is solved with the
+open-hand solver (:mod:`sim.solver`), both sides playing perfectly from there. The seat
+plays the card with the best mean result for its side (the declarer the highest, a defender
+the lowest); among equally good cards the heuristic player's rules choose.
 
-Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds solved at least),
+A world played out asks what the card leads to when every seat goes on knowing only what it
+sees; a world solved assumes every seat knows every card from the next card on (strategy
+fusion), so the play-out is the stronger and, at about 30 microseconds a world and card,
+the cheaper question: the default plays out 60 worlds where the solved player solves 10.
+
+Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds at least),
 ``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
 is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES``
-(the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`). The result of a world
-(parameter ``score``):
+(the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`) and
+``PIMC_PLAY_OUT``; a player that plays out carries the learned model after its row. The
+result of a world (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
   lost (61 points, 90 with schneider announced, every trick with schwarz announced; null:
@@ -21,13 +29,12 @@ is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CAN
 - ``points`` (1): the declarer's card points (null: won 1, lost 0), the classic PIMC.
 
 With ``inference`` (1) candidate worlds are weighed by the bid and by the cards the other
-seats played, and the worlds solved are drawn by weight. Without it and with
-``max_worlds`` equal to ``worlds`` the player draws and solves a fixed number of worlds.
+seats played, and the worlds valued are drawn by weight. Without it and with
+``max_worlds`` equal to ``worlds`` the player draws and values a fixed number of worlds.
 
 Every draw comes from the deal's own random stream, so a deal plays the same in any
 batch and process; the view is all a PIMC player reads, so hidden cards never decide.
 """
-
 from __future__ import annotations
 
 import numpy as np
@@ -36,8 +43,9 @@ from numba import njit
 from sim import solver
 from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
+from sim.rules.play import start_turn
 from sim.rules.rng import below
-from sim.rules.tricks import EFFECTIVE_SUIT, STATE_SIZE, play_card
+from sim.rules.tricks import EFFECTIVE_SUIT, STATE_FINISHED, STATE_SIZE, declarer_result, play_card
 from sim.rules.view import (
     VIEW_DECLARER,
     VIEW_GAME,
@@ -60,6 +68,7 @@ from sim.rules.view import (
 
 from ..registry import StrategyError, register
 from .heuristic import choose_among
+from .learned import learned_card, learned_policy
 from .pimc_inference import UNLIKELY, bid_weight, play_likelihood  # noqa: F401  (UNLIKELY: its weight)
 from .policy import CardPolicy, param_values
 
@@ -68,15 +77,20 @@ PIMC_KIND = 2
 #: Its parameter slots: worlds per decision, the result of a world (an index of SCORES), inference (0 or 1),
 #: the most worlds of a close decision, the play model's deviation, the candidate worlds inference weighs.
 PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE, PIMC_MAX_WORLDS, PIMC_DEVIATION, PIMC_CANDIDATES = 0, 1, 2, 3, 4, 5
-#: ... and how many standard errors the best card's lead must be for a decision to be clear.
-PIMC_CLEAR = 6
-#: Worlds a PIMC player solves at each decision, and at most while the best card is unclear: see
-#: docs/strategies.md for how they were chosen.
+#: ... how many standard errors the best card's lead must be for a decision to be clear, and whether a world is
+#: played out by the learned player (1) instead of solved open-handed (0).
+PIMC_CLEAR, PIMC_PLAY_OUT = 6, 7
+#: Worlds a PIMC player that solves its worlds solves at each decision, and at most while the best card is
+#: unclear: see docs/strategies.md for how they were chosen.
 DEFAULT_WORLDS = 10
 DEFAULT_MAX_WORLDS = 10
 #: The play model's deviation (pimc_inference) and the candidate worlds drawn to pick the solved ones from.
 DEFAULT_DEVIATION = 0.3
 DEFAULT_CANDIDATES = 40
+#: Worlds a PIMC player that plays its worlds out (the default) plays out at each decision, and the
+#: candidate worlds it weighs for each of them.
+PLAY_OUT_WORLDS = 60
+PLAY_OUT_CANDIDATES_PER_WORLD = 2
 #: A decision is clear when the best card's mean lead over the next is this many standard errors.
 DEFAULT_CLEAR = 1.0
 SCORES = ("game", "points")
@@ -251,12 +265,46 @@ def counted_result(view, child, skat, score, tt, stack, stats):
         if (schneider or schneider_announced) and not schwarz_announced:
             schwarz = solver.declarer_takes_all(child, tt, stack)
             _asked(stack, stats)
-        return plain_results(view)[0] + BASE_VALUES[game] * (schneider + schwarz)
+        return _in_game_terms(view, True, schneider, schwarz, False)
     schneidered = False
     if not schneider_announced:
         schneidered = not solver.declarer_reaches(child, skat, 31, tt, stack)
         _asked(stack, stats)
-    return plain_results(view)[1] - 2 * BASE_VALUES[game] * schneidered
+    return _in_game_terms(view, False, False, False, schneidered)
+
+
+@njit(cache=True, inline="always")
+def _in_game_terms(view, won, schneider, schwarz, schneidered):
+    """The declarer's result in game terms of a suit or grand game won (with ``schneider`` and ``schwarz``
+    reached beyond those announced) or lost (``schneidered``: held to 30 without schneider announced)."""
+    if won:
+        return plain_results(view)[0] + BASE_VALUES[view[VIEW_GAME]] * (schneider + schwarz)
+    return plain_results(view)[1] - 2 * BASE_VALUES[view[VIEW_GAME]] * schneidered
+
+
+@njit(cache=True)
+def played_result(view, taken, tricks, score):
+    """The declarer's result of a world played to its end, taking ``taken`` card points (the counted skat
+    included) and ``tricks`` tricks: in game terms (``score`` 0) as :func:`counted_result` counts a solved
+    world, or card points (1; null: won 1, lost 0)."""
+    if view[VIEW_GAME] == NULL:
+        won = tricks == 0
+        if score == 1:
+            return 1.0 if won else 0.0
+        won_value, lost_value = plain_results(view)
+        return won_value if won else lost_value
+    if score == 1:
+        return float(taken)
+    schneider_announced, schwarz_announced = view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED]
+    if schwarz_announced:
+        won = tricks == 10
+    else:
+        won = taken >= (90 if schneider_announced else 61)
+    if won:
+        schneider = not schneider_announced and taken >= 90
+        schwarz = (schneider or schneider_announced) and not schwarz_announced and tricks == 10
+        return _in_game_terms(view, True, schneider, schwarz, False)
+    return _in_game_terms(view, False, False, False, not schneider_announced and taken < 31)
 
 
 @njit(cache=True)
@@ -342,6 +390,46 @@ def _solve_world(view, legal, world, skat, score, tt, stack, stats, row):
 
 
 @njit(cache=True)
+def _play_out_world(view, legal, world, skat, score, params, stats, row):
+    """``row[card]``: the world's result after each legal card when every seat then plays the learned card
+    player whose model follows the parameter row, each from its own view of the world
+    (:func:`played_result`); cards worth the same in the world (``solver.equal_cards``) are played out once."""
+    child = np.empty(STATE_SIZE, dtype=np.int64)
+    seen = view.copy()                  # the declaration every seat's view shares
+    speaker = np.empty(32, dtype=np.int64)
+    discard = 0 if view[VIEW_HAND_GAME] else skat
+    m = solver.equal_cards(world, speaker)
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        child[:] = world
+        play_card(child, card)
+        while not child[STATE_FINISHED]:
+            now = start_turn(child, discard, seen)
+            play_card(child, learned_card(seen, now, params, np.uint64(0))[1])
+        taken, tricks = declarer_result(child, skat)
+        row[card] = played_result(view, taken, tricks, score)
+        stats[S_CALLS] += 1
+    m = legal
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        row[card] = row[speaker[card]]
+    stats[S_WORLDS] += 1
+
+
+@njit(cache=True)
+def _value_world(view, legal, world, skat, params, tt, stack, stats, row):
+    """``row[card]``: the world's result after each legal card, solved open-handed or, with ``play_out``,
+    played out by the learned player."""
+    score = int(params[PIMC_SCORE])
+    if params[PIMC_PLAY_OUT] > 0:
+        _play_out_world(view, legal, world, skat, score, params, stats, row)
+    else:
+        _solve_world(view, legal, world, skat, score, tt, stack, stats, row)
+
+
+@njit(cache=True)
 def _draw_candidates(view, rng, params, pool, pool_skats, weights, stats):
     """Fill the candidate worlds and their weights (the bid's and the play's, pimc_inference)."""
     replay = np.empty(STATE_SIZE, dtype=np.int64)
@@ -392,7 +480,7 @@ def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
     alike (the weight chooses which worlds are solved).
     """
     legal = np.int64(legal)
-    worlds, score, inference = int(params[PIMC_WORLDS]), int(params[PIMC_SCORE]), params[PIMC_INFERENCE] > 0
+    worlds, inference = int(params[PIMC_WORLDS]), params[PIMC_INFERENCE] > 0
     most = min(max(int(params[PIMC_MAX_WORLDS]), worlds), WORLDS_CAP)
     sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
     world = np.empty(STATE_SIZE, dtype=np.int64)
@@ -400,7 +488,7 @@ def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
         row = np.zeros(32)
         for _ in range(worlds):
             rng, skat = sample_world(view, rng, world)
-            _solve_world(view, legal, world, skat, score, tt, stack, stats, row)
+            _value_world(view, legal, world, skat, params, tt, stack, stats, row)
             totals += row
         return rng, worlds
     results = np.zeros((most, 32))
@@ -417,10 +505,10 @@ def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
                 break
             rng, c = _pick(rng, weights)
             weights[c] = 0.0            # each candidate is solved once
-            _solve_world(view, legal, pool[c], pool_skats[c], score, tt, stack, stats, results[solved])
+            _value_world(view, legal, pool[c], pool_skats[c], params, tt, stack, stats, results[solved])
         else:
             rng, skat = sample_world(view, rng, world)
-            _solve_world(view, legal, world, skat, score, tt, stack, stats, results[solved])
+            _value_world(view, legal, world, skat, params, tt, stack, stats, results[solved])
         solved += 1
         if solved >= worlds and (solved == most or _clear(results, solved, legal, sign, params[PIMC_CLEAR])):
             break
@@ -463,26 +551,37 @@ def pimc_card(view, legal, params, rng):
     return rng, choose_among(view, best)
 
 
-@register("card_play", "pimc", ranges={"worlds": (1, 1000), "max_worlds": (0, 1000), "deviation": (0.001, 1),
-                                      "candidates": (1, 1000), "clear": (0, 10)})
-def pimc_policy(worlds: int = DEFAULT_WORLDS, score: str = "game", inference: bool = True, max_worlds: int = 0,
-                deviation: float = DEFAULT_DEVIATION, candidates: int = DEFAULT_CANDIDATES,
-                clear: float = DEFAULT_CLEAR) -> CardPolicy:
-    """Perfect-information Monte Carlo: worlds of the unseen cards, each solved open-handed (cardplay/pimc.py).
+@register("card_play", "pimc", ranges={"worlds": (0, 1000), "max_worlds": (0, 1000), "deviation": (0.001, 1),
+                                      "candidates": (0, 1000), "clear": (0, 10)})
+def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, max_worlds: int = 0,
+                deviation: float = DEFAULT_DEVIATION, candidates: int = 0, clear: float = DEFAULT_CLEAR,
+                play_out: bool = True, model: str = "") -> CardPolicy:
+    """Perfect-information Monte Carlo: worlds of the unseen cards, each played out by the learned player or
+    solved open-handed (cardplay/pimc.py).
 
-    ``worlds`` solved at least per decision, up to ``max_worlds`` while the best card is unclear
-    (0: :data:`DEFAULT_MAX_WORLDS` with inference, ``worlds`` without), that is while the best
-    card's mean lead is under ``clear`` standard errors; ``score`` "game" (win or
-    loss, schneider, the announcements, in Seeger-Fabian points) or "points" (the declarer's
-    card points); ``inference`` weighs ``candidates`` worlds by the bid and by how likely the
-    other seats' cards so far were in each (the heuristic player's rules, ``deviation`` the
-    chance of another card) and solves worlds drawn by that weight.
+    ``play_out`` plays each world to its end with the learned card player at every seat (``model``: its
+    model file, default the one shipped); false solves it open-handed. ``worlds`` valued at least per
+    decision (0: :data:`PLAY_OUT_WORLDS` played out, :data:`DEFAULT_WORLDS` solved), up to
+    ``max_worlds`` while the best card is unclear (0: :data:`DEFAULT_MAX_WORLDS` solved with inference,
+    else ``worlds``), that is while the best card's mean lead is under ``clear`` standard errors;
+    ``score`` "game" (win or loss, schneider, the announcements, in Seeger-Fabian points) or "points"
+    (the declarer's card points); ``inference`` weighs ``candidates`` worlds (0:
+    :data:`PLAY_OUT_CANDIDATES_PER_WORLD` for each world played out, :data:`DEFAULT_CANDIDATES` solved)
+    by the bid and by how likely the other seats' cards so far were in each (the heuristic player's
+    rules, ``deviation`` the chance of another card) and values worlds drawn by that weight.
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
+    if model and not play_out:
+        raise StrategyError("model is the learned player's of play_out: set play_out=true with it")
+    if worlds == 0:
+        worlds = PLAY_OUT_WORLDS if play_out else DEFAULT_WORLDS
     if max_worlds == 0:
-        max_worlds = DEFAULT_MAX_WORLDS if inference else worlds
+        max_worlds = DEFAULT_MAX_WORLDS if inference and not play_out else worlds
+    if candidates == 0:
+        candidates = PLAY_OUT_CANDIDATES_PER_WORLD * max(worlds, max_worlds) if play_out else DEFAULT_CANDIDATES
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
                            PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
-                           PIMC_CLEAR: clear})
-    return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND)
+                           PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out})
+    data = learned_policy(model).data if play_out else None
+    return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND, data=data)

@@ -35,6 +35,7 @@ seats played, and the worlds valued are drawn by weight. Without it and with
 Every draw comes from the deal's own random stream, so a deal plays the same in any
 batch and process; the view is all a PIMC player reads, so hidden cards never decide.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -217,7 +218,7 @@ def world_result(view, child, skat, score, tt, stack):
     return counted_result(view, child, skat, score, tt, stack, np.zeros(STATS, dtype=np.int64))
 
 
-#: Per-decision counts a PIMC search keeps: worlds solved, solver calls, nodes, candidate worlds drawn.
+#: Per-decision counts a PIMC search keeps: worlds valued, solver calls or play-outs, nodes, candidate worlds drawn.
 STATS = 4
 S_WORLDS, S_CALLS, S_NODES, S_CANDIDATES = 0, 1, 2, 3
 
@@ -393,7 +394,8 @@ def _solve_world(view, legal, world, skat, score, tt, stack, stats, row):
 def _play_out_world(view, legal, world, skat, score, params, stats, row):
     """``row[card]``: the world's result after each legal card when every seat then plays the learned card
     player whose model follows the parameter row, each from its own view of the world
-    (:func:`played_result`); cards worth the same in the world (``solver.equal_cards``) are played out once."""
+    (:func:`played_result`). Cards worth the same in the world (``solver.equal_cards``) are played out once:
+    with every hand seen they lead to the same ends, and the play-out of one stands for the others."""
     child = np.empty(STATE_SIZE, dtype=np.int64)
     seen = view.copy()                  # the declaration every seat's view shares
     speaker = np.empty(32, dtype=np.int64)
@@ -457,8 +459,8 @@ def _pick(rng, weights):
 
 @njit(cache=True)
 def pimc_search(view, legal, params, rng, tt, stack, stats):
-    """:func:`pimc_best`, adding to ``stats`` (slots ``S_*``) the worlds solved, the solver calls, their
-    nodes and the candidate worlds drawn (the worlds as :func:`pimc_totals` draws them)."""
+    """:func:`pimc_best`, adding to ``stats`` (slots ``S_*``) the worlds valued, the solver calls (or
+    play-outs), their nodes and the candidate worlds drawn (the worlds as :func:`pimc_totals` draws them)."""
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return rng, legal
@@ -470,14 +472,15 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
 
 @njit(cache=True)
 def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
-    """(rng, worlds solved): ``totals[card]`` the sum over the solved worlds of the declarer's result after
-    each legal card (:func:`counted_result`); a PIMC decision plays the best mean for the seat's side.
+    """(rng, worlds valued): ``totals[card]`` the sum over the valued worlds of the declarer's result after
+    each legal card (:func:`counted_result` solved, :func:`played_result` played out); a PIMC decision plays
+    the best mean for the seat's side.
 
     Without inference and with ``max_worlds`` at most ``worlds``: ``worlds`` worlds, each drawn
-    and solved in turn. Otherwise at least ``worlds`` worlds and more, up to ``max_worlds``,
+    and valued in turn. Otherwise at least ``worlds`` worlds and more, up to ``max_worlds``,
     while the best card is unclear; with inference they are drawn one by one from the
     candidate worlds, each in proportion to its weight among those not drawn yet, and count
-    alike (the weight chooses which worlds are solved).
+    alike (the weight chooses which worlds are valued).
     """
     legal = np.int64(legal)
     worlds, inference = int(params[PIMC_WORLDS]), params[PIMC_INFERENCE] > 0
@@ -504,7 +507,7 @@ def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
             if weights.sum() <= 0.0:
                 break
             rng, c = _pick(rng, weights)
-            weights[c] = 0.0            # each candidate is solved once
+            weights[c] = 0.0            # each candidate is valued once
             _value_world(view, legal, pool[c], pool_skats[c], params, tt, stack, stats, results[solved])
         else:
             rng, skat = sample_world(view, rng, world)

@@ -80,8 +80,9 @@ def test_a_world_is_consistent_with_what_the_seat_sees(index):
 def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
     """A world's row, where cards worth the same are solved once, equals each legal card's result
     solved on its own, in every game type, from the first lead to late tricks, mid-trick too."""
-    from strategies.cardplay.pimc import STATS, _solve_world
+    from strategies.cardplay.pimc import STATS, _value_world
 
+    params = build("card_play", "pimc", play_out=False, score=("game", "points")[score]).param_row()
     tt, stack = solver.new_table(16), solver.new_stack()
     world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
     row, stats = np.zeros(32), np.zeros(STATS, dtype=np.int64)
@@ -96,7 +97,7 @@ def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
         rng = np.uint64(stream_key(17, index, 1))
         for _ in range(3):
             rng, counted = sample_world(view, np.uint64(rng), world)
-            _solve_world(view, legal, world, counted, score, tt, stack, stats, row)
+            _value_world(view, legal, world, counted, params, tt, stack, stats, row)
             for card in range(32):
                 if int(legal) >> card & 1:
                     child[:] = world
@@ -344,7 +345,7 @@ def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every
     from sim.rules.play import TRICK_LOG_SIZE
     from sim.rules.tricks import declarer_result
     from strategies.cardplay.builtin import new_workspace, play_out_builtin
-    from strategies.cardplay.pimc import STATS, _play_out_world, played_result
+    from strategies.cardplay.pimc import STATS, _value_world, played_result
 
     params = build("card_play", "pimc", play_out=True).param_row()
     learned = np.stack([build("card_play", "learned").param_row()] * 3)
@@ -363,7 +364,7 @@ def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every
         set_declaration(view, int(hand), 0, 0, 0, 18)
         legal = np.int64(legal_now(state))
         rng, counted = sample_world(view, np.uint64(stream_key(29, index, 1)), world)
-        _play_out_world(view, legal, world, counted, 0, params, stats, row)
+        _value_world(view, legal, world, counted, params, tt, stack, stats, row)
         ends = set()
         for card in range(32):
             if int(legal) >> card & 1:

@@ -370,65 +370,45 @@ def _clear(results, solved, legal, sign, clear):
 
 
 @njit(cache=True)
-def _solve_world(view, legal, world, skat, score, tt, stack, stats, row):
-    """``row[card]``: the world's result after each legal card; cards worth the same in the world
-    (``solver.equal_cards``) are solved once."""
-    child = np.empty(STATE_SIZE, dtype=np.int64)
-    speaker = np.empty(32, dtype=np.int64)
-    m = solver.equal_cards(world, speaker)
-    while m:
-        card = lowest_card(m)
-        m &= m - 1
-        child[:] = world
-        play_card(child, card)
-        row[card] = counted_result(view, child, skat, score, tt, stack, stats)
-    m = legal
-    while m:
-        card = lowest_card(m)
-        m &= m - 1
-        row[card] = row[speaker[card]]
-    stats[S_WORLDS] += 1
-
-
-@njit(cache=True)
-def _play_out_world(view, legal, world, skat, score, params, stats, row):
-    """``row[card]``: the world's result after each legal card when every seat then plays the learned card
-    player whose model follows the parameter row, each from its own view of the world
-    (:func:`played_result`). Cards worth the same in the world (``solver.equal_cards``) are played out once:
-    with every hand seen they lead to the same ends, and the play-out of one stands for the others."""
-    child = np.empty(STATE_SIZE, dtype=np.int64)
-    seen = view.copy()                  # the declaration every seat's view shares
-    speaker = np.empty(32, dtype=np.int64)
+def _played_out(view, child, skat, score, params, seen, stats):
+    """The declarer's result (:func:`played_result`) of the world ``child`` played to its end by the learned
+    card player whose model follows the parameter row, at every seat from its own view (``seen``: a view
+    with the declaration every seat's view shares)."""
     discard = 0 if view[VIEW_HAND_GAME] else skat
-    m = solver.equal_cards(world, speaker)
-    while m:
-        card = lowest_card(m)
-        m &= m - 1
-        child[:] = world
-        play_card(child, card)
-        while not child[STATE_FINISHED]:
-            now = start_turn(child, discard, seen)
-            play_card(child, learned_card(seen, now, params, np.uint64(0))[1])
-        taken, tricks = declarer_result(child, skat)
-        row[card] = played_result(view, taken, tricks, score)
-        stats[S_CALLS] += 1
-    m = legal
-    while m:
-        card = lowest_card(m)
-        m &= m - 1
-        row[card] = row[speaker[card]]
-    stats[S_WORLDS] += 1
+    while not child[STATE_FINISHED]:
+        now = start_turn(child, discard, seen)
+        play_card(child, learned_card(seen, now, params, np.uint64(0))[1])
+    stats[S_CALLS] += 1
+    taken, tricks = declarer_result(child, skat)
+    return played_result(view, taken, tricks, score)
 
 
 @njit(cache=True)
 def _value_world(view, legal, world, skat, params, tt, stack, stats, row):
-    """``row[card]``: the world's result after each legal card, solved open-handed or, with ``play_out``,
-    played out by the learned player."""
-    score = int(params[PIMC_SCORE])
-    if params[PIMC_PLAY_OUT] > 0:
-        _play_out_world(view, legal, world, skat, score, params, stats, row)
-    else:
-        _solve_world(view, legal, world, skat, score, tt, stack, stats, row)
+    """``row[card]``: the world's result after each legal card, solved open-handed (:func:`counted_result`)
+    or, with ``play_out``, played out by the learned player (:func:`_played_out`). Cards worth the same in
+    the world (``solver.equal_cards``) are valued once: with every hand seen they lead to the same ends, and
+    the play-out of one stands for the others."""
+    score, play_out = int(params[PIMC_SCORE]), params[PIMC_PLAY_OUT] > 0
+    child = np.empty(STATE_SIZE, dtype=np.int64)
+    seen = view.copy()
+    speaker = np.empty(32, dtype=np.int64)
+    m = solver.equal_cards(world, speaker)
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        child[:] = world
+        play_card(child, card)
+        if play_out:
+            row[card] = _played_out(view, child, skat, score, params, seen, stats)
+        else:
+            row[card] = counted_result(view, child, skat, score, tt, stack, stats)
+    m = legal
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        row[card] = row[speaker[card]]
+    stats[S_WORLDS] += 1
 
 
 @njit(cache=True)

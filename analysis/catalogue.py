@@ -7,6 +7,8 @@ the report sections come in the order they are registered below.
 
 from __future__ import annotations
 
+from functools import partial
+
 import polars as pl
 
 from . import page, plots, summary
@@ -27,40 +29,40 @@ PASSED_IN = Source("passed-in counts", lambda run, frame: passed_in_query(run))
 DEAL_ENDS = Source("deals by how they ended", lambda run, frame: deal_cube(run))
 
 
-# --- plots: (caption, file) of each plot of a table ------------------------------------------
+# --- plots: (caption, drawing) of each plot of a table; the report draws them -----------------
 
 
 def match_plots(report, folder):
-    yield "Duplicate match", plots.match_differences(report.tables["match_splits"], folder / "match.png")
+    yield "Duplicate match", partial(plots.match_differences, report.tables["match_splits"], folder / "match.png")
 
 
 def by_game_plots(report, folder):
     table = report.tables["contracts_by_game"]
-    yield "Declarer win rate by game type", plots.grouped_bars(
-        table, "contract", "win_rate", folder / "win_rate_by_game.png",
+    yield "Declarer win rate by game type", partial(
+        plots.grouped_bars, table, "contract", "win_rate", folder / "win_rate_by_game.png",
         "Declarer win rate by game type (95% Wilson intervals)", "declarer win rate", percent=True)
-    yield "Mean Seeger-Fabian score by game type", plots.grouped_bars(
-        table, "contract", "mean_sf", folder / "seeger_fabian_by_game.png",
+    yield "Mean Seeger-Fabian score by game type", partial(
+        plots.grouped_bars, table, "contract", "mean_sf", folder / "seeger_fabian_by_game.png",
         "Declarer's mean Seeger-Fabian score per game (95% intervals)", "Seeger-Fabian points per game")
 
 
 def matador_plots(report, folder):
-    yield "Win rate by matadors", plots.by_matadors(report.tables["contracts_by_matadors"],
-                                                    folder / "win_rate_by_matadors.png")
+    yield "Win rate by matadors", partial(plots.by_matadors, report.tables["contracts_by_matadors"],
+                                          folder / "win_rate_by_matadors.png")
 
 
 def bid_plots(report, folder):
-    yield "Bid success", plots.bid_success(report.tables["bid_success"], folder / "bid_success.png")
+    yield "Bid success", partial(plots.bid_success, report.tables["bid_success"], folder / "bid_success.png")
 
 
 def heuristic_plots(report, folder):
-    yield "ROC AUC", plots.heuristic_ranking(report.tables["heuristics"], folder / "heuristics_auc.png")
+    yield "ROC AUC", partial(plots.heuristic_ranking, report.tables["heuristics"], folder / "heuristics_auc.png")
 
 
 def calibration_plots(report, folder):
     for run, part in report.tables["calibration"].group_by("run", maintain_order=True):
         path = folder / f"calibration_{slug(run[0])}.png"
-        yield f"Calibration, run {run[0]}", plots.calibration(part, run[0], path, report.min_rows)
+        yield f"Calibration, run {run[0]}", partial(plots.calibration, part, run[0], path, report.min_rows)
 
 
 def threshold_plots(report, folder):
@@ -69,11 +71,12 @@ def threshold_plots(report, folder):
         pick = (pl.col("run") == run) & (pl.col("evaluator") == evaluator)
         path = folder / f"thresholds_{slug(run)}_{slug(evaluator)}.png"
         yield (f"{evaluator} thresholds, run {run}",
-               plots.threshold_curves(table.filter(pick), even.filter(pick), evaluator, run, path, report.min_rows))
+               partial(plots.threshold_curves, table.filter(pick), even.filter(pick), evaluator, run, path,
+                       report.min_rows))
 
 
 def comparison_plots(report, folder):
-    yield "Paired differences", plots.comparison(report.tables["comparison"], folder / "comparison.png")
+    yield "Paired differences", partial(plots.comparison, report.tables["comparison"], folder / "comparison.png")
 
 
 # --- evaluator tables: make(cube, evaluator) -----------------------------------------------

@@ -9,6 +9,7 @@ importing analysis changes no matplotlib setting of a notebook.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -36,9 +37,9 @@ def drawn(plot):
     A plot whose own selection (games >= a minimum, a finite value) leaves nothing returns
     None as well, so that no empty axes are saved.
     """
+    @functools.wraps(plot)  # its name too, so that a drawing of it pickles for the second process
     def draw(table: pl.DataFrame, *args, **kwargs):
         return plot(table, *args, **kwargs) if table.height else None
-    draw.__doc__, draw.__name__ = plot.__doc__, plot.__name__
     return draw
 
 

@@ -72,8 +72,10 @@ class Report:
     images: dict[str, str] = field(default_factory=dict)
 
 
-#: ``plots(report, folder)`` yields (caption, file) per plot; a file of None is a plot without data.
-Plots = Callable[[Report, Path], Iterable[tuple[str, Path | None]]]
+#: ``plots(report, folder)`` yields (caption, file) per plot, a file of None being a plot without data;
+#: or (caption, drawing), a function of no arguments that draws the plot and returns its file, so that
+#: the report's two processes share the drawing (:mod:`analysis.sharing`).
+Plots = Callable[[Report, Path], Iterable[tuple[str, Path | None | Callable[[], Path | None]]]]
 #: A part of the report or of the summary: its lines (HTML or Markdown); none to leave it out.
 Part = Callable[[Report], list[str]]
 

@@ -11,7 +11,6 @@ registry says (:mod:`analysis.registry`, :mod:`analysis.catalogue`).
 
 from __future__ import annotations
 
-import functools
 import time
 from pathlib import Path
 
@@ -89,16 +88,14 @@ def write_tables(tables: dict[str, pl.DataFrame], folder: Path) -> None:
 
 def make_plots(report: Report, folder: Path, second: SecondProcess | None = None) -> list[tuple[str, str, Path]]:
     """(table name, caption, file) of every plot the tables allow, in the order of registration; a plot
-    without data is left out, and its part of the page says so. A second process draws some."""
+    without data is left out, and its part of the page says so. A second process draws some: each
+    plot given as a drawing (a function of no arguments) is a job of its own."""
     plotted = [table for table in registry.tables() if table.plots is not None and table.name in report.tables]
-    drawn = share([functools.partial(plots_of, table.plots) for table in plotted], (report, folder), second)
-    return [(table.name, caption, path) for table, plots in zip(plotted, drawn)
-            for caption, path in plots if path is not None]  # a plot without data is not drawn
-
-
-def plots_of(plots, report: Report, folder: Path) -> list[tuple[str, Path | None]]:
-    """The plots of one table, drawn."""
-    return list(plots(report, folder))
+    listed = [(table.name, caption, drawing) for table in plotted for caption, drawing in table.plots(report, folder)]
+    drawn = iter(share([drawing for _, _, drawing in listed if callable(drawing)], (), second))
+    files = [next(drawn) if callable(drawing) else drawing for _, _, drawing in listed]
+    return [(name, caption, path) for (name, caption, _), path in zip(listed, files)
+            if path is not None]  # a plot without data is not drawn
 
 
 def report_html(report: Report, figures: list[tuple[str, str, Path]]) -> str:

@@ -5,12 +5,15 @@ second process still give the report or the error of one process."""
 from __future__ import annotations
 
 import os
+import pickle
 import time
 
 import pytest
 
-from analysis import analyze
+from analysis import all_tables, analyze, load_runs, registry
+from analysis.registry import Report
 from analysis.sharing import SecondProcess, share
+from analysis.thresholds import MIN_ROWS
 from sim.runs.simulation import simulate
 
 
@@ -30,6 +33,21 @@ def test_two_processes_write_the_report_of_one(tmp_path, mode):
         assert drawn_one[name] == drawn_two[name], name
     made = [text.read_text(encoding="utf-8").split("</p>", 1)[1] for text in (one / "report.html", two / "report.html")]
     assert made[0] == made[1]  # all but the time the page was made
+
+
+def test_every_built_in_plot_is_a_drawing_the_second_process_can_take(tmp_path):
+    """Each plot is a job of its own, sent to the second process by pickling: a drawing that does
+    not pickle would be drawn by the main process alone, and the two would no longer share the plots."""
+    run = simulate(300, seed=4, out=tmp_path / "run", jobs=1)
+    runs = load_runs([run])
+    tables, notes = all_tables(runs)
+    report = Report(runs, tables, notes, MIN_ROWS)
+    drawings = [drawing for table in registry.tables() if table.plots is not None and table.name in tables
+                for _, drawing in table.plots(report, tmp_path / "plots")]
+    assert len(drawings) >= 8
+    for drawing in drawings:
+        assert callable(drawing) and pickle.loads(pickle.dumps(drawing)).func is drawing.func
+    assert not (tmp_path / "plots").exists()  # listing the plots draws none
 
 
 def drawn_by(name, folder):

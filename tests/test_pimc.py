@@ -23,7 +23,7 @@ from sim.rules.tricks import (
 )
 from sim.rules.view import VIEW_PLAYED, VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
 from strategies import load_profile, play_deals
-from strategies.cardplay.pimc import hand_sizes, pimc_card, sample_world, world_result
+from strategies.cardplay.pimc import hand_sizes, pimc_card, pimc_policy, sample_world, world_result
 from strategies.registry import build
 
 PIMC = ["card_play=pimc", "card_play.worlds=3"]
@@ -155,12 +155,15 @@ def _swapped_later(f, m, r, game, declarer, cards, seat):
     return None
 
 
-@pytest.mark.parametrize("play_out", [False, True], ids=["solved", "played-out"])
-def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out):
-    """Later in play, with the worlds weighed by the bid and by the cards played, and more worlds
-    while the best card is unclear: two deals that differ only in cards the seat to play cannot
-    see give the same view, the same weights and so the same card (worlds solved or played out)."""
-    params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True, play_out=play_out).param_row()
+@pytest.mark.parametrize(("play_out", "infer_by"), [(False, "heuristic"), (True, "heuristic"), (True, "learned")],
+                         ids=["solved", "played-out", "played-out-learned-inference"])
+def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out, infer_by):
+    """Later in play, with the worlds weighed by the bid and by the cards played (read by the rules
+    or by the learned player), and more worlds while the best card is unclear: two deals that differ
+    only in cards the seat to play cannot see give the same view, the same weights and so the same
+    card (worlds solved or played out)."""
+    params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True, play_out=play_out,
+                   infer_by=infer_by).param_row()
     compared = 0
     for index in range(24):
         f, m, r, skat = deal(21, index)
@@ -178,34 +181,40 @@ def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(
     assert compared >= 12
 
 
-def test_the_play_likelihood_favours_worlds_where_the_rules_explain_the_cards():
-    """In the real deal, where every card played is the heuristic rules' card, each choice of another
-    seat counts the rules' chance 1 - d + d/n; no world that fits the view is impossible."""
+@pytest.mark.parametrize("infer_by", ["heuristic", "learned"])
+def test_the_play_likelihood_favours_worlds_where_the_model_explains_the_cards(infer_by):
+    """In the real deal, where every card played is the model's card (the heuristic rules', or the
+    learned player's), each choice of another seat counts the model's chance 1 - d + d/n; no world that
+    fits the view is impossible."""
     from strategies.cardplay.heuristic import rule_based_card
+    from strategies.cardplay.learned import learned_card
     from strategies.cardplay.pimc_inference import play_likelihood
 
     replay, seen = np.empty(STATE_SIZE, dtype=np.int64), np.empty(VIEW_SIZE, dtype=np.int64)
+    row = pimc_policy(infer_by=infer_by).param_row()
+    by_learned = infer_by == "learned"
     for index in range(10):
         f, m, r, skat = deal(23, index)
         game, declarer = index % 5, index % 3
         state = new_play(f, m, r, game, declarer)
         expected, plays = 1.0, []
-        for _ in range(9):                         # three tricks by the rules
+        for _ in range(9):                         # three tricks by the model
             view = view_of(state, int(to_play(state)), skat if to_play(state) == declarer else 0)
             legal = np.int64(legal_now(state))
             plays.append((int(to_play(state)), popcount(legal)))
-            play_card(state, rule_based_card(view, legal))
+            card = learned_card(view, legal, row, np.uint64(0))[1] if by_learned else rule_based_card(view, legal)
+            play_card(state, card)
         seat = int(to_play(state))
         for who, n in plays:
             if who != seat and n > 1:
                 expected *= 1 - 0.3 + 0.3 / n
         view = view_of(state, seat, skat if seat == declarer else 0)
-        assert play_likelihood(view, state, skat, 0.3, replay, seen) == pytest.approx(expected)
+        assert play_likelihood(view, state, skat, 0.3, replay, seen, by_learned, row) == pytest.approx(expected)
         world = np.empty(STATE_SIZE, dtype=np.int64)
         rng = np.uint64(stream_key(23, index, 1))
         for _ in range(10):
             rng, counted = sample_world(view, np.uint64(rng), world)
-            assert 0.0 < play_likelihood(view, world, counted, 0.3, replay, seen) <= 1.0
+            assert 0.0 < play_likelihood(view, world, counted, 0.3, replay, seen, by_learned, row) <= 1.0
 
 
 #: SHA-256 over the columns (trick logs included) of 40 deals of seed 31, the threshold profile with
@@ -282,7 +291,8 @@ def test_pimc_parameters_are_checked():
                               (["inference=2"], "inference must be true or false"),
                               (["clear=11"], "clear must be a number from 0 to 10"),
                               (["model=\"mine.npz\""], "mine.npz: no such model file"),
-                              (["play_out=false", "model=\"mine.npz\""], "set play_out=true with it")):
+                              (["infer_by=\"bidding\""], "infer_by must be one of heuristic, learned"),
+                              (["play_out=false", "model=\"mine.npz\""], "set one with it")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", *(f"card_play.{s}" for s in settings)])
 

@@ -20,8 +20,9 @@ Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds at least),
 ``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
 is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES``
 (the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`) and
-``PIMC_PLAY_OUT``; a player that plays out carries the learned model after its row. The
-result of a world (parameter ``score``):
+``PIMC_PLAY_OUT`` and ``PIMC_INFER_BY`` (whose choices the play model reads: the rules, or the
+learned player); a player that plays out, or infers by the learned player, carries the learned
+model after its row. The result of a world (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
   lost (61 points, 90 with schneider announced, every trick with schwarz announced; null:
@@ -81,6 +82,10 @@ PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE, PIMC_MAX_WORLDS, PIMC_DEVIATION, PIMC_C
 #: ... how many standard errors the best card's lead must be for a decision to be clear, and whether a world is
 #: played out by the learned player (1) instead of solved open-handed (0).
 PIMC_CLEAR, PIMC_PLAY_OUT = 6, 7
+#: ... and whose choices inference reads the cards played by: the heuristic rules (0) or the learned player (1).
+PIMC_INFER_BY = 8
+#: The players inference may read the cards played by (pimc_inference), by the index in slot PIMC_INFER_BY.
+INFER_BY = ("heuristic", "learned")
 #: Worlds a PIMC player that solves its worlds solves at each decision, and at most while the best card is
 #: unclear: see docs/strategies.md for how they were chosen.
 DEFAULT_WORLDS = 10
@@ -419,7 +424,7 @@ def _draw_candidates(view, rng, params, pool, pool_skats, weights, stats):
     for c in range(pool.shape[0]):
         rng, pool_skats[c] = sample_world(view, rng, pool[c])
         weights[c] = bid_weight(view, pool[c], pool_skats[c]) * play_likelihood(
-            view, pool[c], pool_skats[c], params[PIMC_DEVIATION], replay, seen)
+            view, pool[c], pool_skats[c], params[PIMC_DEVIATION], replay, seen, params[PIMC_INFER_BY] > 0, params)
         stats[S_CANDIDATES] += 1
     return rng
 
@@ -538,7 +543,7 @@ def pimc_card(view, legal, params, rng):
                                       "candidates": (0, 1000), "clear": (0, 10)})
 def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, max_worlds: int = 0,
                 deviation: float = DEFAULT_DEVIATION, candidates: int = 0, clear: float = DEFAULT_CLEAR,
-                play_out: bool = True, model: str = "") -> CardPolicy:
+                play_out: bool = True, model: str = "", infer_by: str = "") -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each played out by the learned player or
     solved open-handed (cardplay/pimc.py).
 
@@ -550,13 +555,20 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     ``score`` "game" (win or loss, schneider, the announcements, in Seeger-Fabian points) or "points"
     (the declarer's card points); ``inference`` weighs ``candidates`` worlds (0:
     :data:`PLAY_OUT_CANDIDATES_PER_WORLD` for each world played out, :data:`DEFAULT_CANDIDATES` solved)
-    by the bid and by how likely the other seats' cards so far were in each (the heuristic player's
-    rules, ``deviation`` the chance of another card) and values worlds drawn by that weight.
+    by the bid and by how likely the other seats' cards so far were in each (by the choices of
+    ``infer_by``: "heuristic", the heuristic player's rules, or "learned", the learned player of ``model``;
+    "" the learned player when the worlds are played out, else the rules; ``deviation`` the chance of
+    another card) and values worlds drawn by that weight.
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
-    if model and not play_out:
-        raise StrategyError("model is the learned player's of play_out: set play_out=true with it")
+    if infer_by == "":
+        infer_by = "learned" if play_out else "heuristic"
+    if infer_by not in INFER_BY:
+        raise StrategyError(f"infer_by must be one of {', '.join(INFER_BY)}, not {infer_by!r}")
+    learned = play_out or infer_by == "learned"
+    if model and not learned:
+        raise StrategyError("model is the learned player's of play_out or of infer_by=learned: set one with it")
     if worlds == 0:
         worlds = PLAY_OUT_WORLDS if play_out else DEFAULT_WORLDS
     if max_worlds == 0:
@@ -565,6 +577,6 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
         candidates = PLAY_OUT_CANDIDATES_PER_WORLD * max(worlds, max_worlds) if play_out else DEFAULT_CANDIDATES
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
                            PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
-                           PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out})
-    data = learned_policy(model).data if play_out else None
+                           PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out, PIMC_INFER_BY: INFER_BY.index(infer_by)})
+    data = learned_policy(model).data if learned else None
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND, data=data)

@@ -7,10 +7,11 @@ what the other seats have done. Two signs are read:
   the bid with the declarer's cards is unlikely;
 - the cards played (:func:`play_likelihood`): the play is replayed from the first lead in
   the world, and at every card another seat chose among two or more legal cards, the
-  chance that a player of the model would have played it. The model is the heuristic
-  player's own rules with a deviation: the rule's card with probability ``1 - d``, else
-  any legal card alike, so the rule's card has ``1 - d + d / n`` and each other card
-  ``d / n`` of ``n`` legal ones.
+  chance that a player of the model would have played it. The model is a player's choice with
+  a deviation: its card with probability ``1 - d``, else any legal card alike, so its card has
+  ``1 - d + d / n`` and each other card ``d / n`` of ``n`` legal ones. The player is the
+  heuristic player's rules, or (``by_learned``) the learned player whose model follows the
+  parameter row, the one that plays the worlds out.
 
 Only what the view shows is read (the order of the cards played is public), so two deals
 that look the same to the seat give every world the same weight.
@@ -43,6 +44,7 @@ from sim.rules.view import (
 )
 
 from .heuristic import rule_based_card
+from .learned import learned_card
 
 #: Weight of a world in which the declared game could not reach the bid.
 UNLIKELY = 0.25
@@ -61,12 +63,13 @@ def bid_weight(view, world, skat):
 
 
 @njit(cache=True)
-def play_likelihood(view, world, skat, deviation, replay, seen):
+def play_likelihood(view, world, skat, deviation, replay, seen, by_learned, params):
     """The chance of the other seats' cards so far in ``world`` under the model (module doc).
 
     ``skat``: the world's two cards that count for the declarer (its discard unless it played
     hand). ``replay`` (a play state) and ``seen`` (a view) are scratch arrays. Seats whose
     cards the seat sees (an ouvert declarer) have the same chance in every world: skipped.
+    ``by_learned``: the model's player is the learned one of the row ``params``, else the rules.
     """
     me, declarer, game = view[VIEW_SEAT], view[VIEW_DECLARER], view[VIEW_GAME]
     start = np.zeros(3, dtype=np.int64)
@@ -85,7 +88,10 @@ def play_likelihood(view, world, skat, deviation, replay, seen):
             n = popcount(legal)
             if n > 1:
                 seat_view(replay, seat, discard, seen)
-                chosen = rule_based_card(seen, legal)
+                if by_learned:
+                    chosen = learned_card(seen, legal, params, np.uint64(0))[1]
+                else:
+                    chosen = rule_based_card(seen, legal)
                 likelihood *= (1.0 - deviation + deviation / n) if chosen == card else deviation / n
         play_card(replay, card)
     return likelihood

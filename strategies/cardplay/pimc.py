@@ -543,7 +543,7 @@ def pimc_card(view, legal, params, rng):
                                       "candidates": (0, 1000), "clear": (0, 10)})
 def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, max_worlds: int = 0,
                 deviation: float = DEFAULT_DEVIATION, candidates: int = 0, clear: float = DEFAULT_CLEAR,
-                play_out: bool = True, model: str = "", infer_by: str = "") -> CardPolicy:
+                play_out: bool = True, model: str = "", infer_by: str = "heuristic") -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each played out by the learned player or
     solved open-handed (cardplay/pimc.py).
 
@@ -556,14 +556,11 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     (the declarer's card points); ``inference`` weighs ``candidates`` worlds (0:
     :data:`PLAY_OUT_CANDIDATES_PER_WORLD` for each world played out, :data:`DEFAULT_CANDIDATES` solved)
     by the bid and by how likely the other seats' cards so far were in each (by the choices of
-    ``infer_by``: "heuristic", the heuristic player's rules, or "learned", the learned player of ``model``;
-    "" the learned player when the worlds are played out, else the rules; ``deviation`` the chance of
-    another card) and values worlds drawn by that weight.
+    ``infer_by``: "heuristic", the heuristic player's rules, or "learned", the learned player of
+    ``model``; ``deviation`` the chance of another card) and values worlds drawn by that weight.
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
-    if infer_by == "":
-        infer_by = "learned" if play_out else "heuristic"
     if infer_by not in INFER_BY:
         raise StrategyError(f"infer_by must be one of {', '.join(INFER_BY)}, not {infer_by!r}")
     learned = play_out or infer_by == "learned"

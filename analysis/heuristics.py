@@ -70,9 +70,9 @@ def fit_logistic(score: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.nda
     a, b = np.log(rate / (1 - rate)), np.zeros(len(won))
     for _ in range(NEWTON_STEPS):
         a_next, b_next = _newton_step(a, b, z, won, n)
-        moved = max(np.abs(a_next - a).max(initial=0.0), np.abs(b_next - b).max(initial=0.0))
+        converged = (np.abs(a_next - a) <= NEWTON_TOLERANCE).all() and (np.abs(b_next - b) <= NEWTON_TOLERANCE).all()
         a, b = a_next, b_next
-        if moved <= NEWTON_TOLERANCE:
+        if converged:  # a NaN step is not converged: such a fit takes every step, as before
             break
     return 1 / (1 + np.exp(-(a[:, None] + b[:, None] * z)))
 

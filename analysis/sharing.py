@@ -5,9 +5,9 @@ second for each of a report's dozen plots) are Python and numpy that hold the in
 lock, so a thread would not help. A :class:`SecondProcess` starts another interpreter (running
 :func:`main`) when a report starts, so that its imports overlap the pass over the parts. Then
 :func:`share` gives it the shared inputs once (the cubes of a run; a plot's drawing carries its
-own table) and the two processes take jobs from the two ends of one queue until it is empty. A job is a function that
-is called with those inputs: the same function of the same inputs, so the tables and the files
-are the same whichever process ran it.
+own table) and the two processes take jobs from the two ends of one queue until it is empty. A
+job is a function that is called with those inputs: the same function of the same inputs, so the
+tables and the files are the same whichever process ran it.
 
 A job the second process cannot import (a function defined in ``__main__``, or a table
 registered only in the main process) is run by the main process, and so is everything left if

@@ -155,15 +155,16 @@ def _swapped_later(f, m, r, game, declarer, cards, seat):
     return None
 
 
-@pytest.mark.parametrize(("play_out", "infer_by"), [(False, "heuristic"), (True, "heuristic"), (True, "learned")],
-                         ids=["solved", "played-out", "played-out-learned-inference"])
-def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out, infer_by):
+@pytest.mark.parametrize(("play_out", "infer_by", "solve_last"),
+                         [(False, "heuristic", 0), (True, "heuristic", 0), (True, "learned", 0), (True, "heuristic", 4)],
+                         ids=["solved", "played-out", "played-out-learned-inference", "played-out-solved-end"])
+def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out, infer_by, solve_last):
     """Later in play, with the worlds weighed by the bid and by the cards played (read by the rules
     or by the learned player), and more worlds while the best card is unclear: two deals that differ
     only in cards the seat to play cannot see give the same view, the same weights and so the same
-    card (worlds solved or played out)."""
+    card (worlds solved, played out, or played out with the last tricks solved)."""
     params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True, play_out=play_out,
-                   infer_by=infer_by).param_row()
+                   infer_by=infer_by, solve_last=solve_last).param_row()
     compared = 0
     for index in range(24):
         f, m, r, skat = deal(21, index)
@@ -292,7 +293,9 @@ def test_pimc_parameters_are_checked():
                               (["clear=11"], "clear must be a number from 0 to 10"),
                               (["model=\"mine.npz\""], "mine.npz: no such model file"),
                               (["infer_by=\"bidding\""], "infer_by must be one of heuristic, learned"),
-                              (["play_out=false", "model=\"mine.npz\""], "set one with it")):
+                              (["play_out=false", "model=\"mine.npz\""], "set one with it"),
+                              (["solve_last=10"], "solve_last must be a whole number from 0 to 9"),
+                              (["play_out=false", "solve_last=3"], "solve_last ends a world played out")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", *(f"card_play.{s}" for s in settings)])
 
@@ -387,3 +390,46 @@ def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every
                 ends.add(row[card])
         differ += len(ends) > 1
     assert differ >= 3
+
+
+@pytest.mark.parametrize("solve_last", [2, 3, 5])
+def test_a_world_played_out_leaves_its_last_tricks_to_the_solver(solve_last):
+    """With ``solve_last`` k, a card's value in a world is the learned players' play-out up to the start
+    of the k-th trick from the end, and from there the world solved open-handed: the full play-out's
+    cards replayed to that trick start and solved give each legal card's value."""
+    from sim.rules.play import TRICK_LOG_SIZE
+    from sim.rules.tricks import STATE_IN_TRICK, STATE_ORDER, STATE_TRICKS_DONE, declarer_result
+    from strategies.cardplay.builtin import new_workspace, play_out_builtin
+    from strategies.cardplay.pimc import STATS, _value_world, played_result
+
+    params = build("card_play", "pimc", solve_last=solve_last).param_row()
+    learned = np.stack([build("card_play", "learned").param_row()] * 3)
+    tt, stack = new_workspace(12)
+    world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
+    row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
+    solved = changed = 0
+    for index in range(24):
+        game, declarer = index % 6, index % 3
+        state, skat = position(31, index, game, declarer, (index * 5) % 22)
+        if state[STATE_FINISHED]:
+            continue
+        seat = int(to_play(state))
+        view = view_of(state, seat, skat if seat == declarer else 0)
+        legal = np.int64(legal_now(state))
+        _, counted = sample_world(view, np.uint64(stream_key(31, index, 1)), world)
+        _value_world(view, legal, world, counted, params, tt, stack, stats, row)
+        played = int(world[STATE_TRICKS_DONE]) * 3 + int(world[STATE_IN_TRICK])
+        for card in (c for c in range(32) if int(legal) >> c & 1):
+            child[:] = world
+            play_card(child, card)
+            whole = child.copy()
+            play_out_builtin(whole, counted, view.copy(), learned, np.uint64(0), log, counted, tt, stack)
+            for later in whole[STATE_ORDER + played + 1:STATE_ORDER + 30]:
+                if child[STATE_FINISHED] or (child[STATE_IN_TRICK] == 0
+                                             and child[STATE_TRICKS_DONE] >= 10 - solve_last):
+                    break
+                play_card(child, int(later))
+            solved += not child[STATE_FINISHED]
+            assert row[card] == world_result(view, child, counted, 0, tt, stack), (index, card)
+            changed += row[card] != played_result(view, *declarer_result(whole, counted), 0)
+    assert solved >= 20 and changed >= 1   # the solver's end is not always the learned players' end

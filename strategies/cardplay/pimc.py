@@ -47,7 +47,15 @@ from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
 from sim.rules.play import start_turn
 from sim.rules.rng import below
-from sim.rules.tricks import EFFECTIVE_SUIT, STATE_FINISHED, STATE_SIZE, declarer_result, play_card
+from sim.rules.tricks import (
+    EFFECTIVE_SUIT,
+    STATE_FINISHED,
+    STATE_IN_TRICK,
+    STATE_SIZE,
+    STATE_TRICKS_DONE,
+    declarer_result,
+    play_card,
+)
 from sim.rules.view import (
     VIEW_DECLARER,
     VIEW_GAME,
@@ -84,6 +92,8 @@ PIMC_WORLDS, PIMC_SCORE, PIMC_INFERENCE, PIMC_MAX_WORLDS, PIMC_DEVIATION, PIMC_C
 PIMC_CLEAR, PIMC_PLAY_OUT = 6, 7
 #: ... and whose choices inference reads the cards played by: the heuristic rules (0) or the learned player (1).
 PIMC_INFER_BY = 8
+#: ... and how many of the last tricks a world played out leaves to the open-hand solver (0: none).
+PIMC_SOLVE_LAST = 9
 #: The players inference may read the cards played by (pimc_inference), by the index in slot PIMC_INFER_BY.
 INFER_BY = ("heuristic", "learned")
 #: Worlds a PIMC player that solves its worlds solves at each decision, and at most while the best card is
@@ -97,6 +107,8 @@ DEFAULT_CANDIDATES = 40
 #: candidate worlds it weighs for each of them.
 PLAY_OUT_WORLDS = 60
 PLAY_OUT_CANDIDATES_PER_WORLD = 2
+#: The last tricks of a world played out that the open-hand solver values.
+DEFAULT_SOLVE_LAST = 0
 #: A decision is clear when the best card's mean lead over the next is this many standard errors.
 DEFAULT_CLEAR = 1.0
 SCORES = ("game", "points")
@@ -375,12 +387,17 @@ def _clear(results, solved, legal, sign, clear):
 
 
 @njit(cache=True)
-def _played_out(view, child, skat, score, params, seen, stats):
+def _played_out(view, child, skat, score, params, seen, tt, stack, stats):
     """The declarer's result (:func:`played_result`) of the world ``child`` played to its end by the learned
     card player whose model follows the parameter row, at every seat from its own view (``seen``: a view
-    with the declaration every seat's view shares)."""
+    with the declaration every seat's view shares). With ``solve_last`` (slot PIMC_SOLVE_LAST) the play-out
+    stops at the start of that many last tricks and the open-hand solver values the rest
+    (:func:`counted_result`)."""
     discard = 0 if view[VIEW_HAND_GAME] else skat
+    solved_from = 10 - int(params[PIMC_SOLVE_LAST])
     while not child[STATE_FINISHED]:
+        if child[STATE_IN_TRICK] == 0 and child[STATE_TRICKS_DONE] >= solved_from:
+            return counted_result(view, child, skat, score, tt, stack, stats)
         now = start_turn(child, discard, seen)
         play_card(child, learned_card(seen, now, params, np.uint64(0))[1])
     stats[S_CALLS] += 1
@@ -405,7 +422,7 @@ def _value_world(view, legal, world, skat, params, tt, stack, stats, row):
         child[:] = world
         play_card(child, card)
         if play_out:
-            row[card] = _played_out(view, child, skat, score, params, seen, stats)
+            row[card] = _played_out(view, child, skat, score, params, seen, tt, stack, stats)
         else:
             row[card] = counted_result(view, child, skat, score, tt, stack, stats)
     m = legal
@@ -540,10 +557,11 @@ def pimc_card(view, legal, params, rng):
 
 
 @register("card_play", "pimc", ranges={"worlds": (0, 1000), "max_worlds": (0, 1000), "deviation": (0.001, 1),
-                                      "candidates": (0, 1000), "clear": (0, 10)})
+                                      "candidates": (0, 1000), "clear": (0, 10), "solve_last": (0, 9)})
 def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, max_worlds: int = 0,
                 deviation: float = DEFAULT_DEVIATION, candidates: int = 0, clear: float = DEFAULT_CLEAR,
-                play_out: bool = True, model: str = "", infer_by: str = "heuristic") -> CardPolicy:
+                play_out: bool = True, model: str = "", infer_by: str = "heuristic",
+                solve_last: int = DEFAULT_SOLVE_LAST) -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each played out by the learned player or
     solved open-handed (cardplay/pimc.py).
 
@@ -558,12 +576,15 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     by the bid and by how likely the other seats' cards so far were in each (by the choices of
     ``infer_by``: "heuristic", the heuristic player's rules, or "learned", the learned player of
     ``model``; ``deviation`` the chance of another card) and values worlds drawn by that weight.
+    ``solve_last``: the last tricks of a world played out that the open-hand solver values instead.
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
     if infer_by not in INFER_BY:
         raise StrategyError(f"infer_by must be one of {', '.join(INFER_BY)}, not {infer_by!r}")
     learned = play_out or infer_by == "learned"
+    if solve_last and not play_out:
+        raise StrategyError("solve_last ends a world played out: it needs play_out")
     if model and not learned:
         raise StrategyError("model is the learned player's of play_out or of infer_by=learned: set one with it")
     if worlds == 0:
@@ -574,6 +595,7 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
         candidates = PLAY_OUT_CANDIDATES_PER_WORLD * max(worlds, max_worlds) if play_out else DEFAULT_CANDIDATES
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
                            PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
-                           PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out, PIMC_INFER_BY: INFER_BY.index(infer_by)})
+                           PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out, PIMC_INFER_BY: INFER_BY.index(infer_by),
+                           PIMC_SOLVE_LAST: solve_last})
     data = learned_policy(model).data if learned else None
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND, data=data)

@@ -23,7 +23,8 @@ every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time
 ``pimc_solved_deal`` the same with the worlds solved (``play_out`` false);
 ``pimc_decisions`` plays the solver benchmark's declared deals with PIMC (default
 parameters) at every seat and reports per decision with a choice the worlds valued, the
-play-outs (``solver_calls``: the worlds and cards valued), nodes and the time,
+play-outs (``solver_calls``: the worlds and cards valued, plus the solver's searches of the last
+tricks with ``solve_last``), nodes and the time,
 ``pimc_solved_decisions`` the same with the worlds solved (solver calls and their nodes);
 ``simulate_jobs_1`` and ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is
 ``simulate --open-hand`` on every core (each

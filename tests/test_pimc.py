@@ -156,8 +156,9 @@ def _swapped_later(f, m, r, game, declarer, cards, seat):
 
 
 @pytest.mark.parametrize(("play_out", "infer_by", "solve_last"),
-                         [(False, "heuristic", 0), (True, "heuristic", 0), (True, "learned", 0), (True, "heuristic", 4)],
-                         ids=["solved", "played-out", "played-out-learned-inference", "played-out-solved-end"])
+                         [(False, "heuristic", 0), (True, "heuristic", 6), (True, "learned", 6),
+                          (True, "heuristic", 0)],
+                         ids=["solved", "played-out", "played-out-learned-inference", "played-out-to-the-end"])
 def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out, infer_by, solve_last):
     """Later in play, with the worlds weighed by the bid and by the cards played (read by the rules
     or by the learned player), and more worlds while the best card is unclear: two deals that differ
@@ -294,8 +295,7 @@ def test_pimc_parameters_are_checked():
                               (["model=\"mine.npz\""], "mine.npz: no such model file"),
                               (["infer_by=\"bidding\""], "infer_by must be one of heuristic, learned"),
                               (["play_out=false", "model=\"mine.npz\""], "set one with it"),
-                              (["solve_last=10"], "solve_last must be a whole number from 0 to 9"),
-                              (["play_out=false", "solve_last=3"], "solve_last ends a world played out")):
+                              (["solve_last=10"], "solve_last must be a whole number from 0 to 9")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", *(f"card_play.{s}" for s in settings)])
 
@@ -352,15 +352,16 @@ def test_a_finished_world_played_out_scores_as_a_solved_one(score):
 
 
 def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every_seat():
-    """With ``play_out`` a world's row holds, for each legal card, the end of the world when every seat
-    then plays the learned player from its own view: the built-in play loop's play-out with the learned
-    player at all three seats gives the same results, card for card."""
+    """With ``play_out`` and no trick left to the solver (``solve_last`` 0) a world's row holds, for each
+    legal card, the end of the world when every seat then plays the learned player from its own view: the
+    built-in play loop's play-out with the learned player at all three seats gives the same results, card
+    for card."""
     from sim.rules.play import TRICK_LOG_SIZE
     from sim.rules.tricks import declarer_result
     from strategies.cardplay.builtin import new_workspace, play_out_builtin
     from strategies.cardplay.pimc import STATS, _value_world, played_result
 
-    params = build("card_play", "pimc", play_out=True).param_row()
+    params = build("card_play", "pimc", play_out=True, solve_last=0).param_row()
     learned = np.stack([build("card_play", "learned").param_row()] * 3)
     tt, stack = new_workspace(12)
     world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)

@@ -5,9 +5,10 @@ with everything its view shows (its own cards, the cards played, the suits each 
 has shown void in, an ouvert declarer's hand, its own discard as declarer; the skat
 stays unseen by the defenders and by a declarer who played hand). In each world every
 legal card is given the game's result for the declarer after it: by default the world is
-played to its end by the learned card player (:mod:`strategies.cardplay.learned`) at every
-seat, each from its own view of the world (``play_out``); otherwise it is solved with the
-open-hand solver (:mod:`sim.solver`), both sides playing perfectly from there. The seat
+played by the learned card player (:mod:`strategies.cardplay.learned`) at every seat, each
+from its own view of the world (``play_out``), until its last tricks (``solve_last``, six by
+default), which the open-hand solver (:mod:`sim.solver`) values; otherwise the whole world is
+solved, both sides playing perfectly from there. The seat
 plays the card with the best mean result for its side (the declarer the highest, a defender
 the lowest); among equally good cards the heuristic player's rules choose.
 
@@ -20,8 +21,8 @@ Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds at least),
 ``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
 is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES``
 (the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`) and
-``PIMC_PLAY_OUT`` and ``PIMC_INFER_BY`` (whose choices the play model reads: the rules, or the
-learned player); a player that plays out, or infers by the learned player, carries the learned
+``PIMC_PLAY_OUT``, ``PIMC_INFER_BY`` (whose choices the play model reads: the rules, or the
+learned player) and ``PIMC_SOLVE_LAST`` (the tricks a play-out leaves to the solver); a player that plays out, or infers by the learned player, carries the learned
 model after its row. The result of a world (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
@@ -108,7 +109,7 @@ DEFAULT_CANDIDATES = 40
 PLAY_OUT_WORLDS = 60
 PLAY_OUT_CANDIDATES_PER_WORLD = 2
 #: The last tricks of a world played out that the open-hand solver values.
-DEFAULT_SOLVE_LAST = 0
+DEFAULT_SOLVE_LAST = 6
 #: A decision is clear when the best card's mean lead over the next is this many standard errors.
 DEFAULT_CLEAR = 1.0
 SCORES = ("game", "points")
@@ -393,6 +394,7 @@ def _played_out(view, child, skat, score, params, seen, tt, stack, stats):
     with the declaration every seat's view shares). With ``solve_last`` (slot PIMC_SOLVE_LAST) the play-out
     stops at the start of that many last tricks and the open-hand solver values the rest
     (:func:`counted_result`)."""
+    stats[S_CALLS] += 1  # the play-out; the solver's searches at its end count too
     discard = 0 if view[VIEW_HAND_GAME] else skat
     solved_from = 10 - int(params[PIMC_SOLVE_LAST])
     while not child[STATE_FINISHED]:
@@ -400,7 +402,6 @@ def _played_out(view, child, skat, score, params, seen, tt, stack, stats):
             return counted_result(view, child, skat, score, tt, stack, stats)
         now = start_turn(child, discard, seen)
         play_card(child, learned_card(seen, now, params, np.uint64(0))[1])
-    stats[S_CALLS] += 1
     taken, tricks = declarer_result(child, skat)
     return played_result(view, taken, tricks, score)
 
@@ -576,15 +577,14 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     by the bid and by how likely the other seats' cards so far were in each (by the choices of
     ``infer_by``: "heuristic", the heuristic player's rules, or "learned", the learned player of
     ``model``; ``deviation`` the chance of another card) and values worlds drawn by that weight.
-    ``solve_last``: the last tricks of a world played out that the open-hand solver values instead.
+    ``solve_last``: the last tricks of a world played out that the open-hand solver values instead (a
+    world not played out is solved whole, whatever it says).
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
     if infer_by not in INFER_BY:
         raise StrategyError(f"infer_by must be one of {', '.join(INFER_BY)}, not {infer_by!r}")
     learned = play_out or infer_by == "learned"
-    if solve_last and not play_out:
-        raise StrategyError("solve_last ends a world played out: it needs play_out")
     if model and not learned:
         raise StrategyError("model is the learned player's of play_out or of infer_by=learned: set one with it")
     if worlds == 0:
@@ -596,6 +596,6 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
                            PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
                            PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out, PIMC_INFER_BY: INFER_BY.index(infer_by),
-                           PIMC_SOLVE_LAST: solve_last})
+                           PIMC_SOLVE_LAST: solve_last if play_out else 0})
     data = learned_policy(model).data if learned else None
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND, data=data)

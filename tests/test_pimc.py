@@ -42,6 +42,17 @@ def position(seed: int, index: int, game: int, declarer: int, cards: int):
     return state, skat
 
 
+def positions_to_play(seed: int, count: int, most_cards: int):
+    """(index, view of the seat to play, its legal cards) of positions after ``(index * 5) % most_cards``
+    random cards of deal ``index`` (every game type and declarer in turn), the finished ones left out."""
+    for index in range(count):
+        game, declarer = index % 6, index % 3
+        state, skat = position(seed, index, game, declarer, (index * 5) % most_cards)
+        if not state[STATE_FINISHED]:
+            seat = int(to_play(state))
+            yield index, view_of(state, seat, skat if seat == declarer else 0), np.int64(legal_now(state))
+
+
 def view_of(state, seat, skat, ouvert=False):
     view = np.zeros(VIEW_SIZE, dtype=np.int64)
     set_declaration(view, 0, 0, 0, int(ouvert), 18)
@@ -86,14 +97,7 @@ def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
     tt, stack = solver.new_table(16), solver.new_stack()
     world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
     row, stats = np.zeros(32), np.zeros(STATS, dtype=np.int64)
-    for index in range(48):
-        game, declarer = index % 6, index % 3
-        state, skat = position(17, index, game, declarer, (index * 5) % 25)
-        if state[STATE_FINISHED]:
-            continue
-        seat = int(to_play(state))
-        view = view_of(state, seat, skat if seat == declarer else 0)
-        legal = np.int64(legal_now(state))
+    for index, view, legal in positions_to_play(17, 48, 25):
         rng = np.uint64(stream_key(17, index, 1))
         for _ in range(3):
             rng, counted = sample_world(view, np.uint64(rng), world)
@@ -409,14 +413,7 @@ def test_a_world_played_out_leaves_its_last_tricks_to_the_solver(solve_last):
     world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
     row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
     solved = changed = 0
-    for index in range(24):
-        game, declarer = index % 6, index % 3
-        state, skat = position(31, index, game, declarer, (index * 5) % 22)
-        if state[STATE_FINISHED]:
-            continue
-        seat = int(to_play(state))
-        view = view_of(state, seat, skat if seat == declarer else 0)
-        legal = np.int64(legal_now(state))
+    for index, view, legal in positions_to_play(31, 24, 22):
         _, counted = sample_world(view, np.uint64(stream_key(31, index, 1)), world)
         _value_world(view, legal, world, counted, params, tt, stack, stats, row)
         played = int(world[STATE_TRICKS_DONE]) * 3 + int(world[STATE_IN_TRICK])

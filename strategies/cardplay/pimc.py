@@ -8,9 +8,9 @@ legal card is given the game's result for the declarer after it: by default the 
 played by the learned card player (:mod:`strategies.cardplay.learned`) at every seat, each
 from its own view of the world (``play_out``), until its last tricks (``solve_last``, six by
 default), which the open-hand solver (:mod:`sim.solver`) values; otherwise the whole world is
-solved, both sides playing perfectly from there. The seat
-plays the card with the best mean result for its side (the declarer the highest, a defender
-the lowest); among equally good cards the heuristic player's rules choose.
+solved, both sides playing perfectly from there. The seat plays the card with the best mean
+result for its side (the declarer the highest, a defender the lowest); among equally good
+cards the heuristic player's rules choose.
 
 A world played out asks what the card leads to when every seat goes on knowing only what it
 sees; a world solved assumes every seat knows every card from the next card on (strategy
@@ -20,10 +20,11 @@ the cheaper question: the default plays out 60 worlds where the solved player so
 Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds at least),
 ``PIMC_SCORE``, ``PIMC_INFERENCE``, ``PIMC_MAX_WORLDS`` (at most, while the best card
 is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES``
-(the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`) and
+(the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`),
 ``PIMC_PLAY_OUT``, ``PIMC_INFER_BY`` (whose choices the play model reads: the rules, or the
-learned player) and ``PIMC_SOLVE_LAST`` (the tricks a play-out leaves to the solver); a player that plays out, or infers by the learned player, carries the learned
-model after its row. The result of a world (parameter ``score``):
+learned player) and ``PIMC_SOLVE_LAST`` (the tricks a play-out leaves to the solver); a player
+that plays out, or infers by the learned player, carries the learned model after its row. The
+result of a world (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
   lost (61 points, 90 with schneider announced, every trick with schwarz announced; null:

@@ -123,11 +123,20 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
 
 
 @njit(cache=True)
-def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, rng, tt, stack, out):
+def _solved_value(child, counted_skat, win_at, tt, stack):
+    """The first teacher's value of a position: null won (1) or lost (0), else :func:`_game_value`."""
+    if child[STATE_GAME] == NULL:
+        return float(solver.open_hand_value(child, counted_skat, tt, stack))
+    return _game_value(child, counted_skat, win_at, tt, stack)
+
+
+@njit(cache=True)
+def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, rng, tt, stack, out, solve_last):
     """``out[card]``: the value, on the open-hand teacher's scale, of the end each legal card leads to on the
     real deal when every seat then plays its own card player (``params``, a row per seat) from its view, all
     from the random state ``rng`` (NaN for the cards not legal). ``view`` (the seat's) gives the declaration
-    every seat's view shares."""
+    every seat's view shares. With ``solve_last`` the play stops where that many tricks are left and the
+    open-hand value of the rest counts, as the first teacher values a card."""
     out[:] = np.nan
     child = np.empty(STATE_SIZE, dtype=np.int64)
     seen = view.copy()
@@ -139,7 +148,10 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, 
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        play_out_builtin(child, seen_skat, seen, params, rng, log, counted_skat, tt, stack)
+        play_out_builtin(child, seen_skat, seen, params, rng, log, counted_skat, tt, stack, 10 - solve_last)
+        if not child[STATE_FINISHED]:
+            out[card] = _solved_value(child, counted_skat, win_at, tt, stack)
+            continue
         taken, tricks = declarer_result(child, counted_skat)
         if state[STATE_GAME] == NULL:
             out[card] = 1.0 if tricks == 0 else 0.0
@@ -165,12 +177,13 @@ def pimc_teacher_values(view, legal, pimc_params, rng, tt, stack, out):
 
 @njit(cache=True)
 def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values, points,
-                  with_points, teacher, pimc_params):
+                  with_points, teacher, pimc_params, solve_last):
     """Play every declared row as the built-in loop does, keeping each decision with a choice:
     its deal id, the seat's view, the legal cards and the values of ``teacher`` (``OPEN_HAND_TEACHER``,
     ``PIMC_TEACHER`` with the parameter row ``pimc_params``, or ``ROLLOUT_TEACHER``). The seat chooses its
     card first, so that the rollouts go on from the random state its own play goes on from: the value of
-    the card played is the end of the game as played. Returns the count kept."""
+    the card played is the end of the game as played (with ``solve_last``, its last tricks solved). Returns
+    the count kept."""
     state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
     kept = 0
@@ -196,7 +209,7 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
                 elif teacher == ROLLOUT_TEACHER:
                     points[kept] = np.nan
                     rollout_teacher_values(state, seen_skat, counted, legal, view, params, rng, tt, stack,
-                                           values[kept])
+                                           values[kept], solve_last)
                 else:
                     card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack,
                                         values[kept], points[kept], with_points)
@@ -207,10 +220,11 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
 
 
 def decision_columns(profile: Profile, seed: int, start: int, count: int, points: bool = True,
-                     teacher: str = "open_hand") -> dict:
+                     teacher: str = "open_hand", solve_last: int = 0) -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
     (built-in card players only): ``deal_id``, ``view`` (n, VIEW_SIZE), ``legal``, ``values`` (n, 32)
-    of ``teacher`` (one of TEACHERS) and, with ``points`` and the open-hand teacher, ``points`` (n, 32)."""
+    of ``teacher`` (one of TEACHERS) and, with ``points`` and the open-hand teacher, ``points`` (n, 32).
+    ``solve_last``: the last tricks of each of the rollout teacher's play-outs that the solver values."""
     if teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
     points = points and teacher == "open_hand"
@@ -230,7 +244,7 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int, points
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
                          declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
                          deal_of, views, legals, values, points_kept, points, TEACHERS.index(teacher),
-                         pimc_policy(play_out=False).param_row())
+                         pimc_policy(play_out=False).param_row(), solve_last)
     columns = {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}
     if points:
         columns["points"] = points_kept[:kept]

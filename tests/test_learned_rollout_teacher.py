@@ -4,11 +4,15 @@ same for a seed in any part; training reads it beside the other teachers."""
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from sim import solver
+from sim.commands.cli import main
 from sim.rules.cards import popcount
 from sim.rules.games import NULL
-from sim.rules.tricks import legal_now, new_play, play_card
+from sim.rules.tricks import STATE_IN_TRICK, STATE_TRICKS_DONE, legal_now, new_play, play_card
 from sim.runs.decisions import log_decisions, read_decisions
+from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
 from strategies.teacher import TEACHERS
 from strategies.training import train
@@ -32,20 +36,44 @@ def end_value(game: int, points: int, tricks: int, schneider_announced: bool) ->
     return -0.25 if points < 31 else 0.0
 
 
+def solved_value(state, counted_skat: int, game: int, schneider_announced: bool) -> float:
+    """The same scale for a position, both sides playing on with every hand seen."""
+    if game == NULL:
+        return 1.0 if solver.solve(state, counted_skat, best_cards=False).declarer_wins else 0.0
+    win_at = 90 if schneider_announced else 61
+    if solver.can_reach(state, counted_skat, win_at):
+        return 1.25 if win_at < 90 and solver.can_reach(state, counted_skat, 90) else 1.0
+    return 0.0 if solver.can_reach(state, counted_skat, 31) else -0.25
+
+
+def games_as_played():
+    """Per declared game of the default profile's deals of SEED: its deal id, what :func:`solved_value` reads
+    of it (the counted skat, the game, schneider announced), its end value and its cards with the state
+    before each."""
+    games = play_deals(load_profile("default"), seed=SEED, start=0, count=DEALS, log_tricks=True)
+    for k in np.flatnonzero(~games["passed"]):
+        declarer, game = int(games["declarer"][k]), int(games["game"][k])
+        hands = [int(games[c][k]) for c in ("hand_f", "hand_m", "hand_r")]
+        counted = int(games["skat"][k])
+        if not games["hand"][k]:
+            hands[declarer] = (hands[declarer] | counted) & ~int(games["discard"][k])
+            counted = int(games["discard"][k])
+        state = new_play(*hands, game, declarer)
+        announced = bool(games["schneider_announced"][k])
+        end = end_value(game, int(games["declarer_points"][k]), int(games["declarer_tricks"][k]), announced)
+        before = []
+        for card in games["tricks"][k]:
+            before.append((state.copy(), int(card)))
+            play_card(state, int(card))
+        yield int(k), (counted, game, announced), end, before
+
+
 def test_the_card_played_is_valued_by_the_end_of_the_game_as_played(rollout_run):
     data = read_decisions([rollout_run])
     assert (data["teacher"] == TEACHERS.index("rollout")).all() and np.isnan(data["points"]).all()
-    games = play_deals(load_profile("default"), seed=SEED, start=0, count=DEALS, log_tricks=True)
     row, other_card_differs = 0, 0
-    for k in np.flatnonzero(~games["passed"]):
-        declarer = int(games["declarer"][k])
-        hands = [int(games[c][k]) for c in ("hand_f", "hand_m", "hand_r")]
-        if not games["hand"][k]:
-            hands[declarer] = (hands[declarer] | int(games["skat"][k])) & ~int(games["discard"][k])
-        state = new_play(*hands, int(games["game"][k]), declarer)
-        end = end_value(int(games["game"][k]), int(games["declarer_points"][k]), int(games["declarer_tricks"][k]),
-                        bool(games["schneider_announced"][k]))
-        for card in games["tricks"][k]:
+    for k, _, end, before in games_as_played():
+        for state, card in before:
             legal = int(legal_now(state))
             if popcount(legal) > 1:
                 assert data["deal_id"][row] == k and data["legal"][row] == legal
@@ -55,9 +83,41 @@ def test_the_card_played_is_valued_by_the_end_of_the_game_as_played(rollout_run)
                 assert np.isfinite(values[played]).all() and set(values[played]) <= {-0.25, 0.0, 1.0, 1.25}
                 other_card_differs += any(values[c] != end for c in played)
                 row += 1
-            play_card(state, int(card))
     assert row == len(data["deal_id"]) > 200                          # every decision checked
     assert other_card_differs > 10                                     # another card can lead to another end
+
+
+@pytest.mark.parametrize("solve_last", [5])
+def test_with_its_last_tricks_solved_the_card_played_is_valued_where_the_play_out_stops(solve_last, tmp_path):
+    """The play goes on as played up to the first trick start with ``solve_last`` tricks left (or the next
+    one, for a card in those tricks), and the open-hand value there is the card's."""
+    data = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "run", jobs=1, chunk_size=12,
+                                         teacher="rollout", solve_last=solve_last)])
+    row, solved_ends_differ = 0, 0
+    for k, facts, end, before in games_as_played():
+        starts = {int(s[STATE_TRICKS_DONE]): s for s, _ in before if s[STATE_IN_TRICK] == 0}
+        for state, card in before:
+            legal = int(legal_now(state))
+            if popcount(legal) > 1:
+                assert data["deal_id"][row] == k and data["legal"][row] == legal
+                stop = starts.get(max(10 - solve_last, int(state[STATE_TRICKS_DONE]) + 1))
+                expected = end if stop is None else solved_value(stop, *facts)
+                assert data["values"][row][card] == expected, (k, card)
+                solved_ends_differ += expected != end
+                row += 1
+    assert row == len(data["deal_id"]) > 200
+    assert solved_ends_differ > 0                                      # the solver is asked, and can differ
+
+
+def test_only_the_rollout_teacher_solves_last_tricks(tmp_path):
+    with pytest.raises(RunError, match="solve_last is a setting of the rollout teacher"):
+        log_decisions(2, out=tmp_path / "a", jobs=1, solve_last=3)
+    with pytest.raises(RunError, match="solve_last must be 0 to 9 tricks, not 10"):
+        log_decisions(2, out=tmp_path / "b", jobs=1, teacher="rollout", solve_last=10)
+    result = CliRunner().invoke(main, ["decisions", "--deals", "2", "--solve-last", "3", "--out", str(tmp_path / "c")])
+    assert result.exit_code == 1 and not (tmp_path / "c").exists()
+    assert result.output.strip().splitlines() == ["skatsim: solve_last is a setting of the rollout teacher, "
+                                                  "not of open_hand"]
 
 
 def test_a_rollout_run_is_the_same_in_any_part_and_trains_beside_the_open_hand_teacher(rollout_run, tmp_path):

@@ -36,7 +36,10 @@ def run_summary(folder) -> dict:
                    "player that solves its worlds (play_out false: 10 worlds, inference) sees it from the seat's "
                    "view (its mean over its worlds); "
                    "rollout: the end of the real deal when every seat then plays the profile's own card player.")
-def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, teacher):
+@click.option("--solve-last", type=click.IntRange(0, 9), default=0, show_default=True,
+              help="With --teacher rollout: the last tricks of each play-out valued by the open-hand solver "
+                   "instead of played (0: every trick played).")
+def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, teacher, solve_last):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
     game lost, 1 won) and, with the open-hand teacher, the declarer's open-hand points after it. Running
@@ -51,7 +54,7 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, tea
     with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = log_decisions(deals, seed, profile, settings, out, jobs, chunk_size, progress=update,
                                notice=lambda line: click.echo(line, err=True), points=points,
-                               teacher=teacher)
+                               teacher=teacher, solve_last=solve_last)
     click.echo(str(folder))
 
 

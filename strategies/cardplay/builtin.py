@@ -36,7 +36,7 @@ from numba import njit
 
 from sim import solver
 from sim.rules.play import finish_turn, start_turn
-from sim.rules.tricks import STATE_FINISHED, to_play
+from sim.rules.tricks import STATE_FINISHED, STATE_IN_TRICK, STATE_TRICKS_DONE, to_play
 
 from .heuristic import HEURISTIC_KIND, choose_among, heuristic_card
 from .learned import LEARNED_KIND, learned_card
@@ -75,17 +75,18 @@ def builtin_card(view, legal, params, rng, state, counted_skat, tt, stack):
 # Inlined (numba IR) into play_batch_builtin, its caller once a deal: compiled on its own, the whole play
 # loop would be optimised twice, once here and again inside the batch (about 2 s of the first run).
 @njit(cache=True, inline="always")
-def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat, tt, stack):
+def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat, tt, stack, stop_at=10):
     """:func:`sim.rules.play.play_out` for built-in players, calling them directly so numba can cache it.
 
     ``declarer_skat`` is the declarer's discard as the views show it (0 in a hand game);
     ``counted_skat`` the two cards that count for the declarer unplayed, for the open-hand player.
     With ``tt`` and ``stack`` None the table must be of :data:`DIRECT_KINDS` alone (numba then leaves
-    ``builtin_card`` out of this loop's compile).
+    ``builtin_card`` out of this loop's compile). With ``stop_at`` under 10 the play stops at the start
+    of that trick (counted from 0) if the game lasts that long.
     """
     log[:] = -1
     n = 0
-    while not state[STATE_FINISHED]:
+    while not state[STATE_FINISHED] and not (state[STATE_IN_TRICK] == 0 and state[STATE_TRICKS_DONE] >= stop_at):
         seat = to_play(state)
         legal = start_turn(state, declarer_skat, view)
         # The players of DIRECT_KINDS are called straight from here, the others through builtin_card: a

@@ -97,6 +97,14 @@ def _points_value(taken, win_at):
 
 
 @njit(cache=True)
+def _solved_value(child, counted_skat, win_at, tt, stack):
+    """The first teacher's value of a position: null won (1) or lost (0), else :func:`_game_value`."""
+    if child[STATE_GAME] == NULL:
+        return float(solver.open_hand_value(child, counted_skat, tt, stack))
+    return _game_value(child, counted_skat, win_at, tt, stack)
+
+
+@njit(cache=True)
 def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, stack, out, points, with_points):
     """``out[card]``: the teacher's value of each legal card (see the module); ``points[card]``: the
     declarer's open-hand card points at the end after it (suit and grand with ``with_points``; NaN
@@ -111,23 +119,12 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        if state[STATE_GAME] == NULL:
-            out[card] = solver.open_hand_value(child, counted_skat, tt, stack)
-            continue
-        if not with_points:
-            out[card] = _game_value(child, counted_skat, win_at, tt, stack)
+        if state[STATE_GAME] == NULL or not with_points:
+            out[card] = _solved_value(child, counted_skat, win_at, tt, stack)
             continue
         taken = solver.open_hand_value(child, counted_skat, tt, stack)
         points[card] = taken
         out[card] = _points_value(taken, win_at)
-
-
-@njit(cache=True)
-def _solved_value(child, counted_skat, win_at, tt, stack):
-    """The first teacher's value of a position: null won (1) or lost (0), else :func:`_game_value`."""
-    if child[STATE_GAME] == NULL:
-        return float(solver.open_hand_value(child, counted_skat, tt, stack))
-    return _game_value(child, counted_skat, win_at, tt, stack)
 
 
 @njit(cache=True)

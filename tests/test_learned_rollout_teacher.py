@@ -87,10 +87,10 @@ def test_the_card_played_is_valued_by_the_end_of_the_game_as_played(rollout_run)
     assert other_card_differs > 10                                     # another card can lead to another end
 
 
-@pytest.mark.parametrize("solve_last", [5])
-def test_with_its_last_tricks_solved_the_card_played_is_valued_where_the_play_out_stops(solve_last, tmp_path):
+def test_with_its_last_tricks_solved_the_card_played_is_valued_where_the_play_out_stops(tmp_path):
     """The play goes on as played up to the first trick start with ``solve_last`` tricks left (or the next
     one, for a card in those tricks), and the open-hand value there is the card's."""
+    solve_last = 5
     data = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "run", jobs=1, chunk_size=12,
                                          teacher="rollout", solve_last=solve_last)])
     row, solved_ends_differ = 0, 0

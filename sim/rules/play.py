@@ -28,7 +28,7 @@ def _ask(policy_f, policy_m, policy_r, seat, view, legal, params, rng):
     return policy_r(view, legal, params[2], rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_turn(state, declarer_skat, view):
     """Fill ``view`` for the seat to play; returns its legal cards."""
     seat_view(state, to_play(state), declarer_skat, view)
@@ -38,8 +38,20 @@ def start_turn(state, declarer_skat, view):
 @njit(cache=True, inline="always")
 def finish_turn(state, legal, card, log, n):
     """Check the chosen card, log it as the ``n``-th card and play it."""
+    check_card(legal, card)
+    log_and_play(state, card, log, n)
+
+
+@njit(cache=True, inline="always")
+def check_card(legal, card):
+    """Raise unless ``card`` is one of the ``legal`` cards."""
     if card < 0 or card > 31 or not (legal >> np.uint32(card)) & np.uint32(1):
         raise ValueError("a card-play policy chose a card that is not legal")
+
+
+@njit(cache=True, inline="always")
+def log_and_play(state, card, log, n):
+    """Log ``card`` as the ``n``-th card and play it."""
     log[n] = card
     play_card(state, card)
 

@@ -175,7 +175,7 @@ def legal_now(state):
     return legal_moves(state[STATE_HANDS + to_play(state)], state[STATE_GAME], lead)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_card(state, card):
     """Play ``card`` (assumed legal) for the seat to play; closes the trick after the third card.
 

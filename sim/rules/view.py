@@ -66,7 +66,7 @@ def set_declaration(view, hand, schneider_announced, schwarz_announced, ouvert, 
     view[VIEW_SCHWARZ_ANNOUNCED], view[VIEW_OUVERT], view[VIEW_BID] = schwarz_announced, ouvert, bid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_view(state, seat, declarer_skat, view):
     """Fill ``view`` (declaration fields already set) with what ``seat`` may know in ``state``.
 

@@ -35,10 +35,10 @@ import numpy as np
 from numba import njit
 
 from sim import solver
-from sim.rules.play import finish_turn, start_turn
+from sim.rules.play import check_card, log_and_play, start_turn
 from sim.rules.tricks import STATE_FINISHED, STATE_IN_TRICK, STATE_TRICKS_DONE, to_play
 
-from .heuristic import HEURISTIC_KIND, choose_among, heuristic_card
+from .heuristic import HEURISTIC_DEVIATION, HEURISTIC_KIND, choose_among, heuristic_card, heuristic_choice
 from .learned import LEARNED_KIND, learned_card
 from .open_hand import OPEN_HAND_KIND, open_hand_best
 from .pimc import PIMC_KIND, pimc_best
@@ -93,12 +93,15 @@ def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat,
         # call of builtin_card passes its eight arguments (six arrays) in memory, about 35 ns a turn.
         kind = params[seat, BUILTIN_KIND]
         if kind == HEURISTIC_KIND:
-            rng, card = heuristic_card(view, legal, params[seat], rng)
+            rng, card = heuristic_choice(view, legal, params[seat, HEURISTIC_DEVIATION], rng)
         elif kind == RANDOM_KIND or tt is None:
             rng, card = random_card(view, legal, params[seat], rng)
         else:
             rng, card = builtin_card(view, legal, params[seat], rng, state, counted_skat, tt, stack)
-        finish_turn(state, legal, card, log, n)
+        # finish_turn's two halves, called apart: bound across the check's raise, the state and the log
+        # would each cost numba two atomic reference counts a turn
+        check_card(legal, card)
+        log_and_play(state, card, log, n)
         n += 1
     return rng
 

@@ -402,7 +402,7 @@ def null_defender_follow(view, legal):
 # --- the player ---------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_based_card(view, legal):
     """The heuristic's card: dispatch on game type, role and whether the seat leads."""
     leads = view[VIEW_IN_TRICK] == 0
@@ -415,19 +415,27 @@ def rule_based_card(view, legal):
     return defender_lead(view, legal) if leads else defender_follow(view, legal)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_card(view, legal, params, rng):
     """A club player's card by rule of thumb (see the rule kernels above).
 
     ``params[HEURISTIC_DEVIATION]`` is the probability of a deviation: a uniformly random
     legal card instead (0, the default, never deviates and never draws from ``rng``).
     """
+    return heuristic_choice(view, legal, params[HEURISTIC_DEVIATION], rng)
+
+
+@njit(cache=True, inline="always")
+def heuristic_choice(view, legal, deviation, rng):
+    """:func:`heuristic_card` given its deviation as a number: the built-in play loop reads it from its
+    parameter matrix without slicing a row each turn (a slice of an array costs two atomic reference
+    counts)."""
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return rng, lowest_card(legal)
-    if params[HEURISTIC_DEVIATION] > 0.0:
+    if deviation > 0.0:
         rng, draw = below(rng, np.int64(_DEVIATION_STEPS))
-        if draw < params[HEURISTIC_DEVIATION] * _DEVIATION_STEPS:
+        if draw < deviation * _DEVIATION_STEPS:
             rng, pick = below(rng, popcount(legal))
             return rng, nth_card(legal, pick)
     return rng, rule_based_card(view, legal)

@@ -97,7 +97,7 @@ def signed_matadors(game, cards):
 
 # hand_facts and group_features are inlined into the bidder's kernels: called, each call would cost two
 # atomic reference counts for every array passed, several calls a hand. Compiled into each kernel (with
-# the play loop's inlined helpers) they add about 2.5 s of processor time to the first run.
+# the play loop's inlined helpers) they add about 3 s of processor time to the first run.
 @njit(cache=True, inline="always")
 def hand_facts(hand, seat, facts):
     """Sum up ten cards held at ``seat`` into ``facts`` (FACTS numbers, columns above); the

@@ -214,7 +214,7 @@ def by_teacher(choose, views, legals, values, teacher) -> dict:
 def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: float = RIDGE,
           points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS,
           networks: int = NETWORKS, teacher=None, teacher_weights=None,
-          start: tuple[dict, dict] | None = None) -> tuple[dict, dict]:
+          start: tuple[dict, dict] | None = None, progress=None) -> tuple[dict, dict]:
     """Fit on all deals but the held-out ones (a share to test, a share to choose when to stop the
     network's fit and each context's trust in the fit); returns (model, report). With ``networks``
     above 1, that many networks are fitted from the starts of seeds ``seed``, ``seed + 1``, ... on the
@@ -225,7 +225,8 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     ``load_model`` gives them) the ridge fit is skipped: the start's linear weights (without the
     trust its training added) stay, and its network's fit goes on over these decisions
     (:func:`strategies.training_net.fit_network`); a context with too few validation decisions to
-    choose its trust keeps the start's."""
+    choose its trust keeps the start's. ``progress(network, networks, epochs_done, epochs, given_away)``
+    is told after each epoch of each network's fit the validation value given away per decision."""
     began = time.perf_counter()
     deal_ids = np.asarray(deal_ids)
     test = held_out(deal_ids, seed)
@@ -237,17 +238,22 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     validation_rows = card_rows(views[check], legals[check], targets[check])
     weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights)
     row_weights = None if weighed is None else weighed[fit_rows[2]]
+    def told(k, count):
+        if progress is None:
+            return None
+        return lambda done, epochs, lost: progress(k + 1, count, done, epochs, lost / max(1, check.sum()))
+
     if start is not None:
         begun = untrusted(*start)
         units, networks = len(begun["hidden"]), 1
         model, first = fit_network(begun["weights"], fit_rows, validation_rows, seed, units,
-                                   row_weights=row_weights, start=begun)
+                                   row_weights=row_weights, start=begun, progress=told(0, 1))
         history = [first]
     else:
         model, history = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge, row_weights)), []
         if units:
             fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units,
-                                  row_weights=row_weights) for k in range(networks)]
+                                  row_weights=row_weights, progress=told(k, networks)) for k in range(networks)]
             model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
     trust = choose_trust(model, *validation_rows, fallback=None if start is None else start[1].get("trust"))
     seconds = time.perf_counter() - began

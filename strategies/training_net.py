@@ -84,13 +84,14 @@ class _Adam:
 
 def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDDEN_UNITS,
                 epochs: int = EPOCHS, row_weights: np.ndarray | None = None,
-                start: dict | None = None) -> tuple[dict, list[float]]:
+                start: dict | None = None, progress=None) -> tuple[dict, list[float]]:
     """The hidden layer over fixed linear ``weights``: ``fit_rows`` and ``validation_rows`` are
     (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them;
     ``row_weights`` weighs each fit row's squared error (None: all 1). With ``start`` (a model's
     network) the fit goes on from it at :data:`FINE_TUNE_STEP`, and the start itself is kept unless an
     epoch gives away less. Returns the model and the validation value given away after each epoch
-    (the first entry: the linear weights alone, or the start)."""
+    (the first entry: the linear weights alone, or the start); ``progress(epochs_done, epochs, value)``
+    is told that value after each epoch."""
     rows, targets, decision, context = fit_rows
     rng = np.random.default_rng(seed)
     mean, scale = rows.mean(axis=0), rows.std(axis=0)
@@ -142,6 +143,8 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
             adam.step(params, [dz.T @ x, onehot.T @ dz, grad_out], rate)
         model = folded()
         history.append(lost(model))
+        if progress is not None:
+            progress(epoch + 1, epochs, history[-1])
         if history[-1] < best_lost - 1e-9:
             best, best_lost = model, history[-1]
     return best, history

@@ -24,7 +24,7 @@ from strategies.cardplay.learned import (
 from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURES
 from strategies.registry import StrategyError, build
 from strategies.training import card_rows, train
-from strategies.training_net import HIDDEN_UNITS, NETWORKS, network_scores, side_by_side
+from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, network_scores, side_by_side
 from tests.views import unseen_swapped, view_of
 
 
@@ -77,7 +77,12 @@ def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
     out = tmp_path / "model.npz"
     result = CliRunner().invoke(main, ["train", "card-play", str(decision_run), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output.splitlines()[0])
+    report = json.loads(result.stdout.splitlines()[0])
+    passes = [json.loads(line) for line in result.stderr.splitlines()]     # the fit's progress, pass by pass
+    assert [(p["network"], p["pass"]) for p in passes] == [(k, e) for k in range(1, NETWORKS + 1)
+                                                           for e in range(1, EPOCHS + 1)]
+    assert [[p["validation_given_away"] for p in passes if p["network"] == k] for k in range(1, NETWORKS + 1)] == [
+        history[1:] for history in report["validation_given_away_by_epoch"]]
     assert 0 < report["held_out_decisions"] < report["decisions"]
     assert 0.5 < report["student"]["agreement"] <= 1 and report["student"]["given_away"] >= 0
     model, training = load_model(out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -86,8 +87,8 @@ def train_group() -> None:
 def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc_weight, start_from):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
-    away per decision, beside the heuristic player's (for all, and for each teacher's runs apart). Play it
-    with --set card_play.model=OUT."""
+    away per decision, beside the heuristic player's (for all, and for each teacher's runs apart). Each
+    pass of the fit is told on stderr. Play it with --set card_play.model=OUT."""
     from sim.commands.cli import _fail
     from sim.runs.decisions import read_decisions
     from strategies.cardplay.learned import load_model, save_model
@@ -101,12 +102,18 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
         start = None if start_from is None else load_model(start_from)
     except (RunError, StrategyError) as error:
         _fail(str(error))
-    model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], data["points"], seed=seed,
-                          points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
-                          units=HIDDEN_UNITS if hidden_units is None else hidden_units,
-                          networks=NETWORKS if networks is None else networks, teacher=data["teacher"],
-                          teacher_weights=[pimc_weight if name == "pimc" else 1.0 for name in TEACHERS],
-                          start=start)
+    update, close = _training_progress()
+    try:
+        model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], data["points"],
+                              seed=seed, points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
+                              units=HIDDEN_UNITS if hidden_units is None else hidden_units,
+                              networks=NETWORKS if networks is None else networks, teacher=data["teacher"],
+                              teacher_weights=[pimc_weight if name == "pimc" else 1.0 for name in TEACHERS],
+                              start=start, progress=update)
+    except KeyboardInterrupt:
+        close()
+        _fail(f"interrupted; no model written to {out}", 130)
+    close()
     report["runs"] = [run_summary(r) for r in runs]
     if start_from is not None:
         report["started_from"] = {"model": Path(start_from).name, "training": start[1]}
@@ -116,3 +123,27 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
         _fail(f"cannot write {out}: {error.strerror or error}")
     click.echo(json.dumps(report))
     click.echo(out)
+
+
+def _training_progress():
+    """The fit's progress on stderr: a tqdm bar of its passes on a terminal, otherwise one JSON line a
+    pass; each tells the network, the pass and the validation value given away per decision."""
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bars = []
+
+        def update(network, networks, done, epochs, given_away):
+            if not bars:
+                bars.append(tqdm(total=networks * epochs, unit="pass", dynamic_ncols=True))
+            bars[0].update(1)
+            bars[0].set_postfix_str(f"network {network} of {networks}, validation gives away {given_away:.4f}",
+                                    refresh=True)
+
+        return update, lambda: [bar.close() for bar in bars]
+
+    def report(network, networks, done, epochs, given_away):
+        click.echo(json.dumps({"network": network, "networks": networks, "pass": done, "passes": epochs,
+                               "validation_given_away": round(given_away, 5)}), err=True)
+
+    return report, lambda: None

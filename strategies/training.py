@@ -238,6 +238,7 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     validation_rows = card_rows(views[check], legals[check], targets[check])
     weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights)
     row_weights = None if weighed is None else weighed[fit_rows[2]]
+
     def told(k, count):
         if progress is None:
             return None

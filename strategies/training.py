@@ -238,11 +238,12 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     validation_rows = card_rows(views[check], legals[check], targets[check])
     weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights)
     row_weights = None if weighed is None else weighed[fit_rows[2]]
+    validation_count = max(1, int(check.sum()))     # the fit's lost values are sums over these decisions
 
     def told(k, count):
         if progress is None:
             return None
-        return lambda done, epochs, lost: progress(k + 1, count, done, epochs, lost / max(1, check.sum()))
+        return lambda done, epochs, lost: progress(k + 1, count, done, epochs, lost / validation_count)
 
     if start is not None:
         begun = untrusted(*start)
@@ -264,7 +265,7 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
         "validation_decisions": int(check.sum()), "card_rows": int(len(fit_rows[0])), "seed": seed, "ridge": ridge,
         "points_weight": points_weight if points is not None else 0.0, "hidden_units": units,
         "networks": networks if units else 0,
-        "validation_given_away_by_epoch": [[round(v / max(1, check.sum()), 5) for v in h] for h in history],
+        "validation_given_away_by_epoch": [[round(v / validation_count, 5) for v in h] for h in history],
         "fit_seconds": round(seconds, 2),
         "trust": {CONTEXTS[c]: step for c, step in trust.items()},
         "student": judge(student_choices(model, views_t, legals_t), views_t, values_t),

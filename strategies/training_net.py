@@ -15,6 +15,7 @@ averaged, which is one network with their hidden units side by side.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .cardplay.learned_features import N_CONTEXTS
 
@@ -28,12 +29,34 @@ BATCH_ROWS = 4096
 FINE_TUNE_STEP = 3e-4
 
 
-def network_scores(model: dict, rows: np.ndarray, context: np.ndarray) -> np.ndarray:
-    """Each row's score under the model: linear part plus the hidden layer."""
-    scores = np.einsum("ij,ij->i", rows, model["weights"][context])
-    if len(model["hidden"]):
-        active = np.maximum(rows @ model["hidden"].T + model["hidden_bias"][context], 0.0)
-        scores += np.einsum("ij,ij->i", active, model["hidden_out"][context])
+@njit(cache=True)
+def column_mean_std(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``rows.mean(axis=0)`` and ``rows.std(axis=0)``, bit for bit (the same sums in the same order),
+    without NumPy's temporary copy of all the rows: the card rows of a large fit take gigabytes."""
+    n, k = rows.shape
+    total = np.zeros(k)
+    for i in range(n):
+        for j in range(k):
+            total[j] += rows[i, j]
+    mean = total / n
+    square = np.zeros(k)
+    for i in range(n):
+        for j in range(k):
+            square[j] += (rows[i, j] - mean[j]) ** 2
+    return mean, np.sqrt(square / n)
+
+
+def network_scores(model: dict, rows: np.ndarray, context: np.ndarray, chunk: int = 1 << 16) -> np.ndarray:
+    """Each row's score under the model: linear part plus the hidden layer. A chunk of rows at a time:
+    the weights gathered for every row at once would be copies the size of all the rows, and more."""
+    scores = np.empty(len(rows))
+    for start in range(0, len(rows), chunk):
+        x, ctx = rows[start:start + chunk], context[start:start + chunk]
+        part = np.einsum("ij,ij->i", x, model["weights"][ctx])
+        if len(model["hidden"]):
+            active = np.maximum(x @ model["hidden"].T + model["hidden_bias"][ctx], 0.0)
+            part += np.einsum("ij,ij->i", active, model["hidden_out"][ctx])
+        scores[start:start + chunk] = part
     return scores
 
 
@@ -94,10 +117,9 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
     is told that value after each epoch."""
     rows, targets, decision, context = fit_rows
     rng = np.random.default_rng(seed)
-    mean, scale = rows.mean(axis=0), rows.std(axis=0)
+    mean, scale = column_mean_std(rows)
     scale[scale < 1e-9] = 1.0
-    x_all = (rows - mean) / scale
-    residual = targets - np.einsum("ij,ij->i", rows, weights[context])
+    residual = targets - network_scores({"weights": weights, "hidden": ()}, rows, context)
     if start is None:
         hidden = rng.normal(0.0, 1.0 / np.sqrt(rows.shape[1]), (units, rows.shape[1]))
         bias = np.zeros((N_CONTEXTS, units))
@@ -129,7 +151,7 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
     for epoch in range(epochs):
         rate = step * (0.5 if epoch >= epochs // 2 else 1.0)
         for batch in _batches(decision, rng):
-            x, ctx = x_all[batch], context[batch]
+            x, ctx = (rows[batch] - mean) / scale, context[batch]   # standardized per batch: no copy of all rows
             z = x @ hidden.T + bias[ctx]
             active = np.maximum(z, 0.0)
             scores = np.einsum("ij,ij->i", active, out[ctx])

@@ -24,7 +24,7 @@ from strategies.cardplay.learned import (
 from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURES
 from strategies.registry import StrategyError, build
 from strategies.training import card_rows, train
-from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, network_scores, side_by_side
+from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
 from tests.views import unseen_swapped, view_of
 
 
@@ -119,6 +119,23 @@ def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(d
         cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
         card = learned_card(data["view"][i], data["legal"][i], params, np.uint64(1))[1]
         assert card == cards[int(np.argmax(scores[mine]))]
+
+
+def test_the_lean_fit_computes_what_numpy_does_over_all_rows_at_once(decision_run):
+    # the fit keeps no copies the size of all card rows, and its inputs stay the same bit for bit, so a
+    # model rebuilt from its recipe is the same model
+    data = read_decisions([decision_run])
+    rows, _, _, context = card_rows(data["view"], data["legal"], data["values"])
+    mean, scale = column_mean_std(rows)
+    assert np.array_equal(mean, rows.mean(axis=0)) and np.array_equal(scale, rows.std(axis=0))
+    rng = np.random.default_rng(3)
+    model = {"weights": rng.normal(size=(N_CONTEXTS, N_FEATURES)), "hidden": rng.normal(size=(4, N_FEATURES)),
+             "hidden_bias": rng.normal(size=(N_CONTEXTS, 4)), "hidden_out": rng.normal(size=(N_CONTEXTS, 4))}
+    linear = np.einsum("ij,ij->i", rows, model["weights"][context])
+    assert np.array_equal(network_scores({**model, "hidden": ()}, rows, context, chunk=97), linear)
+    whole = linear + np.einsum("ij,ij->i", np.maximum(rows @ model["hidden"].T + model["hidden_bias"][context], 0.0),
+                               model["hidden_out"][context])
+    assert np.allclose(network_scores(model, rows, context, chunk=97), whole, rtol=1e-12, atol=1e-12)
 
 
 def test_networks_side_by_side_score_the_mean_of_their_scores(decision_run):

@@ -75,12 +75,10 @@ def _batches(decision: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]
     ends = np.r_[starts[1:], len(decision)]
     order = rng.permutation(len(starts))
     sizes = (ends - starts)[order]
-    cut = np.searchsorted(np.cumsum(sizes), np.arange(BATCH_ROWS, sizes.sum(), BATCH_ROWS))
-    batches = []
-    for group in np.split(order, cut):
-        if len(group):
-            batches.append(np.concatenate([np.arange(starts[g], ends[g]) for g in group]))
-    return batches
+    bounds = np.r_[0, np.cumsum(sizes)]
+    cut = np.searchsorted(bounds[1:], np.arange(BATCH_ROWS, bounds[-1], BATCH_ROWS))
+    rows = np.repeat(starts[order] - bounds[:-1], sizes) + np.arange(bounds[-1])   # each decision's rows in turn
+    return [batch for batch in np.split(rows, bounds[cut]) if len(batch)]
 
 
 def _centred(values: np.ndarray, decision: np.ndarray) -> np.ndarray:
@@ -151,7 +149,9 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
     for epoch in range(epochs):
         rate = step * (0.5 if epoch >= epochs // 2 else 1.0)
         for batch in _batches(decision, rng):
-            x, ctx = (rows[batch] - mean) / scale, context[batch]   # standardized per batch: no copy of all rows
+            x, ctx = rows[batch], context[batch]    # standardized per batch, in place: no copy of all rows
+            x -= mean
+            x /= scale
             z = x @ hidden.T + bias[ctx]
             active = np.maximum(z, 0.0)
             scores = np.einsum("ij,ij->i", active, out[ctx])

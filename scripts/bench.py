@@ -35,7 +35,9 @@ every core with an empty numba cache of its own, as the first run after installi
 (``first_run_jobs_1`` with ``--jobs 1``), with the processor seconds of all its
 processes, and is left out of ``--quick`` (each of its runs compiles every kernel);
 ``import_iss`` imports a generated ISS archive on two processes (``import_iss_jobs_1``
-on one), ``deals`` being its record lines.
+on one), ``deals`` being its record lines; ``train_card_play`` fits one network of the learned
+card player to a rollout-teacher decision run of ``deals`` deals (made before timing), with its
+peak memory and processor seconds.
 """
 
 from __future__ import annotations
@@ -172,6 +174,18 @@ def bench_analyze(rows: int):
         return _peak_rss_mb([sys.executable, "-m", "sim.commands.cli", "analyze", str(big), "--out", str(report)])
 
     return run
+
+
+def _train_card_play(deals: int):
+    """``skatsim train card-play`` of one network on a decision run of ``deals`` deals of the rollout
+    teacher (the strong profile, made once before timing), with its peak memory and processor seconds."""
+    folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-train-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    cli = [sys.executable, "-m", "sim.commands.cli"]
+    subprocess.run([*cli, "decisions", "--deals", str(deals), "--seed", "9", "--profile", "strong", "--teacher",
+                    "rollout", "--jobs", "1", "--out", str(folder / "run")], check=True, capture_output=True)
+    return lambda: _peak_rss_mb([*cli, "train", "card-play", str(folder / "run"), "--networks", "1",
+                                 "--out", str(folder / "model.npz")])
 
 
 def _import_iss(jobs: int):
@@ -366,6 +380,7 @@ BENCHMARKS = {
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
     "first_run": (_first_run(None), 2_000, 2_000, 3),
     "first_run_jobs_1": (_first_run(1), 2_000, 2_000, 3),
+    "train_card_play": (_train_card_play, 10_000, 300, 3),
     "import_iss": (_import_iss(2), 200_000, 400, 5),
     "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),
     "solve_full_deal": (bench_solve_full_deal, 1_000, 20, 3),

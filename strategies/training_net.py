@@ -1,4 +1,4 @@
-"""The hidden layer of the ``learned`` card player, fitted with plain NumPy on top of the ridge weights.
+"""The hidden layer of the ``learned`` card player, fitted with NumPy (and numba) on top of the ridge weights.
 
 The network adds to each card's linear score ``sum_h out[c, h] * max(0, hidden[h] . x + bias[c, h])``
 (``c`` the decision's context, ``x`` the card's features; see :mod:`strategies.cardplay.learned`).

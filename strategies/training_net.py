@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cardplay.learned import linear_model
 from .cardplay.learned_features import N_CONTEXTS
 
 #: Hidden units (of each network), networks, epochs, step size and rows per minibatch of the fit.
@@ -117,7 +118,7 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
     rng = np.random.default_rng(seed)
     mean, scale = column_mean_std(rows)
     scale[scale < 1e-9] = 1.0
-    residual = targets - network_scores({"weights": weights, "hidden": ()}, rows, context)
+    residual = targets - network_scores(linear_model(weights), rows, context)
     if start is None:
         hidden = rng.normal(0.0, 1.0 / np.sqrt(rows.shape[1]), (units, rows.shape[1]))
         bias = np.zeros((N_CONTEXTS, units))
@@ -141,8 +142,7 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
 
     best = folded()
     if start is None:
-        history = [lost({**best, "hidden": best["hidden"][:0], "hidden_bias": best["hidden_bias"][:, :0],
-                         "hidden_out": best["hidden_out"][:, :0]})]
+        history = [lost(linear_model(best["weights"]))]
     else:
         history = [lost(best)]
     best_lost = history[0]

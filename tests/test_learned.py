@@ -18,6 +18,7 @@ from strategies.cardplay.learned import (
     MODEL_FORMAT,
     SHIPPED_MODEL,
     learned_card,
+    linear_model,
     load_model,
     model_data,
 )
@@ -132,7 +133,7 @@ def test_the_lean_fit_computes_what_numpy_does_over_all_rows_at_once(decision_ru
     model = {"weights": rng.normal(size=(N_CONTEXTS, N_FEATURES)), "hidden": rng.normal(size=(4, N_FEATURES)),
              "hidden_bias": rng.normal(size=(N_CONTEXTS, 4)), "hidden_out": rng.normal(size=(N_CONTEXTS, 4))}
     linear = np.einsum("ij,ij->i", rows, model["weights"][context])
-    assert np.array_equal(network_scores({**model, "hidden": ()}, rows, context, chunk=97), linear)
+    assert np.array_equal(network_scores(linear_model(model["weights"]), rows, context, chunk=97), linear)
     whole = linear + np.einsum("ij,ij->i", np.maximum(rows @ model["hidden"].T + model["hidden_bias"][context], 0.0),
                                model["hidden_out"][context])
     assert np.allclose(network_scores(model, rows, context, chunk=97), whole, rtol=1e-12, atol=1e-12)

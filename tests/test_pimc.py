@@ -159,17 +159,20 @@ def _swapped_later(f, m, r, game, declarer, cards, seat):
     return None
 
 
-@pytest.mark.parametrize(("play_out", "infer_by", "solve_last"),
-                         [(False, "heuristic", 0), (True, "heuristic", 6), (True, "learned", 6),
-                          (True, "heuristic", 0)],
-                         ids=["solved", "played-out", "played-out-learned-inference", "played-out-to-the-end"])
-def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out, infer_by, solve_last):
+@pytest.mark.parametrize(("play_out", "infer_by", "solve_last", "near"),
+                         [(False, "heuristic", 0, 0), (True, "heuristic", 6, 0), (True, "learned", 6, 0),
+                          (True, "heuristic", 0, 0), (True, "heuristic", 6, 2)],
+                         ids=["solved", "played-out", "played-out-learned-inference", "played-out-to-the-end",
+                              "played-out-near-cards-learned"])
+def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out, infer_by, solve_last,
+                                                                                near):
     """Later in play, with the worlds weighed by the bid and by the cards played (read by the rules
     or by the learned player), and more worlds while the best card is unclear: two deals that differ
     only in cards the seat to play cannot see give the same view, the same weights and so the same
-    card (worlds solved, played out, or played out with the last tricks solved)."""
+    card (worlds solved, played out, or played out with the last tricks solved; the learned player
+    choosing among the near cards)."""
     params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True, play_out=play_out,
-                   infer_by=infer_by, solve_last=solve_last).param_row()
+                   infer_by=infer_by, solve_last=solve_last, near=near).param_row()
     compared = 0
     for index in range(24):
         f, m, r, skat = deal(21, index)
@@ -299,9 +302,57 @@ def test_pimc_parameters_are_checked():
                               (["model=\"mine.npz\""], "mine.npz: no such model file"),
                               (["infer_by=\"bidding\""], "infer_by must be one of heuristic, learned"),
                               (["play_out=false", "model=\"mine.npz\""], "set one with it"),
-                              (["solve_last=10"], "solve_last must be a whole number from 0 to 9")):
+                              (["solve_last=10"], "solve_last must be a whole number from 0 to 9"),
+                              (["near=-1"], "near must be a number from 0 to 10")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", *(f"card_play.{s}" for s in settings)])
+
+
+def test_near_cards_are_those_short_of_the_best_by_less_than_the_standard_errors_asked():
+    """Card 0 is best in the mean; card 1 is 1 short with a spread of 2 a world (a standard error of
+    0.5 over 16 worlds), card 2 short by 3 in every world, card 3 1 short with the same spread: near
+    within 2.5 standard errors (card 1) and not within 1.5; never card 2; for a defender (lowest
+    mean best) the same cards by the same differences."""
+    from strategies.cardplay.pimc import _near_cards
+
+    worlds = 16
+    results = np.zeros((worlds, 32))
+    results[:, 0] = 10.0
+    results[:, 1] = 10.0 - 1.0 + 2.0 * np.array([1, -1] * (worlds // 2))
+    results[:, 2] = 7.0
+    legal, best = np.int64(0b111), np.int64(1)
+    se = np.std(results[:, 0] - results[:, 1], ddof=1) / np.sqrt(worlds)
+    assert 0.5 < se < 0.55
+    assert _near_cards(results, worlds, legal, best, 1.0, 2.5) == 0b011
+    assert _near_cards(results, worlds, legal, best, 1.0, 1.5) == 0b001
+    assert _near_cards(results, worlds, legal, best, 1.0, 10.0) == 0b011
+    assert _near_cards(-results, worlds, legal, best, -1.0, 2.5) == 0b011
+
+
+def test_near_cards_are_chosen_by_the_learned_player():
+    """With ``near`` the card played is the learned player's choice among the cards near the best, which
+    include the cards of best mean: so on the same worlds the learned player scores it at least as high as
+    the card the best mean alone gives, and it often differs from that card. The learned player narrowed
+    to some of its cards scores each as it does with all of them."""
+    from strategies.cardplay.learned import learned_card, learned_choice
+
+    near = build("card_play", "pimc", worlds=4, inference=False, near=10).param_row()
+    plain = build("card_play", "pimc", worlds=4, inference=False).param_row()
+    learned = build("card_play", "learned").param_row()
+    checked = differ = 0
+    for index, view, legal in positions_to_play(5, 60, 25):
+        if popcount(legal) < 2:
+            continue
+        rng = np.uint64(stream_key(5, index, 1))
+        by_near, by_mean = pimc_card(view, legal, near, rng)[1], pimc_card(view, legal, plain, rng)[1]
+        assert learned_choice(view, legal, (np.int64(1) << by_near) | (np.int64(1) << by_mean), learned) == by_near
+        differ += by_near != by_mean
+        mine = learned_card(view, legal, learned, rng)[1]
+        assert learned_choice(view, legal, legal, learned) == mine
+        other = legal & ~(np.int64(1) << mine)
+        assert learned_choice(view, legal, other & -other, learned) == int(other & -other).bit_length() - 1
+        checked += 1
+    assert checked > 30 and differ > 3
 
 
 #: Declarations as the engine normalizes them: (hand, schneider announced, schwarz announced, ouvert).

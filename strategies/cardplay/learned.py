@@ -53,6 +53,13 @@ def learned_card(view, legal, params, rng):
     """The legal card of best score under the model that follows the parameter row."""
     if (np.int64(legal) & (np.int64(legal) - 1)) == 0:
         return rng, lowest_card(np.int64(legal))
+    return rng, learned_choice(view, legal, np.int64(legal), params)
+
+
+@njit(cache=True)
+def learned_choice(view, legal, among, params):
+    """The card of best score among ``among`` (some of the legal cards), each card scored as the learned
+    player scores it when ``legal`` are its cards (a search may narrow its choice to ``among``)."""
     rows = np.empty((10, N_FEATURES), dtype=np.float64)
     card_features(view, legal, rows)
     ctx = context_of(view)
@@ -62,10 +69,13 @@ def learned_card(view, legal, params, rng):
     bias = hidden + units * N_FEATURES + ctx * units
     out = hidden + units * N_FEATURES + N_CONTEXTS * units + ctx * units
     z = np.empty(units, dtype=np.float64)
-    best, best_score, cards, k = -1, -np.inf, np.int64(legal), 0
+    best, best_score, cards, k = -1, -np.inf, np.int64(legal), -1
     while cards:
         card = lowest_card(cards)
         cards &= cards - 1
+        k += 1
+        if not (among >> card) & 1:
+            continue
         score = 0.0
         for h in range(units):
             z[h] = params[bias + h]
@@ -82,8 +92,7 @@ def learned_card(view, legal, params, rng):
                 score += z[h] * params[out + h]
         if score > best_score:
             best, best_score = card, score
-        k += 1
-    return rng, best
+    return best
 
 
 def linear_model(weights: np.ndarray) -> dict:

@@ -80,7 +80,7 @@ from sim.rules.view import (
 
 from ..registry import StrategyError, register
 from .heuristic import choose_among
-from .learned import learned_card, learned_policy
+from .learned import learned_card, learned_choice, learned_policy
 from .pimc_inference import UNLIKELY, bid_weight, play_likelihood  # noqa: F401  (UNLIKELY: its weight)
 from .policy import CardPolicy, param_values
 
@@ -96,6 +96,9 @@ PIMC_CLEAR, PIMC_PLAY_OUT = 6, 7
 PIMC_INFER_BY = 8
 #: ... and how many of the last tricks a world played out leaves to the open-hand solver (0: none).
 PIMC_SOLVE_LAST = 9
+#: ... and within how many standard errors of the best card's mean a card is near enough for the learned
+#: player to choose among (0: the best mean alone decides).
+PIMC_NEAR = 10
 #: The players inference may read the cards played by (pimc_inference), by the index in slot PIMC_INFER_BY.
 INFER_BY = ("heuristic", "learned")
 #: Worlds a PIMC player that solves its worlds solves at each decision, and at most while the best card is
@@ -469,16 +472,61 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
     if (legal & (legal - 1)) == 0:
         return rng, legal
     sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
+    results = np.zeros((_most_worlds(params), 32))
+    rng, solved = pimc_results(view, legal, params, rng, tt, stack, stats, results)
     totals = np.zeros(32)
-    rng, solved = pimc_totals(view, legal, params, rng, tt, stack, stats, totals)
-    return rng, _best_cards(legal, totals, solved, sign)
+    for k in range(solved):
+        totals += results[k]
+    best = _best_cards(legal, totals, solved, sign)
+    if params[PIMC_NEAR] > 0:
+        near = _near_cards(results, solved, legal, best, sign, params[PIMC_NEAR])
+        return rng, np.int64(1) << learned_choice(view, legal, near, params)
+    return rng, best
+
+
+@njit(cache=True)
+def _near_cards(results, solved, legal, best, sign, near):
+    """The ``best`` cards and the legal cards whose mean falls short of theirs by less than ``near``
+    standard errors of the difference over the worlds (a card short in every world by the same amount is
+    not near)."""
+    first = lowest_card(best)
+    cards, m = best, legal & ~best
+    while m:
+        card = lowest_card(m)
+        m &= m - 1
+        mean, spread = 0.0, 0.0
+        for k in range(solved):
+            mean += sign * (results[k, first] - results[k, card])
+        mean /= solved
+        for k in range(solved):
+            d = sign * (results[k, first] - results[k, card]) - mean
+            spread += d * d
+        if solved > 1 and mean < near * np.sqrt(spread / (solved - 1) / solved):
+            cards |= np.int64(1) << card
+    return cards
+
+
+@njit(cache=True)
+def _most_worlds(params):
+    """The most worlds a decision values (slots PIMC_WORLDS and PIMC_MAX_WORLDS, capped)."""
+    return min(max(int(params[PIMC_MAX_WORLDS]), int(params[PIMC_WORLDS])), WORLDS_CAP)
 
 
 @njit(cache=True)
 def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
     """(rng, worlds valued): ``totals[card]`` the sum over the valued worlds of the declarer's result after
-    each legal card (:func:`counted_result` solved, :func:`played_result` played out); a PIMC decision plays
-    the best mean for the seat's side.
+    each legal card (:func:`pimc_results`); a PIMC decision plays the best mean for the seat's side."""
+    results = np.zeros((_most_worlds(params), 32))
+    rng, solved = pimc_results(view, legal, params, rng, tt, stack, stats, results)
+    for k in range(solved):
+        totals += results[k]
+    return rng, solved
+
+
+@njit(cache=True)
+def pimc_results(view, legal, params, rng, tt, stack, stats, results):
+    """(rng, worlds valued): ``results[k, card]`` the declarer's result after each legal card in the k-th
+    world valued (:func:`counted_result` solved, :func:`played_result` played out).
 
     Without inference and with ``max_worlds`` at most ``worlds``: ``worlds`` worlds, each drawn
     and valued in turn. Otherwise at least ``worlds`` worlds and more, up to ``max_worlds``,
@@ -488,17 +536,14 @@ def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
     """
     legal = np.int64(legal)
     worlds, inference = int(params[PIMC_WORLDS]), params[PIMC_INFERENCE] > 0
-    most = min(max(int(params[PIMC_MAX_WORLDS]), worlds), WORLDS_CAP)
+    most = _most_worlds(params)
     sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
     world = np.empty(STATE_SIZE, dtype=np.int64)
     if not inference and most == worlds:
-        row = np.zeros(32)
-        for _ in range(worlds):
+        for k in range(worlds):
             rng, skat = sample_world(view, rng, world)
-            _value_world(view, legal, world, skat, params, tt, stack, stats, row)
-            totals += row
+            _value_world(view, legal, world, skat, params, tt, stack, stats, results[k])
         return rng, worlds
-    results = np.zeros((most, 32))
     candidates = max(int(params[PIMC_CANDIDATES]), most) if inference else 0
     pool = np.empty((candidates, STATE_SIZE), dtype=np.int64)
     pool_skats = np.zeros(candidates, dtype=np.int64)
@@ -519,8 +564,6 @@ def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
         solved += 1
         if solved >= worlds and (solved == most or _clear(results, solved, legal, sign, params[PIMC_CLEAR])):
             break
-    for k in range(solved):
-        totals += results[k]
     return rng, solved
 
 
@@ -559,11 +602,12 @@ def pimc_card(view, legal, params, rng):
 
 
 @register("card_play", "pimc", ranges={"worlds": (0, 1000), "max_worlds": (0, 1000), "deviation": (0.001, 1),
-                                      "candidates": (0, 1000), "clear": (0, 10), "solve_last": (0, 9)})
+                                      "candidates": (0, 1000), "clear": (0, 10), "solve_last": (0, 9),
+                                      "near": (0, 10)})
 def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, max_worlds: int = 0,
                 deviation: float = DEFAULT_DEVIATION, candidates: int = 0, clear: float = DEFAULT_CLEAR,
                 play_out: bool = True, model: str = "", infer_by: str = "heuristic",
-                solve_last: int = DEFAULT_SOLVE_LAST) -> CardPolicy:
+                solve_last: int = DEFAULT_SOLVE_LAST, near: float = 0.0) -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each played out by the learned player or
     solved open-handed (cardplay/pimc.py).
 
@@ -579,15 +623,17 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     ``infer_by``: "heuristic", the heuristic player's rules, or "learned", the learned player of
     ``model``; ``deviation`` the chance of another card) and values worlds drawn by that weight.
     ``solve_last``: the last tricks of a world played out that the open-hand solver values instead (a
-    world not played out is solved whole, whatever it says).
+    world not played out is solved whole, whatever it says). ``near``: the learned player of ``model``
+    chooses among the cards whose mean falls short of the best by less than that many standard errors
+    (0: the best mean decides, the heuristic's rules among equals).
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
     if infer_by not in INFER_BY:
         raise StrategyError(f"infer_by must be one of {', '.join(INFER_BY)}, not {infer_by!r}")
-    learned = play_out or infer_by == "learned"
+    learned = play_out or infer_by == "learned" or near > 0
     if model and not learned:
-        raise StrategyError("model is the learned player's of play_out or of infer_by=learned: set one with it")
+        raise StrategyError("model is the learned player's of play_out, infer_by=learned or near: set one with it")
     if worlds == 0:
         worlds = PLAY_OUT_WORLDS if play_out else DEFAULT_WORLDS
     if max_worlds == 0:
@@ -597,6 +643,6 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
                            PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
                            PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out, PIMC_INFER_BY: INFER_BY.index(infer_by),
-                           PIMC_SOLVE_LAST: solve_last if play_out else 0})
+                           PIMC_SOLVE_LAST: solve_last if play_out else 0, PIMC_NEAR: near})
     data = learned_policy(model).data if learned else None
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND, data=data)

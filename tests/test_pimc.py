@@ -232,6 +232,9 @@ def test_the_play_likelihood_favours_worlds_where_the_model_explains_the_cards(i
 PIMC_BEFORE_INFERENCE = "99d51ff6bbc731917b9ea6d9aa72a841e56c903a4ecee3490b8ab4710e832be3"
 #: The same of the default before its worlds were played out: 10 worlds solved, with inference.
 PIMC_BEFORE_PLAY_OUT = "31d8b334e24fc029713cefb1cbcd4dbea41751ef71cdab74171888da2428cd90"
+#: The same of the default before the learned player chose among near cards: 60 worlds played out, the
+#: last six tricks solved.
+PIMC_BEFORE_NEAR = "059c2f9ffa625003954d57ce2ddac12e365bbf1dc91b365f914b9a39714540f2"
 
 
 def _trick_log_digest(settings):
@@ -250,6 +253,10 @@ def _trick_log_digest(settings):
 def test_four_worlds_without_inference_play_as_pimc_played_before_inference():
     settings = ["card_play.worlds=4", "card_play.inference=false", "card_play.play_out=false"]
     assert _trick_log_digest(settings) == PIMC_BEFORE_INFERENCE
+
+
+def test_near_zero_plays_as_the_default_played_before_near_cards():
+    assert _trick_log_digest(["card_play.near=0"]) == PIMC_BEFORE_NEAR
 
 
 @pytest.mark.slow

@@ -9,7 +9,9 @@ played by the learned card player (:mod:`strategies.cardplay.learned`) at every 
 from its own view of the world (``play_out``), until its last tricks (``solve_last``, six by
 default), which the open-hand solver (:mod:`sim.solver`) values; otherwise the whole world is
 solved, both sides playing perfectly from there. The seat plays the card with the best mean
-result for its side (the declarer the highest, a defender the lowest); among equally good
+result for its side (the declarer the highest, a defender the lowest); a player that plays its
+worlds out lets the learned player choose among that card and the cards whose mean falls short
+of it by less than ``near`` standard errors (one by default), and otherwise among equally good
 cards the heuristic player's rules choose.
 
 A world played out asks what the card leads to when every seat goes on knowing only what it
@@ -22,7 +24,8 @@ Its parameters, by slot of its row: ``PIMC_WORLDS`` (worlds at least),
 is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CANDIDATES``
 (the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`),
 ``PIMC_PLAY_OUT``, ``PIMC_INFER_BY`` (whose choices the play model reads: the rules, or the
-learned player) and ``PIMC_SOLVE_LAST`` (the tricks a play-out leaves to the solver); a player
+learned player), ``PIMC_SOLVE_LAST`` (the tricks a play-out leaves to the solver) and ``PIMC_NEAR``
+(the standard errors within which the learned player chooses among the cards); a player
 that plays out, or infers by the learned player, carries the learned model after its row. The
 result of a world (parameter ``score``):
 
@@ -116,6 +119,9 @@ PLAY_OUT_CANDIDATES_PER_WORLD = 2
 DEFAULT_SOLVE_LAST = 6
 #: A decision is clear when the best card's mean lead over the next is this many standard errors.
 DEFAULT_CLEAR = 1.0
+#: Standard errors within which a player that plays its worlds out lets the learned player choose (its
+#: default; a player that solves its worlds lets the best mean decide).
+DEFAULT_NEAR = 1.0
 SCORES = ("game", "points")
 
 #: Places a hidden card can go in a world: the two other seats (in seat order) and the skat.
@@ -607,7 +613,7 @@ def pimc_card(view, legal, params, rng):
 def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, max_worlds: int = 0,
                 deviation: float = DEFAULT_DEVIATION, candidates: int = 0, clear: float = DEFAULT_CLEAR,
                 play_out: bool = True, model: str = "", infer_by: str = "heuristic",
-                solve_last: int = DEFAULT_SOLVE_LAST, near: float = 0.0) -> CardPolicy:
+                solve_last: int = DEFAULT_SOLVE_LAST, near: float | None = None) -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each played out by the learned player or
     solved open-handed (cardplay/pimc.py).
 
@@ -625,12 +631,15 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     ``solve_last``: the last tricks of a world played out that the open-hand solver values instead (a
     world not played out is solved whole, whatever it says). ``near``: the learned player of ``model``
     chooses among the cards whose mean falls short of the best by less than that many standard errors
-    (0: the best mean decides, the heuristic's rules among equals).
+    (0: the best mean decides, the heuristic's rules among equals; None: :data:`DEFAULT_NEAR` played out,
+    0 solved).
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
     if infer_by not in INFER_BY:
         raise StrategyError(f"infer_by must be one of {', '.join(INFER_BY)}, not {infer_by!r}")
+    if near is None:
+        near = DEFAULT_NEAR if play_out else 0.0
     learned = play_out or infer_by == "learned" or near > 0
     if model and not learned:
         raise StrategyError("model is the learned player's of play_out, infer_by=learned or near: set one with it")

@@ -327,13 +327,14 @@ def test_near_cards_are_those_short_of_the_best_by_less_than_the_standard_errors
     results[:, 0] = 10.0
     results[:, 1] = 10.0 - 1.0 + 2.0 * np.array([1, -1] * (worlds // 2))
     results[:, 2] = 7.0
+    totals = results.sum(axis=0)
     legal, best = np.int64(0b111), np.int64(1)
     se = np.std(results[:, 0] - results[:, 1], ddof=1) / np.sqrt(worlds)
     assert 0.5 < se < 0.55
-    assert _near_cards(results, worlds, legal, best, 1.0, 2.5) == 0b011
-    assert _near_cards(results, worlds, legal, best, 1.0, 1.5) == 0b001
-    assert _near_cards(results, worlds, legal, best, 1.0, 10.0) == 0b011
-    assert _near_cards(-results, worlds, legal, best, -1.0, 2.5) == 0b011
+    assert _near_cards(results, totals, worlds, legal, best, 1.0, 2.5) == 0b011
+    assert _near_cards(results, totals, worlds, legal, best, 1.0, 1.5) == 0b001
+    assert _near_cards(results, totals, worlds, legal, best, 1.0, 10.0) == 0b011
+    assert _near_cards(-results, -totals, worlds, legal, best, -1.0, 2.5) == 0b011
 
 
 def test_near_cards_are_chosen_by_the_learned_player():

@@ -26,7 +26,8 @@ is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CAN
 ``PIMC_PLAY_OUT``, ``PIMC_INFER_BY`` (whose choices the play model reads: the rules, or the
 learned player), ``PIMC_SOLVE_LAST`` (the tricks a play-out leaves to the solver) and ``PIMC_NEAR``
 (the standard errors within which the learned player chooses among the cards); a player
-that plays out, or infers by the learned player, carries the learned model after its row. The
+that plays out, infers by the learned player or lets it choose carries the learned model after its
+row. The
 result of a world (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
@@ -388,13 +389,21 @@ def _clear(results, solved, legal, sign, clear):
         return True
     second = lowest_card(_best_cards(rest, totals, solved, sign))
     mean = sign * (totals[best] - totals[second]) / solved
-    spread = 0.0
-    for k in range(solved):
-        d = sign * (results[k, best] - results[k, second]) - mean
-        spread += d * d
+    spread = _spread(results, solved, best, second, sign, mean)
     if spread < 1e-12:
         return True
     return mean >= clear * np.sqrt(spread / (solved - 1) / solved)
+
+
+@njit(cache=True, inline="always")
+def _spread(results, solved, best, card, sign, mean):
+    """The squared deviations from ``mean`` over the worlds of ``best``'s lead over ``card`` for the seat's
+    side."""
+    spread = 0.0
+    for k in range(solved):
+        d = sign * (results[k, best] - results[k, card]) - mean
+        spread += d * d
+    return spread
 
 
 @njit(cache=True)
@@ -473,7 +482,8 @@ def _pick(rng, weights):
 @njit(cache=True)
 def pimc_search(view, legal, params, rng, tt, stack, stats):
     """:func:`pimc_best`, adding to ``stats`` (slots ``S_*``) the worlds valued, the solver calls (or
-    play-outs), their nodes and the candidate worlds drawn (the worlds as :func:`pimc_totals` draws them)."""
+    play-outs), their nodes and the candidate worlds drawn (the worlds as :func:`pimc_results` draws them).
+    With ``near`` (slot PIMC_NEAR) the cards are the learned player's one card among the near cards."""
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return rng, legal
@@ -485,28 +495,23 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
         totals += results[k]
     best = _best_cards(legal, totals, solved, sign)
     if params[PIMC_NEAR] > 0:
-        near = _near_cards(results, solved, legal, best, sign, params[PIMC_NEAR])
+        near = _near_cards(results, totals, solved, legal, best, sign, params[PIMC_NEAR])
         return rng, np.int64(1) << learned_choice(view, legal, near, params)
     return rng, best
 
 
 @njit(cache=True)
-def _near_cards(results, solved, legal, best, sign, near):
-    """The ``best`` cards and the legal cards whose mean falls short of theirs by less than ``near``
-    standard errors of the difference over the worlds (a card short in every world by the same amount is
-    not near)."""
+def _near_cards(results, totals, solved, legal, best, sign, near):
+    """The ``best`` cards and the legal cards whose mean (``totals / solved``) falls short of theirs by
+    less than ``near`` standard errors of the difference over the worlds (a card short in every world by
+    the same amount is not near)."""
     first = lowest_card(best)
     cards, m = best, legal & ~best
     while m:
         card = lowest_card(m)
         m &= m - 1
-        mean, spread = 0.0, 0.0
-        for k in range(solved):
-            mean += sign * (results[k, first] - results[k, card])
-        mean /= solved
-        for k in range(solved):
-            d = sign * (results[k, first] - results[k, card]) - mean
-            spread += d * d
+        mean = sign * (totals[first] - totals[card]) / solved
+        spread = _spread(results, solved, first, card, sign, mean)
         if solved > 1 and mean < near * np.sqrt(spread / (solved - 1) / solved):
             cards |= np.int64(1) << card
     return cards

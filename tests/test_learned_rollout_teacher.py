@@ -134,3 +134,23 @@ def test_a_rollout_run_is_the_same_in_any_part_and_trains_beside_the_open_hand_t
     model, report = train(both["deal_id"], both["view"], both["legal"], both["values"], both["points"],
                           units=4, networks=1, teacher=both["teacher"], teacher_weights=(1.0, 1.0, 1.0))
     assert set(report["student_by_teacher"]) == {"open_hand", "rollout"}
+
+
+def test_runs_read_together_are_each_run_read_alone_one_after_the_other(rollout_run, tmp_path):
+    """Training reads several runs at once: the rows are each run's own in the order given, of the same
+    types, a run's deals kept apart from the next's, the card points of a run that has them kept and NaN
+    for one without; a folder of another mode is one clear error."""
+    with_points = log_decisions(DEALS, seed=SEED + 1, out=tmp_path / "points", jobs=1, chunk_size=7)
+    first, second = read_decisions([with_points]), read_decisions([rollout_run])
+    both = read_decisions([with_points, rollout_run])
+    for name in both:
+        expected = np.concatenate([first[name], second[name] + (10**13 if name == "deal_id" else 0)])
+        assert both[name].dtype == expected.dtype, name
+        assert np.array_equal(both[name], expected, equal_nan=True), name
+    assert np.isfinite(first["points"]).any() and np.isnan(second["points"]).all()
+    assert set(both["teacher"]) == {TEACHERS.index("open_hand"), TEACHERS.index("rollout")}
+    from sim.runs.simulation import simulate
+
+    simulated = simulate(30, seed=1, out=tmp_path / "simulated", jobs=1)
+    with pytest.raises(RunError, match="is a run of mode .*, not of card decisions"):
+        read_decisions([with_points, simulated])

@@ -92,26 +92,56 @@ def read_decisions(folders) -> dict:
     """The rows of decision runs, concatenated: ``deal_id`` (made distinct across runs of different
     seeds by the run's position in ``folders``), ``view``, ``legal``, ``values``, ``points`` as numpy
     arrays (``points`` NaN for a run without them: written with ``--no-points``, by the ``pimc`` or
-    ``rollout`` teacher or before the teacher kept them) and ``teacher``, each row's index in TEACHERS."""
-    parts = {"deal_id": [], "view": [], "legal": [], "values": [], "points": [], "teacher": []}
-    for k, folder in enumerate(folders):
-        manifest = read_manifest(Path(folder))
-        if manifest.mode != MODE:
-            raise RunError(f"{folder} is a run of mode {manifest.mode}, not of card decisions "
-                           "(make one with `skatsim decisions`)")
-        name = manifest.config.get("teacher", {}).get("name")
-        teacher = TEACHERS.index(name if name in TEACHERS else "open_hand")   # the open hand's is open_hand_game
-        for index in sorted(manifest.parts_done):
-            table = pq.read_table(Path(folder) / part_name(index))
-            parts["deal_id"].append(table["deal_id"].to_numpy() + k * 10**13)
-            parts["legal"].append(table["legal"].to_numpy())
-            parts["teacher"].append(np.full(table.num_rows, teacher, dtype=np.int8))
-            if "points" not in table.column_names:
-                parts["points"].append(np.full((table.num_rows, 32), np.nan, dtype=np.float32))
-            names = [n for n in ("values", "points") if n in table.column_names]
-            for name, width in (("view", table.schema.field("view").type.list_size), *((n, 32) for n in names)):
-                flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
-                parts[name].append(flat.reshape(-1, width))
-    if not parts["deal_id"]:
+    ``rollout`` teacher or before the teacher kept them) and ``teacher``, each row's index in TEACHERS.
+    Each array is made once at its full size from the parts' row counts and types, and filled a part at
+    a time, so the reading holds one part beside the result."""
+    runs = [_decision_parts(folder) for folder in folders]
+    files = [file for _, file_list in runs for file in file_list]
+    if not files:
         raise RunError("no decisions in " + ", ".join(map(str, folders)))
-    return {name: np.concatenate(arrays) for name, arrays in parts.items()}
+    columns, at = _empty_columns([pq.ParquetFile(file) for file in files]), 0
+    for k, (teacher, file_list) in enumerate(runs):
+        for file in file_list:
+            table = pq.read_table(file)
+            rows = slice(at, at + table.num_rows)
+            columns["deal_id"][rows] = table["deal_id"].to_numpy() + k * 10**13
+            columns["legal"][rows] = table["legal"].to_numpy()
+            columns["teacher"][rows] = teacher
+            columns["points"][rows] = np.nan   # kept only where the part has them
+            for name in ("view", "values", "points"):
+                if name in table.column_names:
+                    flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
+                    columns[name][rows] = flat.reshape(table.num_rows, -1)
+            at = rows.stop
+    return columns
+
+
+def _decision_parts(folder) -> tuple[int, list[Path]]:
+    """(the run's teacher, as an index in TEACHERS; its finished part files, in order)."""
+    manifest = read_manifest(Path(folder))
+    if manifest.mode != MODE:
+        raise RunError(f"{folder} is a run of mode {manifest.mode}, not of card decisions "
+                       "(make one with `skatsim decisions`)")
+    name = manifest.config.get("teacher", {}).get("name")
+    teacher = TEACHERS.index(name if name in TEACHERS else "open_hand")   # the open hand's is open_hand_game
+    return teacher, [Path(folder) / part_name(index) for index in sorted(manifest.parts_done)]
+
+
+def _empty_columns(parts: list) -> dict:
+    """The arrays :func:`read_decisions` fills, at the parts' total row count, each of the type that holds
+    every part's values (as concatenating them would give; ``points`` at least float32, its NaN)."""
+    rows = sum(part.metadata.num_rows for part in parts)
+    types = {"deal_id": [np.dtype(np.int64)], "legal": [], "view": [], "values": [], "points": [np.dtype(np.float32)]}
+    widths = {"values": 32, "points": 32}
+    for part in parts:
+        for field in part.schema_arrow:
+            if field.name in types:
+                kind = field.type
+                if hasattr(kind, "list_size"):
+                    widths[field.name] = kind.list_size
+                    kind = kind.value_type
+                types[field.name].append(np.dtype(kind.to_pandas_dtype()))
+    columns = {name: np.empty((rows, widths[name]) if name in widths else rows, dtype=np.result_type(*kinds))
+               for name, kinds in types.items()}
+    columns["teacher"] = np.empty(rows, dtype=np.int8)
+    return columns

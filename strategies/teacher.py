@@ -162,7 +162,7 @@ def pimc_teacher_values(view, legal, pimc_params, rng, tt, stack, out):
     cards not legal), its worlds drawn from ``rng``. Reads nothing but the view."""
     out[:] = np.nan
     totals = np.zeros(32)
-    rng, solved = pimc_totals(view, legal, pimc_params, rng, tt, stack, np.zeros(STATS, dtype=np.int64), totals)
+    rng, solved, _ = pimc_totals(view, legal, pimc_params, rng, tt, stack, np.zeros(STATS, dtype=np.int64), totals)
     won, lost = plain_results(view)
     cards = np.int64(legal)
     while cards:

@@ -107,7 +107,8 @@ def read_decisions(folders) -> dict:
             columns["deal_id"][rows] = table["deal_id"].to_numpy() + k * 10**13
             columns["legal"][rows] = table["legal"].to_numpy()
             columns["teacher"][rows] = teacher
-            columns["points"][rows] = np.nan   # kept only where the part has them
+            if "points" not in table.column_names:
+                columns["points"][rows] = np.nan
             for name in ("view", "values", "points"):
                 if name in table.column_names:
                     flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)

@@ -488,11 +488,8 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
     if (legal & (legal - 1)) == 0:
         return rng, legal
     sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
-    results = np.zeros((_most_worlds(params), 32))
-    rng, solved = pimc_results(view, legal, params, rng, tt, stack, stats, results)
     totals = np.zeros(32)
-    for k in range(solved):
-        totals += results[k]
+    rng, solved, results = pimc_totals(view, legal, params, rng, tt, stack, stats, totals)
     best = _best_cards(legal, totals, solved, sign)
     if params[PIMC_NEAR] > 0:
         near = _near_cards(results, totals, solved, legal, best, sign, params[PIMC_NEAR])
@@ -525,13 +522,14 @@ def _most_worlds(params):
 
 @njit(cache=True)
 def pimc_totals(view, legal, params, rng, tt, stack, stats, totals):
-    """(rng, worlds valued): ``totals[card]`` the sum over the valued worlds of the declarer's result after
-    each legal card (:func:`pimc_results`); a PIMC decision plays the best mean for the seat's side."""
+    """(rng, worlds valued, their results by world): ``totals[card]`` the sum over the valued worlds of the
+    declarer's result after each legal card (:func:`pimc_results`); a PIMC decision plays the best mean for
+    the seat's side."""
     results = np.zeros((_most_worlds(params), 32))
     rng, solved = pimc_results(view, legal, params, rng, tt, stack, stats, results)
     for k in range(solved):
         totals += results[k]
-    return rng, solved
+    return rng, solved, results
 
 
 @njit(cache=True)

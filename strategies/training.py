@@ -120,6 +120,10 @@ def fit_weights(rows: np.ndarray, targets: np.ndarray, context: np.ndarray, ridg
     return weights
 
 
+class TrainingError(ValueError):
+    """Decisions that cannot be trained on (too few deals to hold some out)."""
+
+
 def held_out(deal_ids: np.ndarray, seed: int, share: float = HOLD_OUT) -> np.ndarray:
     """Which decisions belong to held-out deals: a share of the distinct deals chosen by ``seed``."""
     deals = np.unique(deal_ids)
@@ -233,6 +237,9 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     check = ~test & held_out(np.where(test, -1, deal_ids), seed + 1, HOLD_OUT / (1 - HOLD_OUT))
     check &= ~test
     fit = ~test & ~check
+    if not (fit.any() and check.any()):
+        raise TrainingError(f"{len(np.unique(deal_ids))} deals with decisions are too few to fit, test and "
+                            "validate on deals apart: log more deals")
     targets = teacher_targets(values, points, points_weight)
     fit_rows = card_rows(views[fit], legals[fit], targets[fit])
     validation_rows = card_rows(views[check], legals[check], targets[check])

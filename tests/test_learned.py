@@ -95,6 +95,14 @@ def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
     assert (~games["passed"]).sum() > 20    # the engine checks every card is legal
 
 
+def test_training_on_too_few_deals_is_one_clear_line(tmp_path):
+    few = log_decisions(4, seed=3, out=tmp_path / "few", jobs=1, chunk_size=4, points=False)
+    out = tmp_path / "model.npz"
+    result = CliRunner().invoke(main, ["train", "card-play", str(few), "--out", str(out)])
+    assert result.exit_code != 0 and not out.exists()
+    assert "too few to fit, test and validate" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
 def test_training_is_the_same_for_a_seed(decision_run):
     data = read_decisions([decision_run])
     args = (data["deal_id"], data["view"], data["legal"], data["values"], data["points"])

@@ -6,6 +6,7 @@ import pytest
 
 from sim.rules.tricks import legal_now
 from sim.runs.decisions import log_decisions, read_decisions
+from sim.runs.folder import read_manifest
 from strategies.cardplay.builtin import new_workspace
 from strategies.cardplay.pimc import pimc_best, pimc_policy
 from strategies.teacher import TEACHERS, pimc_teacher_values
@@ -52,10 +53,30 @@ def test_a_pimc_run_follows_the_same_play_as_an_open_hand_run_and_both_train_tog
     assert min(history) <= history[0]                                  # the start is kept unless an epoch beats it
 
 
-def test_the_pimc_values_do_not_depend_on_cards_the_seat_cannot_see():
+def test_a_pimc_play_out_run_values_the_cards_as_the_default_pimc_player_and_trains(pimc_run, tmp_path):
+    folder = log_decisions(6, seed=3, profile="strong", out=tmp_path / "played", jobs=1, chunk_size=3,
+                           teacher="pimc_play_out")
+    data = read_decisions([folder])
+    legal = np.array([[int(m) >> c & 1 for c in range(32)] for m in data["legal"]], dtype=bool)
+    assert (data["teacher"] == TEACHERS.index("pimc_play_out")).all()
+    assert np.isfinite(data["values"][legal]).all() and np.isnan(data["values"][~legal]).all()
+    assert len(np.unique(data["values"][legal])) > 10
+    solved = read_decisions([pimc_run])
+    assert np.array_equal(data["view"], solved["view"])                  # the same play, other values
+    assert not np.array_equal(data["values"], solved["values"], equal_nan=True)
+    config = read_manifest(folder).config["teacher"]
+    assert config["name"] == "pimc_play_out" and config["worlds"] == 60
+    model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], units=4, networks=1,
+                          teacher=data["teacher"], teacher_weights=(1.0, 1.0, 1.0, 2.0))
+    assert set(report["student_by_teacher"]) <= {"pimc_play_out"}
+
+
+@pytest.mark.parametrize("play_out", [False, True])
+def test_the_pimc_values_do_not_depend_on_cards_the_seat_cannot_see(play_out):
     """Two deals that differ only in the other seats' cards give the same view and the same values; the
-    card of best value for the seat is the one the pimc player itself would choose."""
-    params = pimc_policy(play_out=False).param_row()
+    card of best value for the seat is one the pimc player's search finds best (its worlds solved, or
+    played out as the pimc_play_out teacher values them)."""
+    params = pimc_policy(play_out=play_out).param_row()
     tt, stack = new_workspace(16)
     for index in range(8):
         a, b, declarer = unseen_swapped(index)
@@ -67,5 +88,6 @@ def test_the_pimc_values_do_not_depend_on_cards_the_seat_cannot_see():
         assert np.array_equal(out_a, out_b, equal_nan=True)
         sign = 1.0 if declarer == 0 else -1.0
         best = np.nanmax(sign * out_a)
-        chosen = pimc_best(va, legal_now(a), params, rng, tt, stack)[1]
+        best_mean = pimc_policy(play_out=play_out, near=0).param_row()               # the same worlds
+        chosen = pimc_best(va, legal_now(a), best_mean, rng, tt, stack)[1]
         assert all(sign * out_a[c] >= best - 1e-9 for c in range(32) if chosen >> c & 1)

@@ -32,10 +32,12 @@ def run_summary(folder) -> dict:
 @click.option("--points/--no-points", default=True, show_default=True,
               help="Keep the declarer's exact open-hand points after each card (column `points`); "
                    "--no-points keeps the game values alone, about four times faster. The pimc teacher keeps none.")
-@click.option("--teacher", type=click.Choice(["open_hand", "pimc", "rollout"]), default="open_hand", show_default=True,
+@click.option("--teacher", type=click.Choice(["open_hand", "pimc", "rollout", "pimc_play_out"]), default="open_hand",
+              show_default=True,
               help="open_hand: each card's value on the real deal, every hand open; pimc: its value as the pimc "
                    "player that solves its worlds (play_out false: 10 worlds, inference) sees it from the seat's "
-                   "view (its mean over its worlds); "
+                   "view (its mean over its worlds); pimc_play_out: the same as the pimc player at its defaults "
+                   "sees it (60 worlds, inference, each played out by the shipped learned player); "
                    "rollout: the end of the real deal when every seat then plays the profile's own card player.")
 @click.option("--solve-last", type=click.IntRange(0, 9), default=0, show_default=True,
               help="With --teacher rollout: the last tricks of each play-out valued by the open-hand solver "
@@ -45,8 +47,8 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, tea
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
     game lost, 1 won) and, with the open-hand teacher, the declarer's open-hand points after it. Running
     the same command again resumes it. About 11 deals a second on one core (with --no-points, which
-    training by default does not need, about 40; with --teacher pimc about 3; with --teacher rollout and
-    the strong profile about 400)."""
+    training by default does not need, about 40; with --teacher pimc about 3, with pimc_play_out about 8;
+    with --teacher rollout and the strong profile about 400)."""
     from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
@@ -79,8 +81,8 @@ def train_group() -> None:
               help="Networks fitted from different starts (seeds SEED, SEED + 1, ...) that play as one, "
                    "their scores averaged [default: strategies.training_net.NETWORKS].")
 @click.option("--pimc-weight", type=click.FloatRange(min=0), default=1.0, show_default=True,
-              help="Weight in the fit of each decision of a run made with --teacher pimc, beside 1 for the "
-                   "open-hand and the rollout teacher's.")
+              help="Weight in the fit of each decision of a run made with --teacher pimc or pimc_play_out, "
+                   "beside 1 for the open-hand and the rollout teacher's.")
 @click.option("--start", "start_from", type=click.Path(dir_okay=False), default=None,
               help="A model file to go on from (fine-tuning): its linear weights stay, its network's fit goes on "
                    "over RUNS at a tenth of the step size.")
@@ -94,7 +96,7 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
     from strategies.cardplay.learned import load_model, save_model
     from strategies.registry import StrategyError
     from strategies.teacher import TEACHERS
-    from strategies.training import POINTS_WEIGHT, train
+    from strategies.training import POINTS_WEIGHT, TrainingError, train
     from strategies.training_net import HIDDEN_UNITS, NETWORKS
 
     try:
@@ -108,11 +110,14 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
                               seed=seed, points_weight=POINTS_WEIGHT if points_weight is None else points_weight,
                               units=HIDDEN_UNITS if hidden_units is None else hidden_units,
                               networks=NETWORKS if networks is None else networks, teacher=data["teacher"],
-                              teacher_weights=[pimc_weight if name == "pimc" else 1.0 for name in TEACHERS],
+                              teacher_weights=[pimc_weight if name.startswith("pimc") else 1.0 for name in TEACHERS],
                               start=start, progress=update)
     except KeyboardInterrupt:
         close()
         _fail(f"interrupted; no model written to {out}", 130)
+    except TrainingError as error:
+        close()
+        _fail(f"{error}; no model written to {out}")
     close()
     report["runs"] = [run_summary(r) for r in runs]
     if start_from is not None:

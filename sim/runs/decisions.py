@@ -3,9 +3,10 @@
 ``skatsim decisions`` plays deals with a profile as ``skatsim simulate`` does and writes, in a run
 folder of mode ``decisions`` (resumable, in parts, the same for any number of jobs), one row per
 card decision with a choice: the deal, the seat's view, the legal cards and the teacher's value of
-each (:mod:`strategies.teacher`: the open-hand value of the real deal, with ``--teacher pimc``
-PIMC's value from the seat's view, or with ``--teacher rollout`` the end of the real deal played out
-by the profile's own card players, on the same scale). :func:`read_decisions` gathers the rows of several such runs for
+each (:mod:`strategies.teacher`: the open-hand value of the real deal, with ``--teacher pimc`` or
+``pimc_play_out`` PIMC's value from the seat's view, its worlds solved or played out, or with
+``--teacher rollout`` the end of the real deal played out by the profile's own card players, on the
+same scale). :func:`read_decisions` gathers the rows of several such runs for
 :mod:`strategies.training`.
 """
 
@@ -20,7 +21,16 @@ import pyarrow.parquet as pq
 from sim.runs.folder import RunError, part_name, read_manifest
 from sim.runs.runner import RunConfig, check_config, run
 from sim.runs.simulation import cached_profile
-from strategies.cardplay.pimc import DEFAULT_CANDIDATES, DEFAULT_DEVIATION, DEFAULT_MAX_WORLDS, DEFAULT_WORLDS
+from strategies.cardplay.learned import SHIPPED_MODEL
+from strategies.cardplay.pimc import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_DEVIATION,
+    DEFAULT_MAX_WORLDS,
+    DEFAULT_SOLVE_LAST,
+    DEFAULT_WORLDS,
+    PLAY_OUT_CANDIDATES_PER_WORLD,
+    PLAY_OUT_WORLDS,
+)
 from strategies.profiles import load_profile
 from strategies.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 
@@ -48,6 +58,11 @@ class DecisionDeals:
             teacher = {"name": "pimc", "worlds": DEFAULT_WORLDS, "max_worlds": DEFAULT_MAX_WORLDS, "inference": True,
                        "deviation": DEFAULT_DEVIATION, "candidates": DEFAULT_CANDIDATES, "score": "game",
                        "scale": "declared game lost 0, won 1"}
+        elif self.teacher == "pimc_play_out":
+            teacher = {"name": "pimc_play_out", "worlds": PLAY_OUT_WORLDS, "inference": True,
+                       "candidates": PLAY_OUT_WORLDS * PLAY_OUT_CANDIDATES_PER_WORLD, "deviation": DEFAULT_DEVIATION,
+                       "played_out_by": SHIPPED_MODEL.name, "solve_last": DEFAULT_SOLVE_LAST, "score": "game",
+                       "scale": "declared game lost 0, won 1"}
         elif self.teacher == "rollout":
             teacher = {"name": "rollout", "players": "the profile's own", "schneider_weight": SCHNEIDER_WEIGHT}
             if self.solve_last:  # runs made before the setting keep resuming
@@ -69,8 +84,8 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
     TEACHERS: the open-hand value of the real deal, PIMC's from the seat's view, or the end of the real
     deal played out by the profile's card players, its last ``solve_last`` tricks valued open-handed), to a
     run folder; returns the folder. The same folder again resumes the run. Without ``points``, and with the
-    ``pimc`` and ``rollout`` teachers, the parts have no ``points`` column (the open-hand game values alone
-    are about four times faster than with the points)."""
+    ``pimc``, ``pimc_play_out`` and ``rollout`` teachers, the parts have no ``points`` column (the open-hand
+    game values alone are about four times faster than with the points)."""
     check_config(deals, seed, MODE, chunk_size)
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
@@ -91,7 +106,7 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
 def read_decisions(folders) -> dict:
     """The rows of decision runs, concatenated: ``deal_id`` (made distinct across runs of different
     seeds by the run's position in ``folders``), ``view``, ``legal``, ``values``, ``points`` as numpy
-    arrays (``points`` NaN for a run without them: written with ``--no-points``, by the ``pimc`` or
+    arrays (``points`` NaN for a run without them: written with ``--no-points``, by a ``pimc`` or the
     ``rollout`` teacher or before the teacher kept them) and ``teacher``, each row's index in TEACHERS.
     Each array is made once at its full size from the parts' row counts and types, and filled a part at
     a time, so the reading holds one part beside the result."""

@@ -115,6 +115,22 @@ def test_training_is_the_same_for_a_seed(decision_run):
     assert not np.array_equal(first["hidden"], other["hidden"])      # another seed: other deals, other start
 
 
+#: The SHA-256 of every column, trick logs included, of 2,000 deals of the strong profile, recorded from the
+#: shipped model scored card by card, each hidden unit's sum in a loop of its own (commit b1fe35a).
+STRONG_BEFORE_SIDE_BY_SIDE = "566ae6bfbe0e9a827fb347ca2ad551319642ad9ac2776337a4ec78a29487e032"
+
+
+def test_the_cards_scored_side_by_side_play_as_before():
+    import hashlib
+
+    columns = play_deals(load_profile("strong"), 31, 0, 2000, log_tricks=True)
+    digest = hashlib.sha256()
+    for name in sorted(columns):
+        digest.update(name.encode())
+        digest.update(np.ascontiguousarray(columns[name]).tobytes())
+    assert digest.hexdigest() == STRONG_BEFORE_SIDE_BY_SIDE
+
+
 def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(decision_run):
     data = read_decisions([decision_run])
     rng = np.random.default_rng(1)

@@ -61,38 +61,62 @@ def learned_choice(view, legal, among, params):
     """The card of best score among ``among`` (some of the legal cards), each card scored as the learned
     player scores it when ``legal`` are its cards (a search may narrow its choice to ``among``)."""
     rows = np.empty((10, N_FEATURES), dtype=np.float64)
-    card_features(view, legal, rows)
-    ctx = context_of(view)
+    count = card_features(view, legal, rows)
+    scored = np.zeros(count, dtype=np.bool_)
+    cards = np.int64(legal)
+    for k in range(count):
+        scored[k] = (among >> lowest_card(cards)) & 1
+        cards &= cards - 1
+    scores = card_scores(rows, scored, context_of(view), params)
+    best, best_score, cards = -1, -np.inf, np.int64(legal)
+    for k in range(count):
+        card = lowest_card(cards)
+        cards &= cards - 1
+        if scored[k] and scores[k] > best_score:
+            best, best_score = card, scores[k]
+    return best
+
+
+@njit(cache=True)
+def card_scores(rows, scored, ctx, params):
+    """The score of each card ``k`` with ``scored[k]`` (its feature row ``rows[k]``) in context ``ctx``: the
+    linear part, then each hidden unit's rectified sum times its output weight, unit by unit (a unit at or
+    below zero adds zero). Every sum adds its terms in the order of the features and the units, so a
+    score is the same to the last bit whatever is scored beside it; the cards' last sums run side by
+    side, which spares each card's chain of additions its wait (a tenth of the player's time)."""
     units = np.int64(params[PARAMS_SIZE])
     linear = PARAMS_SIZE + 1 + ctx * N_FEATURES
     hidden = PARAMS_SIZE + 1 + N_CONTEXTS * N_FEATURES
     bias = hidden + units * N_FEATURES + ctx * units
-    out = hidden + units * N_FEATURES + N_CONTEXTS * units + ctx * units
-    z = np.empty(units, dtype=np.float64)
-    best, best_score, cards, k = -1, -np.inf, np.int64(legal), -1
-    while cards:
-        card = lowest_card(cards)
-        cards &= cards - 1
-        k += 1
-        if not (among >> card) & 1:
+    out = bias + N_CONTEXTS * units
+    # the first feature, "bias", is 1 for every card: its share of each unit's sum is the same for all
+    start = np.empty(units, dtype=np.float64)
+    for h in range(units):
+        start[h] = params[bias + h]
+        start[h] += 1.0 * params[hidden + h]
+    sums = np.zeros((len(scored), units), dtype=np.float64)
+    scores = np.zeros(len(scored), dtype=np.float64)
+    for k in range(len(scored)):
+        if not scored[k]:
             continue
-        score = 0.0
+        unit_sums = sums[k]
         for h in range(units):
-            z[h] = params[bias + h]
-        for f in range(N_FEATURES):
+            unit_sums[h] = start[h]
+        score = 0.0 + 1.0 * params[linear]
+        for f in range(1, N_FEATURES):
             x = rows[k, f]
             if x == 0.0:
                 continue
             score += x * params[linear + f]
             unit = hidden + f * units
             for h in range(units):
-                z[h] += x * params[unit + h]
-        for h in range(units):
-            if z[h] > 0:
-                score += z[h] * params[out + h]
-        if score > best_score:
-            best, best_score = card, score
-    return best
+                unit_sums[h] += x * params[unit + h]
+        scores[k] = score
+    for h in range(units):      # unit by unit, the cards side by side
+        weight = params[out + h]
+        for k in range(len(scored)):
+            scores[k] += max(sums[k, h], 0.0) * weight
+    return scores
 
 
 def linear_model(weights: np.ndarray) -> dict:

@@ -22,7 +22,7 @@ from strategies.cardplay.learned import (
     load_model,
     model_data,
 )
-from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURES
+from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURES, card_features
 from strategies.registry import StrategyError, build
 from strategies.training import card_rows, train
 from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
@@ -113,6 +113,17 @@ def test_training_is_the_same_for_a_seed(decision_run):
     assert report == report_again
     other, _ = train(*args, seed=5)
     assert not np.array_equal(first["hidden"], other["hidden"])      # another seed: other deals, other start
+
+
+def test_the_features_fill_every_number_of_every_legal_cards_row(decision_run):
+    # the player's rows are not cleared first: each feature must be written for every card
+    data = read_decisions([decision_run])
+    rows = np.empty((10, N_FEATURES))
+    for view, legal in zip(data["view"], data["legal"]):
+        rows[:] = np.nan
+        count = card_features(view, legal, rows)
+        assert count == bin(int(legal)).count("1") and np.isfinite(rows[:count]).all()
+        assert (rows[:count, 0] == 1.0).all()             # the bias, whose share the scores add once
 
 
 #: The SHA-256 of every column, trick logs included, of 2,000 deals of the strong profile, recorded from the

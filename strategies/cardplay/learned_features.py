@@ -114,7 +114,6 @@ def card_features(view, legal, rows):
         c = lowest_card(cards)
         cards &= cards - 1
         row = rows[k]
-        row[:] = 0.0
         e = EFFECTIVE_SUIT[game, c]
         suit = SUIT_CARDS[game, e]
         points = CARD_POINTS[c] / 11.0

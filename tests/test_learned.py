@@ -26,6 +26,7 @@ from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURE
 from strategies.registry import StrategyError, build
 from strategies.training import card_rows, train
 from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
+from tests.digests import play_digest
 from tests.views import unseen_swapped, view_of
 
 
@@ -132,14 +133,7 @@ STRONG_BEFORE_SIDE_BY_SIDE = "566ae6bfbe0e9a827fb347ca2ad551319642ad9ac2776337a4
 
 
 def test_the_cards_scored_side_by_side_play_as_before():
-    import hashlib
-
-    columns = play_deals(load_profile("strong"), 31, 0, 2000, log_tricks=True)
-    digest = hashlib.sha256()
-    for name in sorted(columns):
-        digest.update(name.encode())
-        digest.update(np.ascontiguousarray(columns[name]).tobytes())
-    assert digest.hexdigest() == STRONG_BEFORE_SIDE_BY_SIDE
+    assert play_digest(load_profile("strong"), 2000) == STRONG_BEFORE_SIDE_BY_SIDE
 
 
 def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(decision_run):

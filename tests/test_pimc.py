@@ -25,6 +25,7 @@ from sim.rules.view import VIEW_PLAYED, VIEW_SIZE, VIEW_VOIDS, seat_view, set_de
 from strategies import load_profile, play_deals
 from strategies.cardplay.pimc import hand_sizes, pimc_card, pimc_policy, sample_world, world_result
 from strategies.registry import build
+from tests.digests import play_digest
 
 PIMC = ["card_play=pimc", "card_play.worlds=3"]
 
@@ -239,15 +240,7 @@ PIMC_BEFORE_NEAR = "059c2f9ffa625003954d57ce2ddac12e365bbf1dc91b365f914b9a397145
 
 def _trick_log_digest(settings):
     """The SHA-256 of every column, trick logs included, of 40 deals of ``pimc`` with ``settings``."""
-    import hashlib
-
-    profile = load_profile("threshold", ["card_play=pimc", *settings])
-    columns = play_deals(profile, 31, 0, 40, log_tricks=True)
-    digest = hashlib.sha256()
-    for name in sorted(columns):
-        digest.update(name.encode())
-        digest.update(np.ascontiguousarray(columns[name]).tobytes())
-    return digest.hexdigest()
+    return play_digest(load_profile("threshold", ["card_play=pimc", *settings]), 40)
 
 
 def test_four_worlds_without_inference_play_as_pimc_played_before_inference():

@@ -181,11 +181,13 @@ def choose_trust(model: dict, rows, targets, decision, context, fallback: dict |
 
 
 def untrusted(model: dict, training: dict) -> dict:
-    """A trained model with the trust its training added to the heuristic_choice weights taken out."""
-    weights = model["weights"].copy()
+    """A trained model with the trust its training added to the heuristic_choice weights taken out, and
+    zero weights for the features its version lacks (a model of version 3 reads the first 45)."""
+    lacking = N_FEATURES - model["weights"].shape[1]
+    weights = np.pad(model["weights"], ((0, 0), (0, lacking)))
     for c, name in enumerate(CONTEXTS):
         weights[c, HEURISTIC_FEATURE] -= training.get("trust", {}).get(name, 0.0)
-    return {**model, "weights": weights}
+    return {**model, "weights": weights, "hidden": np.pad(model["hidden"], ((0, 0), (0, lacking)))}
 
 
 def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight: float) -> np.ndarray:

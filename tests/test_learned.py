@@ -22,11 +22,11 @@ from strategies.cardplay.learned import (
     load_model,
     model_data,
 )
-from strategies.cardplay.learned_features import FEATURES, N_CONTEXTS, N_FEATURES, card_features
+from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
 from strategies.registry import StrategyError, build
-from strategies.training import card_rows, train
+from strategies.training import card_rows, train, untrusted
 from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
-from tests.digests import play_digest
+from tests.digests import MODEL_V5, play_digest
 from tests.views import unseen_swapped, view_of
 
 
@@ -127,13 +127,23 @@ def test_the_features_fill_every_number_of_every_legal_cards_row(decision_run):
         assert (rows[:count, 0] == 1.0).all()             # the bias, whose share the scores add once
 
 
-#: The SHA-256 of every column, trick logs included, of 2,000 deals of the strong profile, recorded from the
-#: shipped model scored card by card, each hidden unit's sum in a loop of its own (commit b1fe35a).
+#: The SHA-256 of every column, trick logs included, of 2,000 deals of the strong profile, recorded from
+#: model v5, then the shipped model, scored card by card, each hidden unit's sum in a loop of its own (commit
+#: b1fe35a).
 STRONG_BEFORE_SIDE_BY_SIDE = "566ae6bfbe0e9a827fb347ca2ad551319642ad9ac2776337a4ec78a29487e032"
 
 
-def test_the_cards_scored_side_by_side_play_as_before():
-    assert play_digest(load_profile("strong"), 2000) == STRONG_BEFORE_SIDE_BY_SIDE
+def test_a_model_of_version_3_plays_as_before_the_cards_were_scored_side_by_side():
+    profile = load_profile("strong", [f"card_play.model={MODEL_V5}"])
+    assert play_digest(profile, 2000) == STRONG_BEFORE_SIDE_BY_SIDE
+
+
+#: The same of the shipped model v6 (features of version 4; the five shared features summed once a decision).
+STRONG_V6 = "976aef372f9fe3131f1fa2193e5f9f6ec84971ff36e6071315b2848103a29623"
+
+
+def test_the_shipped_model_plays_as_recorded():
+    assert play_digest(load_profile("strong"), 2000) == STRONG_V6
 
 
 def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(decision_run):
@@ -149,6 +159,28 @@ def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(d
         cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
         card = learned_card(data["view"][i], data["legal"][i], params, np.uint64(1))[1]
         assert card == cards[int(np.argmax(scores[mine]))]
+
+
+def test_a_model_file_of_version_3_plays_the_best_score_of_its_45_features(decision_run, tmp_path):
+    # version 4 added features after version 3's 45: a file of version 3 still plays, reading those alone
+    data = read_decisions([decision_run])
+    rng = np.random.default_rng(4)
+    old = {"weights": rng.normal(size=(N_CONTEXTS, 45)), "hidden": rng.normal(size=(6, 45)),
+           "hidden_bias": rng.normal(size=(N_CONTEXTS, 6)), "hidden_out": rng.normal(size=(N_CONTEXTS, 6))}
+    path = tmp_path / "version-3.npz"
+    np.savez(path, format=np.array(MODEL_FORMAT), version=np.array(3), features=np.array(FEATURES_V3),
+             training=np.array("{}"), **old)
+    params = build("card_play", "learned", model=str(path)).param_row()
+    rows, _, decision, context = card_rows(data["view"], data["legal"], data["values"])
+    scores = network_scores(old, rows[:, :45], context)
+    for i in range(0, len(data["view"]), 5):
+        mine = np.flatnonzero(decision == i)
+        cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
+        card = learned_card(data["view"][i], data["legal"][i], params, np.uint64(1))[1]
+        assert card == cards[int(np.argmax(scores[mine]))]
+    start = untrusted(*load_model(path))          # fitted on from it, the new features start at zero weight
+    assert start["weights"].shape == (N_CONTEXTS, N_FEATURES) and not start["weights"][:, 45:].any()
+    assert start["hidden"].shape == (6, N_FEATURES) and np.array_equal(start["hidden"][:, :45], old["hidden"])
 
 
 def test_the_lean_fit_computes_what_numpy_does_over_all_rows_at_once(decision_run):

@@ -8,6 +8,7 @@ from sim.rules.tricks import legal_now
 from sim.runs.decisions import log_decisions, read_decisions
 from sim.runs.folder import read_manifest
 from strategies.cardplay.builtin import new_workspace
+from strategies.cardplay.learned_features import N_FEATURES
 from strategies.cardplay.pimc import pimc_best, pimc_policy
 from strategies.teacher import TEACHERS, pimc_teacher_values
 from strategies.training import train, untrusted
@@ -43,7 +44,7 @@ def test_a_pimc_run_follows_the_same_play_as_an_open_hand_run_and_both_train_tog
     assert list(np.unique(both["teacher"])) == [0, 1]
     model, report = train(both["deal_id"], both["view"], both["legal"], both["values"], both["points"],
                           units=4, networks=1, teacher=both["teacher"], teacher_weights=(1.0, 2.0))
-    assert model["weights"].shape[1] == 45 and set(report["student_by_teacher"]) <= set(TEACHERS)
+    assert model["weights"].shape[1] == N_FEATURES and set(report["student_by_teacher"]) <= set(TEACHERS)
     pimc = both["teacher"] == 1
     tuned, again = train(both["deal_id"][pimc], both["view"][pimc], both["legal"][pimc], both["values"][pimc],
                          teacher=both["teacher"][pimc], start=(model, report))

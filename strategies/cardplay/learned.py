@@ -11,8 +11,9 @@ the lowest card id). :mod:`strategies.training` fits the model to the open-hand 
 in ``models/`` is the default.
 
 A model file is a NumPy ``.npz`` of plain arrays: ``format`` (:data:`MODEL_FORMAT`),
-``version`` (:data:`MODEL_VERSION`), ``features`` (the names of FEATURES, in order),
-``weights`` (N_CONTEXTS x N_FEATURES), ``hidden`` (H x N_FEATURES), ``hidden_bias`` and
+``version`` (:data:`MODEL_VERSION`; a file of version 3 still plays, on the first 45 features),
+``features`` (the names of FEATURES, in order), ``weights`` (N_CONTEXTS x N_FEATURES), ``hidden``
+(H x N_FEATURES), ``hidden_bias`` and
 ``hidden_out`` (N_CONTEXTS x H; H may be 0) and ``training`` (a JSON text saying how it was
 trained). The model travels to the kernel flattened after the parameter row
 (``CardPolicy.data``, laid out by :func:`model_data`), so the player runs in the built-in play
@@ -32,16 +33,28 @@ from numba import njit
 from sim.rules.cards import lowest_card
 
 from ..registry import StrategyError, register
-from .learned_features import FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
+from .learned_features import (
+    DECISION_FEATURES,
+    FEATURES,
+    FEATURES_V3,
+    N_CONTEXTS,
+    N_FEATURES,
+    N_FEATURES_V3,
+    card_features,
+    context_of,
+)
 from .policy import PARAMS_SIZE, CardPolicy
 
 #: Its kind in the built-in play loop (strategies.cardplay.builtin).
 LEARNED_KIND = 4
 MODEL_FORMAT = "skatsim card-play model"
-#: The model files this player reads: a file of another version must be trained again.
-MODEL_VERSION = 3
+#: The version of the model files training writes; VERSION_FEATURES are the versions this player reads
+#: (a file of another version must be trained again).
+MODEL_VERSION = 4
+#: The features of each version this player reads (a model of version 3 reads the first 45).
+VERSION_FEATURES = {3: FEATURES_V3, 4: FEATURES}
 #: The model shipped with skatsim, the player's default.
-SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v5.npz"
+SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v6.npz"
 
 
 #: The arrays of a model, in the order :func:`model_data` lays them out after the hidden size.
@@ -79,21 +92,42 @@ def learned_choice(view, legal, among, params):
 
 @njit(cache=True)
 def card_scores(rows, scored, ctx, params):
-    """The score of each card ``k`` with ``scored[k]`` (its feature row ``rows[k]``) in context ``ctx``: the
-    linear part, then each hidden unit's rectified sum times its output weight, unit by unit (a unit at or
-    below zero adds zero). Every sum adds its terms in the order of the features and the units, so a
-    score is the same to the last bit whatever is scored beside it; the cards' last sums run side by
-    side, which spares each card's chain of additions its wait (a tenth of the player's time)."""
+    """The score of each card ``k`` with ``scored[k]`` (its feature row ``rows[k]``) in context ``ctx`` under
+    a model of either version: the feature count is passed as a constant, since the scores' loops run in
+    about half the time when it is known as they compile."""
+    if params[PARAMS_SIZE + 1] == N_FEATURES_V3:
+        return _card_scores(rows, scored, ctx, params, N_FEATURES_V3)
+    return _card_scores(rows, scored, ctx, params, N_FEATURES)
+
+
+@njit(cache=True, inline="always")
+def _card_scores(rows, scored, ctx, params, features):
+    """The scores of :func:`card_scores` for a model of ``features`` features: the linear part, then each
+    hidden unit's rectified sum times its output weight, unit by unit (a unit at or below zero adds zero).
+    The share of the bias and of DECISION_FEATURES, the same for every card, is summed once a decision;
+    each card's own features then add theirs in the order of the features and the units, so a score is
+    the same to the last bit whatever is scored beside it; the cards' last sums run side by side, which
+    spares each card's chain of additions its wait (a tenth of the player's time)."""
     units = np.int64(params[PARAMS_SIZE])
-    linear = PARAMS_SIZE + 1 + ctx * N_FEATURES
-    hidden = PARAMS_SIZE + 1 + N_CONTEXTS * N_FEATURES
-    bias = hidden + units * N_FEATURES + ctx * units
+    linear = PARAMS_SIZE + 2 + ctx * features
+    hidden = PARAMS_SIZE + 2 + N_CONTEXTS * features
+    bias = hidden + units * features + ctx * units
     out = bias + N_CONTEXTS * units
-    # the first feature, "bias", is 1 for every card: its share of each unit's sum is the same for all
+    shared_from, shared_to = DECISION_FEATURES
+    shared_to = min(shared_to, features)
     start = np.empty(units, dtype=np.float64)
     for h in range(units):
         start[h] = params[bias + h]
         start[h] += 1.0 * params[hidden + h]
+    base = 0.0 + 1.0 * params[linear]
+    if shared_from < shared_to:
+        first = np.argmax(scored)
+        for f in range(shared_from, shared_to):
+            x = rows[first, f]
+            base += x * params[linear + f]
+            unit = hidden + f * units
+            for h in range(units):
+                start[h] += x * params[unit + h]
     sums = np.zeros((len(scored), units), dtype=np.float64)
     scores = np.zeros(len(scored), dtype=np.float64)
     for k in range(len(scored)):
@@ -102,10 +136,10 @@ def card_scores(rows, scored, ctx, params):
         unit_sums = sums[k]
         for h in range(units):
             unit_sums[h] = start[h]
-        score = 0.0 + 1.0 * params[linear]
-        for f in range(1, N_FEATURES):
+        score = base
+        for f in range(1, features):
             x = rows[k, f]
-            if x == 0.0:
+            if x == 0.0 or shared_from <= f < shared_to:
                 continue
             score += x * params[linear + f]
             unit = hidden + f * units
@@ -121,14 +155,15 @@ def card_scores(rows, scored, ctx, params):
 
 def linear_model(weights: np.ndarray) -> dict:
     """A model of linear weights only (no hidden units)."""
-    return {"weights": np.asarray(weights, dtype=np.float64), "hidden": np.zeros((0, N_FEATURES)),
+    weights = np.asarray(weights, dtype=np.float64)
+    return {"weights": weights, "hidden": np.zeros((0, weights.shape[1])),
             "hidden_bias": np.zeros((N_CONTEXTS, 0)), "hidden_out": np.zeros((N_CONTEXTS, 0))}
 
 
-def _check_shapes(model: dict) -> int:
+def _check_shapes(model: dict, features: int = N_FEATURES) -> int:
     """The model's hidden size; ValueError when an array has the wrong shape or is not finite."""
     units = np.shape(model["hidden"])[0]
-    shapes = {"weights": (N_CONTEXTS, N_FEATURES), "hidden": (units, N_FEATURES),
+    shapes = {"weights": (N_CONTEXTS, features), "hidden": (units, features),
               "hidden_bias": (N_CONTEXTS, units), "hidden_out": (N_CONTEXTS, units)}
     for name, shape in shapes.items():
         if np.shape(model[name]) != shape:
@@ -139,12 +174,17 @@ def _check_shapes(model: dict) -> int:
 
 
 def model_data(model: dict) -> np.ndarray:
-    """The model flattened as the kernel reads it after the parameter row: H, then MODEL_ARRAYS (the
-    hidden weights by feature, then unit, so that the kernel adds a feature to every unit in a row)."""
-    units = _check_shapes(model)
+    """The model flattened as the kernel reads it after the parameter row: H, its number of features (45 for
+    a model of version 3, which reads the first of FEATURES), then MODEL_ARRAYS (the hidden weights by
+    feature, then unit, so that the kernel adds a feature to every unit in a row)."""
+    features = np.shape(model["weights"])[-1]
+    if features not in (len(f) for f in VERSION_FEATURES.values()):
+        known = " or ".join(str(len(f)) for f in VERSION_FEATURES.values())
+        raise ValueError(f"weights must have {known} features, not {features}")
+    units = _check_shapes(model, features)
     arrays = {n: np.asarray(model[n], dtype=np.float64) for n in MODEL_ARRAYS}
     arrays["hidden"] = arrays["hidden"].T
-    return np.concatenate([[float(units)], *(arrays[n].ravel() for n in MODEL_ARRAYS)])
+    return np.concatenate([[float(units), float(features)], *(arrays[n].ravel() for n in MODEL_ARRAYS)])
 
 
 def save_model(path, model: dict, training: dict) -> Path:
@@ -172,9 +212,11 @@ def load_model(path) -> tuple[dict, dict]:
             if str(head["format"]) != MODEL_FORMAT:
                 raise StrategyError(f"{where} is not a skatsim card-play model")
             version = int(head["version"])
-            if version != MODEL_VERSION or tuple(map(str, head["features"])) != FEATURES:
-                raise StrategyError(f"{where} is a model of version {version}; this skatsim plays version "
-                                    f"{MODEL_VERSION}: train it again with `skatsim train card-play`")
+            features = VERSION_FEATURES.get(version)
+            if features is None or tuple(map(str, head["features"])) != features:
+                raise StrategyError(f"{where} is a model of version {version}; this skatsim plays versions "
+                                    f"{min(VERSION_FEATURES)} to {MODEL_VERSION}: train it again with "
+                                    "`skatsim train card-play`")
             model = {name: np.asarray(data[name], dtype=np.float64) for name in MODEL_ARRAYS}
             training = str(data["training"])
     except StrategyError:
@@ -184,7 +226,7 @@ def load_model(path) -> tuple[dict, dict]:
     except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as error:
         raise StrategyError(f"{where} is not a readable model file ({type(error).__name__})") from None
     try:
-        _check_shapes(model)
+        _check_shapes(model, len(features))
         record = json.loads(training)
     except ValueError as error:
         raise StrategyError(f"{where} has a damaged model ({error})") from None

@@ -51,7 +51,15 @@ FEATURES = (
     "suit_led_before", "points_x_last_to_play", "opponents_may_trump", "height_x_null_safe",
     "lowest_out_x_points", "heuristic_choice", "declarer_next", "points_x_declarer_next",
     "partner_may_trump", "height_x_declarer_next",
+    "side_points", "opponent_points", "own_trumps", "trumps_out", "own_masters",
+    "trick_points_x_wins_surely", "reaches_game_surely", "may_give_game",
 )
+#: The features of the model files of version 3, the first of FEATURES (such a file still plays).
+FEATURES_V3 = FEATURES[:45]
+N_FEATURES_V3 = len(FEATURES_V3)
+#: Features of version 4 whose number is the same for every card of a decision (the game's state): the
+#: player adds their share of the scores once a decision. They follow FEATURES_V3 directly.
+DECISION_FEATURES = (45, 50)
 N_FEATURES = len(FEATURES)
 #: Decision contexts: game class (suit, grand, null) x side (declarer, defender) x position in the trick.
 N_CONTEXTS = 18
@@ -69,12 +77,27 @@ def context_of(view):
 
 
 @njit(cache=True)
-def _side_points(view):
-    """Card points the seat's side has taken (the declarer's discard counts for it)."""
-    d, seat = view[VIEW_DECLARER], view[VIEW_SEAT]
-    if seat == d:
-        return card_points(view[VIEW_WON + d]) + card_points(view[VIEW_OWN_SKAT])
-    return card_points(view[VIEW_WON + (d + 1) % 3]) + card_points(view[VIEW_WON + (d + 2) % 3])
+def _points_taken(view):
+    """Card points (the seat's side, the other side) have taken as far as the seat knows them: the
+    declarer's side counts its discard, which a defender does not see."""
+    d = view[VIEW_DECLARER]
+    declarer = card_points(view[VIEW_WON + d])
+    defenders = card_points(view[VIEW_WON + (d + 1) % 3]) + card_points(view[VIEW_WON + (d + 2) % 3])
+    if view[VIEW_SEAT] == d:
+        return declarer + card_points(view[VIEW_OWN_SKAT]), defenders
+    return defenders, declarer
+
+
+@njit(cache=True)
+def _masters(game, own, out):
+    """How many of the own cards no card out is higher than in their suit."""
+    count, cards = 0, own
+    while cards:
+        c = lowest_card(cards)
+        cards &= cards - 1
+        if (ABOVE[game, c] & out) == 0:
+            count += 1
+    return count
 
 
 @njit(cache=True)
@@ -94,7 +117,10 @@ def card_features(view, legal, rows):
     trumps_out = popcount(out & TRUMP_CARDS[game])
     own_trumps = popcount(own & TRUMP_CARDS[game])
     n, tricks_done = view[VIEW_IN_TRICK], view[VIEW_TRICKS_DONE]
-    side_points = _side_points(view) / 120.0
+    side_taken, opponents_taken = _points_taken(view)
+    side_points = side_taken / 120.0
+    side_goal, opponent_goal = (61, 60) if seat == d else (60, 61)
+    masters = _masters(game, own, out) / 4.0
     holds = np.zeros(3, dtype=np.int64)
     for s in range(3):
         holds[s] = may_hold(view, s, out) if s != seat else own
@@ -186,5 +212,11 @@ def card_features(view, legal, rows):
         row[42] = points * declarer_next
         row[43] = partner_trumps
         row[44] = row[3] * declarer_next
+        row[45], row[46] = side_points, opponents_taken / 120.0
+        row[47], row[48], row[49] = own_trumps / 4.0, trumps_out / 4.0, masters
+        row[50] = in_trick_points / 11.0 * surely
+        trick_total = in_trick_points + CARD_POINTS[c]
+        row[51] = 1.0 if game != NULL and surely and side_taken + trick_total >= side_goal else 0.0
+        row[52] = 1.0 if game != NULL and not surely and opponents_taken + trick_total >= opponent_goal else 0.0
         k += 1
     return k

@@ -90,7 +90,8 @@ def test_the_run_has_the_game_mode_schema_and_the_archive_columns(tmp_path):
     assert config["source"] == "iss" and config["mode"] == "game" and config["seed"] is None
     assert config["deals"] == len(GOOD) and manifest.finished
     assert config["sources"][0]["name"] == "a.txt" and len(config["sources"][0]["sha256"]) == 64
-    simulated = ProfileDeals("default", {}, evaluators=tuple(logged_evaluators())).description()["evaluators"]
+    simulated = ProfileDeals("default", load_profile("default").spec,
+                             evaluators=tuple(logged_evaluators())).description()["evaluators"]
     assert config["evaluators"] == simulated
 
 

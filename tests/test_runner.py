@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from sim.commands.cli import main
 from sim.runs.folder import SCHEMA_VERSION, RunError, read_manifest
 from sim.runs.simulation import simulate
+from tests.digests import MODEL_V5
 from tests.files import identity
 
 PROFILE = "random"  # the runner does not care who plays; random compiles fastest
@@ -581,3 +582,18 @@ def test_a_long_list_of_settings_makes_a_short_folder_name():
     settings = [f"bidder.thresholds=[{k}, {k}, {k}, {k}, {k}, inf]" for k in range(6)]
     suffix = settings_suffix(settings)
     assert len(suffix) <= 61 and suffix != settings_suffix(settings[:-1] + ["bidder.margin=1"])
+
+
+def test_a_run_records_the_weights_its_card_players_read_and_is_not_resumed_with_others(tmp_path):
+    run_of = {"deals": 30, "seed": 2, "profile": "strong", "jobs": 1, "chunk_size": 10}
+    v5 = simulate(out=tmp_path / "v5", settings=[f"card_play.model={MODEL_V5}"], **run_of)
+    shipped = simulate(out=tmp_path / "shipped", **run_of)
+    recorded = read_manifest(v5).config["card_play_models"]
+    assert set(recorded) == {"forehand", "middlehand", "rearhand"} and len(set(recorded.values())) == 1
+    assert read_manifest(shipped).config["card_play_models"]["forehand"] != recorded["forehand"]
+    assert "card_play_models" not in read_manifest(simulate(20, out=tmp_path / "default", jobs=1)).config
+    manifest = json.loads((shipped / "manifest.json").read_text())  # as if made by another skatsim's model
+    manifest["config"]["card_play_models"] = recorded
+    (shipped / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(RunError, match=r"holds a different run \(card players reading other model weights than"):
+        simulate(out=shipped, **run_of)

@@ -164,6 +164,13 @@ def grow(folder: Path, manifest: Manifest, deals: int, notice=None) -> None:
         notice(f"{folder}: growing the run from {before:,} to {deals:,} deals")
 
 
+#: Settings whose difference is said in words, not shown: archive files, and the models' weights.
+OTHER_CONTENTS = {"sources": "other archive files or contents",
+                  "card_play_models": "card players reading other model weights than the run recorded, or a run"
+                                      " that recorded none (another model file, another skatsim's shipped model,"
+                                      " or a run made before skatsim recorded them)"}
+
+
 def _difference(old: dict, new: dict, prefix: str = "") -> str:
     """The first few settings that differ, as dotted names: ``seed 7 there, 9 asked``; a
     simulation against an import says only that."""
@@ -173,12 +180,13 @@ def _difference(old: dict, new: dict, prefix: str = "") -> str:
     found = []
     for key in sorted(set(old) | set(new)):
         a, b = old.get(key), new.get(key)
-        if isinstance(a, dict) and isinstance(b, dict):
+        if a != b and key in OTHER_CONTENTS:
+            found.append(OTHER_CONTENTS[key])
+        elif isinstance(a, dict) and isinstance(b, dict):
             inner = _difference(a, b, f"{prefix}{key}.")
             found += [inner] if inner else []
         elif a != b:
-            found.append("other archive files or contents" if key == "sources"
-                         else f"{prefix}{key} {shown(a)} there, {shown(b)} asked")
+            found.append(f"{prefix}{key} {shown(a)} there, {shown(b)} asked")
     return ", ".join(found[:3])
 
 

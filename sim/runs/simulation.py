@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.rules.cards import SEAT_SUFFIXES
+from sim.rules.cards import SEAT_NAMES, SEAT_SUFFIXES
 from sim.rules.deal import deal_batch
 from sim.rules.games import GAME_NAMES, NULL
 from sim.runs.folder import (
@@ -50,6 +50,16 @@ def cached_profile(name: str, spec: dict) -> Profile:
     if key not in _profiles:
         _profiles[key] = build_profile(name, spec)
     return _profiles[key]
+
+
+def card_play_models(name: str, spec: dict) -> dict:
+    """What a run's manifest says of the models its card players read: by seat, the first 16 hex digits
+    of the SHA-256 of each model's weights (seats whose player reads none left out). The spec names a
+    model only by its file, or not at all for the shipped one, whose contents another skatsim may change:
+    a run made with other weights is another run, and resuming it is refused."""
+    seats = cached_profile(name, spec).seats
+    return {seat: hashlib.sha256(np.ascontiguousarray(strategies.card_play.data, np.float64)).hexdigest()[:16]
+            for seat, strategies in zip(SEAT_NAMES, seats) if strategies.card_play.data is not None}
 
 
 class CompiledInTwo:
@@ -108,6 +118,9 @@ class ProfileDeals(CompiledInTwo):
         """What the manifest records of the players: the profile spelled out and the evaluators logged."""
         described = {"profile": self.profile, "profile_spec": self.spec, "log_tricks": self.log_tricks,
                      "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+        models = card_play_models(self.profile, self.spec)
+        if models:  # runs whose players read no model keep the manifest they always had
+            described["card_play_models"] = models
         if self.variants != "profile":
             described["variants"] = self.variants
         if self.open_hand:
@@ -167,10 +180,15 @@ class MatchDeals(CompiledInTwo):
             warm_card_play(mixed_table(a, b, seats_of("a", seating), self.card_play_only))
 
     def description(self) -> dict:
-        return {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,
-                "match": {"a": self.a, "a_spec": self.a_spec, "b": self.b, "b_spec": self.b_spec,
-                          "card_play_only": self.card_play_only},
-                "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+        described = {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,
+                     "match": {"a": self.a, "a_spec": self.a_spec, "b": self.b, "b_spec": self.b_spec,
+                               "card_play_only": self.card_play_only},
+                     "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+        models = {side: card_play_models(name, spec)
+                  for side, name, spec in (("a", self.a, self.a_spec), ("b", self.b, self.b_spec))}
+        if any(models.values()):
+            described["card_play_models"] = models
+        return described
 
 
 def evaluator_record(name: str) -> dict:

@@ -54,7 +54,7 @@ MODEL_VERSION = 4
 #: The features of each version this player reads (a model of version 3 reads the first 45).
 VERSION_FEATURES = {3: FEATURES_V3, 4: FEATURES}
 #: The model shipped with skatsim, the player's default.
-SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v6.npz"
+SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v7.npz"
 
 
 #: The arrays of a model, in the order :func:`model_data` lays them out after the hidden size.

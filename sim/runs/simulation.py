@@ -58,8 +58,8 @@ def card_play_models(name: str, spec: dict) -> dict:
     model only by its file, or not at all for the shipped one, whose contents another skatsim may change:
     a run made with other weights is another run, and resuming it is refused."""
     seats = cached_profile(name, spec).seats
-    return {seat: hashlib.sha256(np.ascontiguousarray(strategies.card_play.data, np.float64)).hexdigest()[:16]
-            for seat, strategies in zip(SEAT_NAMES, seats) if strategies.card_play.data is not None}
+    return {seat: hashlib.sha256(np.ascontiguousarray(player.card_play.data, np.float64)).hexdigest()[:16]
+            for seat, player in zip(SEAT_NAMES, seats) if player.card_play.data is not None}
 
 
 class CompiledInTwo:

@@ -166,9 +166,9 @@ def grow(folder: Path, manifest: Manifest, deals: int, notice=None) -> None:
 
 #: Settings whose difference is said in words, not shown: archive files, and the models' weights.
 OTHER_CONTENTS = {"sources": "other archive files or contents",
-                  "card_play_models": "card players reading other model weights than the run recorded, or a run"
-                                      " that recorded none (another model file, another skatsim's shipped model,"
-                                      " or a run made before skatsim recorded them)"}
+                  "card_play_models": "card players reading other model weights than the run recorded, or none"
+                                      " recorded: another model file, another skatsim's shipped model, or a run"
+                                      " made before skatsim recorded them"}
 
 
 def _difference(old: dict, new: dict, prefix: str = "") -> str:

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.runs.folder import SCHEMA_VERSION, RunError, read_manifest
+from sim.runs.folder import MANIFEST, SCHEMA_VERSION, RunError, read_manifest
 from sim.runs.simulation import simulate
 from tests.digests import MODEL_V5
 from tests.files import identity
@@ -592,8 +592,8 @@ def test_a_run_records_the_weights_its_card_players_read_and_is_not_resumed_with
     assert set(recorded) == {"forehand", "middlehand", "rearhand"} and len(set(recorded.values())) == 1
     assert read_manifest(shipped).config["card_play_models"]["forehand"] != recorded["forehand"]
     assert "card_play_models" not in read_manifest(simulate(20, out=tmp_path / "default", jobs=1)).config
-    manifest = json.loads((shipped / "manifest.json").read_text())  # as if made by another skatsim's model
+    manifest = json.loads((shipped / MANIFEST).read_text())  # as if made by another skatsim's model
     manifest["config"]["card_play_models"] = recorded
-    (shipped / "manifest.json").write_text(json.dumps(manifest))
+    (shipped / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(RunError, match=r"holds a different run \(card players reading other model weights than"):
         simulate(out=shipped, **run_of)

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 
 from sim.runs.folder import RunError, part_name, read_manifest
 from sim.runs.runner import RunConfig, check_config, run
-from sim.runs.simulation import cached_profile, card_play_models
+from sim.runs.simulation import cached_profile, card_play_models, with_card_play_models
 from strategies.cardplay.learned import SHIPPED_MODEL
 from strategies.cardplay.pimc import (
     DEFAULT_CANDIDATES,
@@ -69,11 +69,8 @@ class DecisionDeals:
                 teacher["solve_last"] = self.solve_last
         else:
             teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT, "points": self.points}
-        described = {"profile": self.profile, "profile_spec": self.spec, "teacher": teacher}
-        models = card_play_models(self.profile, self.spec)
-        if models:
-            described["card_play_models"] = models
-        return described
+        return with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher},
+                                     card_play_models(self.profile, self.spec))
 
 
 def default_folder(profile: str, seed: int, deals: int, teacher: str = "open_hand") -> Path:

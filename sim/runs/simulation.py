@@ -62,6 +62,14 @@ def card_play_models(name: str, spec: dict) -> dict:
             for seat, player in zip(SEAT_NAMES, seats) if player.card_play.data is not None}
 
 
+def with_card_play_models(described: dict, models: dict) -> dict:
+    """``described`` with ``card_play_models`` added when any card player reads a model (by seat, or by
+    side and seat); a run whose players read none keeps the manifest it always had."""
+    if any(models.values()):
+        described["card_play_models"] = models
+    return described
+
+
 class CompiledInTwo:
     """What a play needs to compile its kernels in two processes on a first run (see
     :func:`sim.runs.runner.warm_up`): ``warm_card_play()`` in one, ``warm_the_rest(seed)`` in the other."""
@@ -118,9 +126,7 @@ class ProfileDeals(CompiledInTwo):
         """What the manifest records of the players: the profile spelled out and the evaluators logged."""
         described = {"profile": self.profile, "profile_spec": self.spec, "log_tricks": self.log_tricks,
                      "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
-        models = card_play_models(self.profile, self.spec)
-        if models:  # runs whose players read no model keep the manifest they always had
-            described["card_play_models"] = models
+        with_card_play_models(described, card_play_models(self.profile, self.spec))
         if self.variants != "profile":
             described["variants"] = self.variants
         if self.open_hand:
@@ -184,11 +190,8 @@ class MatchDeals(CompiledInTwo):
                      "match": {"a": self.a, "a_spec": self.a_spec, "b": self.b, "b_spec": self.b_spec,
                                "card_play_only": self.card_play_only},
                      "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
-        models = {side: card_play_models(name, spec)
-                  for side, name, spec in (("a", self.a, self.a_spec), ("b", self.b, self.b_spec))}
-        if any(models.values()):
-            described["card_play_models"] = models
-        return described
+        return with_card_play_models(described, {"a": card_play_models(self.a, self.a_spec),
+                                                 "b": card_play_models(self.b, self.b_spec)})
 
 
 def evaluator_record(name: str) -> dict:

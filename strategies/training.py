@@ -25,18 +25,24 @@ import numpy as np
 from numba import njit
 
 from sim.rules.cards import lowest_card
-from sim.rules.view import VIEW_DECLARER, VIEW_SEAT
+from sim.rules.games import BASE_VALUES, NULL
+from sim.rules.view import VIEW_DECLARER, VIEW_GAME, VIEW_SEAT
 
 from .cardplay.heuristic import heuristic_card
 from .cardplay.learned import learned_card, linear_model, model_data
 from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
+from .cardplay.pimc import plain_results
 from .cardplay.policy import PARAMS_SIZE
+from .teacher import PIMC_PLAY_OUT_TEACHER, PIMC_TEACHER, SCHNEIDER_WEIGHT, TEACHERS
 from .training_net import HIDDEN_UNITS, NETWORKS, fit_network, network_scores, side_by_side
 
 #: The ridge penalty, relative to the number of rows of a context.
 RIDGE = 1e-3
 #: The weight of the declarer's open-hand points (over 120) beside the game value in the target.
 POINTS_WEIGHT = 0.0
+#: Schneider counted as what its level adds to the declarer's Seeger-Fabian result in the game
+#: (:func:`recount_schneider`), in place of a share of a game.
+GAME_VALUE = "game_value"
 #: Share of the deals held out from fitting to measure the model, and the same share again to
 #: choose how far each context trusts the fit over the heuristic player's card.
 HOLD_OUT = 0.1
@@ -197,18 +203,65 @@ def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight
     return values + points_weight * np.nan_to_num(np.asarray(points, dtype=np.float64)) / 120.0
 
 
-def decision_weights(teacher, teacher_weights) -> np.ndarray | None:
-    """Each decision's weight in the fit, ``teacher_weights[teacher[i]]``; None when every weight is 1."""
-    if teacher is None or teacher_weights is None:
-        return None
-    weights = np.asarray(teacher_weights, dtype=np.float64)[np.asarray(teacher)]
-    return None if (weights == 1.0).all() else weights
+@njit(cache=True)
+def _recount_schneider(views, values, kept, teacher_weight, weight):
+    """:func:`recount_schneider` on the decisions ``kept`` (the values changed in place); a ``weight``
+    below 0 counts the level in the game's value."""
+    for i in range(views.shape[0]):
+        if not kept[i] or views[i, VIEW_GAME] == NULL:
+            continue
+        made, suffered = weight, weight
+        if weight < 0:
+            won, lost = plain_results(views[i])
+            made = BASE_VALUES[views[i, VIEW_GAME]] / (won - lost)
+            suffered = 2.0 * made
+        for card in range(values.shape[1]):
+            if values[i, card] > 1.0 + teacher_weight / 2:
+                values[i, card] = 1.0 + made
+            elif values[i, card] < -teacher_weight / 2:
+                values[i, card] = -suffered
+
+
+def recount_schneider(views: np.ndarray, values: np.ndarray, teacher=None, weight=GAME_VALUE) -> np.ndarray:
+    """The teacher's values with schneider made or suffered, in suit and grand a quarter of a game beyond
+    won or lost (``strategies.teacher.SCHNEIDER_WEIGHT``), counted as ``weight`` of a game instead; or, with
+    ``GAME_VALUE``, as the level it adds to the declarer's Seeger-Fabian result in the declared game, on the
+    same scale (0 lost, 1 won): one level more of the game's base value when made, two less when suffered
+    (the lost game counts twice), as ``pimc`` weighs them (:func:`strategies.cardplay.pimc.plain_results`,
+    one matador). The PIMC teachers' values are in those terms already and stay."""
+    kept = np.ones(len(views), dtype=np.bool_) if teacher is None else \
+        ~np.isin(np.asarray(teacher), [PIMC_TEACHER, PIMC_PLAY_OUT_TEACHER])
+    values = np.array(values, dtype=np.float64)
+    _recount_schneider(np.ascontiguousarray(views, dtype=np.int64), values, kept, SCHNEIDER_WEIGHT,
+                       -1.0 if weight == GAME_VALUE else float(weight))
+    return values
+
+
+@njit(cache=True)
+def stakes(views):
+    """What each decision's game is worth to the declarer between won and lost, in Seeger-Fabian terms
+    (:func:`strategies.cardplay.pimc.plain_results`, one matador)."""
+    out = np.empty(views.shape[0])
+    for i in range(views.shape[0]):
+        won, lost = plain_results(views[i])
+        out[i] = won - lost
+    return out
+
+
+def decision_weights(teacher, teacher_weights, views=None) -> np.ndarray | None:
+    """Each decision's weight in the fit, ``teacher_weights[teacher[i]]``, times its game's stake over the
+    mean stake when ``views`` are given; None when every weight is 1."""
+    weights = None
+    if teacher is not None and teacher_weights is not None:
+        weights = np.asarray(teacher_weights, dtype=np.float64)[np.asarray(teacher)]
+    if views is not None:
+        stake = stakes(np.ascontiguousarray(views, dtype=np.int64))
+        weights = stake / stake.mean() * (1.0 if weights is None else weights)
+    return None if weights is None or (weights == 1.0).all() else weights
 
 
 def by_teacher(choose, views, legals, values, teacher) -> dict:
     """:func:`judge` of the cards ``choose(views, legals)`` on the decisions of each teacher present."""
-    from .teacher import TEACHERS
-
     found = {}
     for k, name in enumerate(TEACHERS):
         mine = np.asarray(teacher) == k
@@ -220,7 +273,8 @@ def by_teacher(choose, views, legals, values, teacher) -> dict:
 def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: float = RIDGE,
           points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS,
           networks: int = NETWORKS, teacher=None, teacher_weights=None,
-          start: tuple[dict, dict] | None = None, progress=None) -> tuple[dict, dict]:
+          start: tuple[dict, dict] | None = None, progress=None, schneider=None,
+          by_stake: bool = False) -> tuple[dict, dict]:
     """Fit on all deals but the held-out ones (a share to test, a share to choose when to stop the
     network's fit and each context's trust in the fit); returns (model, report). With ``networks``
     above 1, that many networks are fitted from the starts of seeds ``seed``, ``seed + 1``, ... on the
@@ -232,8 +286,15 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     trust its training added) stay, and its network's fit goes on over these decisions
     (:func:`strategies.training_net.fit_network`); a context with too few validation decisions to
     choose its trust keeps the start's. ``progress(network, networks, epochs_done, epochs, given_away)``
-    is told after each epoch of each network's fit the validation value given away per decision."""
+    is told after each epoch of each network's fit the validation value given away per decision.
+    ``schneider`` (None: the teacher's own) is how schneider counts in the values fitted and judged, a weight
+    of a game or ``GAME_VALUE`` (:func:`recount_schneider`);
+    with ``by_stake`` each decision's error weighs as much more as its game is worth (:func:`stakes`)."""
     began = time.perf_counter()
+    if schneider is not None:
+        if schneider != GAME_VALUE and not (isinstance(schneider, (int, float)) and 0 <= schneider <= 1):
+            raise TrainingError(f"schneider counts as {schneider!r}: give a weight from 0 to 1 or {GAME_VALUE}")
+        values = recount_schneider(views, values, teacher, schneider)
     deal_ids = np.asarray(deal_ids)
     test = held_out(deal_ids, seed)
     check = ~test & held_out(np.where(test, -1, deal_ids), seed + 1, HOLD_OUT / (1 - HOLD_OUT))
@@ -245,7 +306,8 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     targets = teacher_targets(values, points, points_weight)
     fit_rows = card_rows(views[fit], legals[fit], targets[fit])
     validation_rows = card_rows(views[check], legals[check], targets[check])
-    weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights)
+    weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights,
+                               views[fit] if by_stake else None)
     row_weights = None if weighed is None else weighed[fit_rows[2]]
     validation_count = max(1, int(check.sum()))     # the fit's lost values are sums over these decisions
 
@@ -273,7 +335,8 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
         "decisions": int(len(views)), "deals": int(len(np.unique(deal_ids))), "held_out_decisions": int(test.sum()),
         "validation_decisions": int(check.sum()), "card_rows": int(len(fit_rows[0])), "seed": seed, "ridge": ridge,
         "points_weight": points_weight if points is not None else 0.0, "hidden_units": units,
-        "networks": networks if units else 0,
+        "networks": networks if units else 0, "by_stake": by_stake,
+        "schneider": SCHNEIDER_WEIGHT if schneider is None else schneider,
         "validation_given_away_by_epoch": [[round(v / validation_count, 5) for v in h] for h in history],
         "fit_seconds": round(seconds, 2),
         "trust": {CONTEXTS[c]: step for c, step in trust.items()},

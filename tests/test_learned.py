@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.rules.games import NULL
+from sim.rules.games import CLUBS_GAME, GRAND, NULL
 from sim.rules.tricks import legal_now
-from sim.rules.view import VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED
+from sim.rules.view import VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE
 from sim.runs.decisions import log_decisions, read_decisions
 from strategies import load_profile, play_deals
 from strategies.cardplay.learned import (
@@ -24,7 +24,15 @@ from strategies.cardplay.learned import (
 )
 from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
 from strategies.registry import StrategyError, build
-from strategies.training import card_rows, train, untrusted
+from strategies.teacher import OPEN_HAND_TEACHER, PIMC_TEACHER, ROLLOUT_TEACHER
+from strategies.training import (
+    TrainingError,
+    card_rows,
+    decision_weights,
+    recount_schneider,
+    train,
+    untrusted,
+)
 from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
 from tests.digests import MODEL_V5, play_digest
 from tests.views import unseen_swapped, view_of
@@ -114,6 +122,44 @@ def test_training_is_the_same_for_a_seed(decision_run):
     assert report == report_again
     other, _ = train(*args, seed=5)
     assert not np.array_equal(first["hidden"], other["hidden"])      # another seed: other deals, other start
+
+
+def test_schneider_counted_in_game_value_is_the_level_as_pimc_weighs_it_or_a_share_of_a_game():
+    views = np.zeros((4, VIEW_SIZE), dtype=np.int64)
+    views[:, VIEW_GAME] = [CLUBS_GAME, GRAND, NULL, GRAND]
+    values = np.full((4, 32), np.nan)
+    values[:, :4] = [1.25, 1.0, 0.0, -0.25]       # schneider made, won, lost, schneider suffered
+    values[2, :4] = [1.0, 0.0, np.nan, np.nan]
+    kept = values.copy()
+    changed = recount_schneider(views, values, [ROLLOUT_TEACHER, OPEN_HAND_TEACHER, ROLLOUT_TEACHER, PIMC_TEACHER])
+    # clubs with one matador, 24: won +74, lost -98, a level 12; grand 48: +98 and -146, a level 24
+    assert np.allclose(changed[0, :4], [1 + 12 / 172, 1, 0, -24 / 172])
+    assert np.allclose(changed[1, :4], [1 + 24 / 244, 1, 0, -48 / 244])
+    assert np.array_equal(changed[2:], kept[2:], equal_nan=True)      # null, and PIMC's values in these terms
+    assert np.array_equal(values, kept, equal_nan=True)
+    assert np.allclose(recount_schneider(views, values, weight=0.5)[1, :4], [1.5, 1, 0, -0.5])
+
+
+def test_decisions_weigh_by_their_games_stake_times_their_teachers_weight():
+    views = np.zeros((3, VIEW_SIZE), dtype=np.int64)
+    views[:, VIEW_GAME] = [CLUBS_GAME, GRAND, NULL]
+    # between won and lost: clubs 74 + 98, grand 98 + 146, null 73 + 96 (one matador, nothing announced)
+    stake = np.array([172.0, 244.0, 169.0])
+    teacher = [ROLLOUT_TEACHER, PIMC_TEACHER, OPEN_HAND_TEACHER]
+    assert np.allclose(decision_weights(teacher, [1.0, 2.0, 1.0, 2.0], views), stake / stake.mean() * [1, 2, 1])
+    assert np.allclose(decision_weights(None, None, views), stake / stake.mean())
+    assert decision_weights(teacher, [1.0] * 4) is None and decision_weights(None, None) is None
+
+
+def test_training_records_its_schneider_scale_and_stake_weights_and_refuses_an_unknown_scale(decision_run):
+    data = read_decisions([decision_run])
+    args = (data["deal_id"], data["view"], data["legal"], data["values"], data["points"])
+    _, report = train(*args, units=0, schneider="game_value", by_stake=True)
+    assert (report["schneider"], report["by_stake"]) == ("game_value", True)
+    with pytest.raises(TrainingError, match="schneider counts as 'half': give a weight from 0 to 1 or game_value"):
+        train(*args, units=0, schneider="half")
+    result = CliRunner().invoke(main, ["train", "card-play", str(decision_run), "--out", "x.npz", "--schneider", "2"])
+    assert result.exit_code == 2 and "'2' is neither a share of a game from 0 to 1 nor game_value" in result.output
 
 
 def test_the_features_fill_every_number_of_every_legal_cards_row(decision_run):

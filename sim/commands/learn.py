@@ -83,10 +83,19 @@ def train_group() -> None:
 @click.option("--pimc-weight", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Weight in the fit of each decision of a run made with --teacher pimc or pimc_play_out, "
                    "beside 1 for the open-hand and the rollout teacher's.")
+@click.option("--schneider", callback=lambda ctx, param, value: _schneider(value), default=None,
+              metavar="WEIGHT|game_value",
+              help="How schneider made or suffered counts beside the game won or lost in the open-hand and rollout "
+                   "teachers' values: a share of a game from 0 to 1, or game_value, the level it adds to the "
+                   "declarer's Seeger-Fabian result in the game, as pimc weighs it [default: the teachers' 0.25].")
+@click.option("--weigh-by-stake", "by_stake", is_flag=True,
+              help="Weigh each decision in the fit by what its game is worth between won and lost in "
+                   "Seeger-Fabian terms (a grand more than a diamonds game), beside its teacher's weight.")
 @click.option("--start", "start_from", type=click.Path(dir_okay=False), default=None,
               help="A model file to go on from (fine-tuning): its linear weights stay, its network's fit goes on "
                    "over RUNS at a tenth of the step size.")
-def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc_weight, start_from):
+def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc_weight, schneider, by_stake,
+                    start_from):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
     away per decision, beside the heuristic player's (for all, and for each teacher's runs apart). Each
@@ -111,7 +120,8 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
                               units=HIDDEN_UNITS if hidden_units is None else hidden_units,
                               networks=NETWORKS if networks is None else networks, teacher=data["teacher"],
                               teacher_weights=[pimc_weight if name.startswith("pimc") else 1.0 for name in TEACHERS],
-                              start=start, progress=update)
+                              start=start, progress=update, schneider=schneider,
+                              by_stake=by_stake)
     except KeyboardInterrupt:
         close()
         _fail(f"interrupted; no model written to {out}", 130)
@@ -128,6 +138,21 @@ def train_card_play(runs, out, seed, points_weight, hidden_units, networks, pimc
         _fail(f"cannot write {out}: {error.strerror or error}")
     click.echo(json.dumps(report))
     click.echo(out)
+
+
+def _schneider(value):
+    """The --schneider option: None, game_value or a share of a game from 0 to 1."""
+    from strategies.training import GAME_VALUE
+
+    if value is None or value == GAME_VALUE:
+        return value
+    try:
+        weight = float(value)
+    except ValueError:
+        weight = -1.0
+    if not 0 <= weight <= 1:
+        raise click.BadParameter(f"{value!r} is neither a share of a game from 0 to 1 nor {GAME_VALUE}")
+    return weight
 
 
 def _training_progress():

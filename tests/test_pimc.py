@@ -21,7 +21,7 @@ from sim.rules.tricks import (
     play_card,
     to_play,
 )
-from sim.rules.view import VIEW_PLAYED, VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
+from sim.rules.view import VIEW_DECLARER, VIEW_PLAYED, VIEW_SEAT, VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
 from strategies import load_profile, play_deals
 from strategies.cardplay.pimc import hand_sizes, pimc_card, pimc_policy, sample_world, world_result
 from strategies.registry import build
@@ -304,7 +304,8 @@ def test_pimc_parameters_are_checked():
                               (["infer_by=\"bidding\""], "infer_by must be one of heuristic, learned"),
                               (["play_out=false", "model=\"mine.npz\""], "set one with it"),
                               (["solve_last=10"], "solve_last must be a whole number from 0 to 9"),
-                              (["near=-1"], "near must be a number from 0 to 10")):
+                              (["near=-1"], "near must be a number from 0 to 10"),
+                              (["learned_plays=\"both\""], "learned_plays must be one of none, declarer, defenders")):
         with pytest.raises(ProfileError, match=message):
             load_profile("threshold", ["card_play=pimc", *(f"card_play.{s}" for s in settings)])
 
@@ -355,6 +356,44 @@ def test_near_cards_are_chosen_by_the_learned_player():
         assert learned_choice(view, legal, other & -other, learned) == int(other & -other).bit_length() - 1
         checked += 1
     assert checked > 30 and differ > 3
+
+
+@pytest.mark.parametrize("role", ["declarer", "defenders"])
+def test_the_learned_player_plays_the_cards_of_the_role_asked_and_pimc_the_others(role):
+    from strategies.cardplay.learned import learned_card
+    from strategies.cardplay.pimc import learned_plays
+
+    mixed = build("card_play", "pimc", worlds=4, inference=False, learned_plays=role).param_row()
+    plain = build("card_play", "pimc", worlds=4, inference=False).param_row()
+    learned = build("card_play", "learned").param_row()
+    searched = by_model = 0
+    for index, view, legal in positions_to_play(5, 60, 25):
+        rng = np.uint64(stream_key(5, index, 1))
+        declarer = view[VIEW_SEAT] == view[VIEW_DECLARER]
+        asked = declarer if role == "declarer" else not declarer
+        assert learned_plays(view, mixed) == asked and not learned_plays(view, plain)
+        other = learned if asked else plain
+        assert pimc_card(view, legal, mixed, rng) == pimc_card(view, legal, other, rng) if not asked else \
+            pimc_card(view, legal, mixed, rng) == learned_card(view, legal, other, rng)
+        searched, by_model = searched + (not asked), by_model + asked
+    assert searched > 10 and by_model > 10
+
+
+def test_pimc_with_a_role_to_the_learned_player_plays_the_same_in_the_general_loop():
+    """The seats of the role play the learned card in the built-in loop as in the general loop (deals.py
+    plays the latter when a seat's player is outside the built-in loop)."""
+    from dataclasses import replace
+
+    from strategies.cardplay.policy import CardPolicy
+
+    profile = load_profile("threshold", [*PIMC, "card_play.learned_plays=\"defenders\""])
+    fast = play_deals(profile, 6, 3, 8, log_tricks=True)
+    policy = profile.seats[0].card_play
+    outside = CardPolicy("pimc", policy.function, policy.params, builtin=None, data=policy.data)
+    general = play_deals(replace(profile, seats=(replace(profile.seats[0], card_play=outside), *profile.seats[1:])),
+                         6, 3, 8, log_tricks=True)
+    assert (~fast["passed"]).sum() > 3
+    assert np.array_equal(fast["tricks"], general["tricks"])
 
 
 #: Declarations as the engine normalizes them: (hand, schneider announced, schwarz announced, ouvert).

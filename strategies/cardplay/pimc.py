@@ -25,9 +25,10 @@ is unclear by ``PIMC_CLEAR`` standard errors), ``PIMC_DEVIATION`` and ``PIMC_CAN
 (the play model and the worlds it weighs, :mod:`strategies.cardplay.pimc_inference`),
 ``PIMC_PLAY_OUT``, ``PIMC_INFER_BY`` (whose choices the play model reads: the rules, or the
 learned player), ``PIMC_SOLVE_LAST`` (the tricks a play-out leaves to the solver) and ``PIMC_NEAR``
-(the standard errors within which the learned player chooses among the cards); a player
-that plays out, infers by the learned player or lets it choose carries the learned model after its
-row. The
+(the standard errors within which the learned player chooses among the cards) and
+``PIMC_LEARNED_PLAYS`` (a role whose cards the learned player plays without a search: none, the
+declarer or the defenders); a player that plays out, infers by the learned player, lets it choose
+or play a role carries the learned model after its row. The
 result of a world (parameter ``score``):
 
 - ``game`` (0, the default): the declarer's Seeger-Fabian result in game terms: won or
@@ -103,6 +104,9 @@ PIMC_SOLVE_LAST = 9
 #: ... and within how many standard errors of the best card's mean a card is near enough for the learned
 #: player to choose among (0: the best mean alone decides).
 PIMC_NEAR = 10
+#: ... and the role whose cards the learned player plays, without a search, by its index in LEARNED_PLAYS.
+PIMC_LEARNED_PLAYS = 11
+LEARNED_PLAYS = ("none", "declarer", "defenders")
 #: The players inference may read the cards played by (pimc_inference), by the index in slot PIMC_INFER_BY.
 INFER_BY = ("heuristic", "learned")
 #: Worlds a PIMC player that solves its worlds solves at each decision, and at most while the best card is
@@ -603,8 +607,18 @@ def own_workspace():
 
 
 @njit(cache=True)
+def learned_plays(view, params):
+    """Does the learned player play this seat's card (slot PIMC_LEARNED_PLAYS names its role)?"""
+    role = params[PIMC_LEARNED_PLAYS]
+    declarer = view[VIEW_SEAT] == view[VIEW_DECLARER]
+    return (role == 1 and declarer) or (role == 2 and not declarer)
+
+
+@njit(cache=True)
 def pimc_card(view, legal, params, rng):
     """The PIMC card for a play loop that hands out no solver table: one is made per decision."""
+    if learned_plays(view, params):
+        return learned_card(view, legal, params, rng)
     tt, stack = own_workspace()
     rng, best = pimc_best(view, legal, params, rng, tt, stack)
     return rng, choose_among(view, best)
@@ -616,7 +630,8 @@ def pimc_card(view, legal, params, rng):
 def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, max_worlds: int = 0,
                 deviation: float = DEFAULT_DEVIATION, candidates: int = 0, clear: float = DEFAULT_CLEAR,
                 play_out: bool = True, model: str = "", infer_by: str = "heuristic",
-                solve_last: int = DEFAULT_SOLVE_LAST, near: float | None = None) -> CardPolicy:
+                solve_last: int = DEFAULT_SOLVE_LAST, near: float | None = None,
+                learned_plays: str = "none") -> CardPolicy:
     """Perfect-information Monte Carlo: worlds of the unseen cards, each played out by the learned player or
     solved open-handed (cardplay/pimc.py).
 
@@ -635,17 +650,22 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     world not played out is solved whole, whatever it says). ``near``: the learned player of ``model``
     chooses among the cards whose mean falls short of the best by less than that many standard errors
     (0: the best mean decides, the heuristic's rules among equals; None: :data:`DEFAULT_NEAR` played out,
-    0 solved).
+    0 solved). ``learned_plays``: "declarer" or "defenders", the seats of that role play the learned player's
+    card of ``model`` without a search (a measure of where the search gains, and a cheaper player); "none"
+    (the default) searches at every seat.
     """
     if score not in SCORES:
         raise StrategyError(f"score must be one of {', '.join(SCORES)}, not {score!r}")
     if infer_by not in INFER_BY:
         raise StrategyError(f"infer_by must be one of {', '.join(INFER_BY)}, not {infer_by!r}")
+    if learned_plays not in LEARNED_PLAYS:
+        raise StrategyError(f"learned_plays must be one of {', '.join(LEARNED_PLAYS)}, not {learned_plays!r}")
     if near is None:
         near = DEFAULT_NEAR if play_out else 0.0
-    learned = play_out or infer_by == "learned" or near > 0
+    learned = play_out or infer_by == "learned" or near > 0 or learned_plays != "none"
     if model and not learned:
-        raise StrategyError("model is the learned player's of play_out, infer_by=learned or near: set one with it")
+        raise StrategyError("model is the learned player's of play_out, infer_by=learned, near or learned_plays: "
+                            "set one with it")
     if worlds == 0:
         worlds = PLAY_OUT_WORLDS if play_out else DEFAULT_WORLDS
     if max_worlds == 0:
@@ -655,6 +675,7 @@ def pimc_policy(worlds: int = 0, score: str = "game", inference: bool = True, ma
     params = param_values({PIMC_WORLDS: worlds, PIMC_SCORE: SCORES.index(score), PIMC_INFERENCE: inference,
                            PIMC_MAX_WORLDS: max_worlds, PIMC_DEVIATION: deviation, PIMC_CANDIDATES: candidates,
                            PIMC_CLEAR: clear, PIMC_PLAY_OUT: play_out, PIMC_INFER_BY: INFER_BY.index(infer_by),
-                           PIMC_SOLVE_LAST: solve_last if play_out else 0, PIMC_NEAR: near})
+                           PIMC_SOLVE_LAST: solve_last if play_out else 0, PIMC_NEAR: near,
+                           PIMC_LEARNED_PLAYS: LEARNED_PLAYS.index(learned_plays)})
     data = learned_policy(model).data if learned else None
     return CardPolicy("pimc", pimc_card, params, builtin=PIMC_KIND, data=data)

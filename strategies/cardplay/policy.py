@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 #: Length of the parameter row every player receives (unused entries are 0).
-PARAMS_SIZE = 12
+PARAMS_SIZE = 13
 #: The last entry of a built-in player's row says which built-in it is (see strategies.cardplay.builtin).
 BUILTIN_KIND = PARAMS_SIZE - 1
 

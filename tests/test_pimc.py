@@ -361,7 +361,7 @@ def test_near_cards_are_chosen_by_the_learned_player():
 @pytest.mark.parametrize("role", ["declarer", "defenders"])
 def test_the_learned_player_plays_the_cards_of_the_role_asked_and_pimc_the_others(role):
     from strategies.cardplay.learned import learned_card
-    from strategies.cardplay.pimc import learned_plays
+    from strategies.cardplay.pimc import learned_plays_seat
 
     mixed = build("card_play", "pimc", worlds=4, inference=False, learned_plays=role).param_row()
     plain = build("card_play", "pimc", worlds=4, inference=False).param_row()
@@ -371,10 +371,9 @@ def test_the_learned_player_plays_the_cards_of_the_role_asked_and_pimc_the_other
         rng = np.uint64(stream_key(5, index, 1))
         declarer = view[VIEW_SEAT] == view[VIEW_DECLARER]
         asked = declarer if role == "declarer" else not declarer
-        assert learned_plays(view, mixed) == asked and not learned_plays(view, plain)
-        other = learned if asked else plain
-        assert pimc_card(view, legal, mixed, rng) == pimc_card(view, legal, other, rng) if not asked else \
-            pimc_card(view, legal, mixed, rng) == learned_card(view, legal, other, rng)
+        assert learned_plays_seat(view, mixed) == asked and not learned_plays_seat(view, plain)
+        expected = learned_card(view, legal, learned, rng) if asked else pimc_card(view, legal, plain, rng)
+        assert pimc_card(view, legal, mixed, rng) == expected        # the card, and the random state after it
         searched, by_model = searched + (not asked), by_model + asked
     assert searched > 10 and by_model > 10
 

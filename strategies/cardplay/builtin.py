@@ -41,7 +41,7 @@ from sim.rules.tricks import STATE_FINISHED, STATE_IN_TRICK, STATE_TRICKS_DONE, 
 from .heuristic import HEURISTIC_DEVIATION, HEURISTIC_KIND, choose_among, heuristic_card, heuristic_choice
 from .learned import LEARNED_KIND, learned_card
 from .open_hand import OPEN_HAND_KIND, open_hand_best
-from .pimc import PIMC_KIND, learned_plays, pimc_best
+from .pimc import PIMC_KIND, learned_plays_seat, pimc_best
 from .policy import BUILTIN_KIND
 from .random_cards import RANDOM_KIND, random_card
 
@@ -63,7 +63,7 @@ def builtin_card(view, legal, params, rng, state, counted_skat, tt, stack):
     if kind == HEURISTIC_KIND:
         return heuristic_card(view, legal, params, rng)
     if kind == PIMC_KIND:
-        if learned_plays(view, params):
+        if learned_plays_seat(view, params):
             return learned_card(view, legal, params, rng)
         rng, best = pimc_best(view, legal, params, rng, tt, stack)
         return rng, choose_among(view, best)

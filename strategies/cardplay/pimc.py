@@ -607,7 +607,7 @@ def own_workspace():
 
 
 @njit(cache=True)
-def learned_plays(view, params):
+def learned_plays_seat(view, params):
     """Does the learned player play this seat's card (slot PIMC_LEARNED_PLAYS names its role)?"""
     role = params[PIMC_LEARNED_PLAYS]
     declarer = view[VIEW_SEAT] == view[VIEW_DECLARER]
@@ -617,7 +617,7 @@ def learned_plays(view, params):
 @njit(cache=True)
 def pimc_card(view, legal, params, rng):
     """The PIMC card for a play loop that hands out no solver table: one is made per decision."""
-    if learned_plays(view, params):
+    if learned_plays_seat(view, params):
         return learned_card(view, legal, params, rng)
     tt, stack = own_workspace()
     rng, best = pimc_best(view, legal, params, rng, tt, stack)

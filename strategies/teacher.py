@@ -77,6 +77,8 @@ TEACHER_TABLE_BITS = 20
 #: the end of the real deal played out by the seats' own players, and PIMC's value with its worlds played out.
 TEACHERS = ("open_hand", "pimc", "rollout", "pimc_play_out")
 OPEN_HAND_TEACHER, PIMC_TEACHER, ROLLOUT_TEACHER, PIMC_PLAY_OUT_TEACHER = 0, 1, 2, 3
+#: Whose decisions a run keeps: every seat's, the declarer's or the defenders'.
+ROLES = ("all", "declarer", "defenders")
 
 
 @njit(cache=True)
@@ -177,11 +179,11 @@ def pimc_teacher_values(view, legal, pimc_params, rng, tt, stack, out):
 
 @njit(cache=True)
 def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values, points,
-                  with_points, teacher, pimc_params, solve_last):
+                  with_points, teacher, pimc_params, solve_last, role):
     """Play every declared row as the built-in loop does, keeping each decision with a choice:
     its deal id, the seat's view, the legal cards and the values of ``teacher`` (``OPEN_HAND_TEACHER``,
     ``PIMC_TEACHER`` or ``PIMC_PLAY_OUT_TEACHER`` with the parameter row ``pimc_params``, or
-    ``ROLLOUT_TEACHER``). The seat chooses its
+    ``ROLLOUT_TEACHER``) of the seats of ``role`` (an index in ROLES). The seat chooses its
     card first, so that the rollouts go on from the random state its own play goes on from: the value of
     the card played is the end of the game as played (with ``solve_last``, its last tricks solved). Returns
     the count kept."""
@@ -201,7 +203,7 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
             seat = to_play(state)
             legal = start_turn(state, seen_skat, view)
             rng, card = builtin_card(view, legal, params[seat], rng, state, counted, tt, stack)
-            if popcount(legal) > 1:
+            if popcount(legal) > 1 and (role == 0 or (role == 1) == (seat == declared[k, DECLARED_DECLARER])):
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
                 if teacher == PIMC_TEACHER or teacher == PIMC_PLAY_OUT_TEACHER:
@@ -221,13 +223,16 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
 
 
 def decision_columns(profile: Profile, seed: int, start: int, count: int, points: bool = True,
-                     teacher: str = "open_hand", solve_last: int = 0) -> dict:
+                     teacher: str = "open_hand", solve_last: int = 0, roles: str = "all") -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
     (built-in card players only): ``deal_id``, ``view`` (n, VIEW_SIZE), ``legal``, ``values`` (n, 32)
     of ``teacher`` (one of TEACHERS) and, with ``points`` and the open-hand teacher, ``points`` (n, 32).
-    ``solve_last``: the last tricks of each of the rollout teacher's play-outs that the solver values."""
+    ``solve_last``: the last tricks of each of the rollout teacher's play-outs that the solver values;
+    ``roles``: whose decisions (one of ROLES)."""
     if teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
+    if roles not in ROLES:
+        raise ValueError(f"roles must be one of {', '.join(ROLES)}, not {roles!r}")
     points = points and teacher == "open_hand"
     deals = deal_batch(seed, start, count)
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
@@ -245,7 +250,8 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int, points
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
                          declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
                          deal_of, views, legals, values, points_kept, points, TEACHERS.index(teacher),
-                         pimc_policy(play_out=teacher == "pimc_play_out").param_row(), solve_last)
+                         pimc_policy(play_out=teacher == "pimc_play_out").param_row(), solve_last,
+                         ROLES.index(roles))
     columns = {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}
     if points:
         columns["points"] = points_kept[:kept]

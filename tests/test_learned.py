@@ -10,8 +10,9 @@ from click.testing import CliRunner
 from sim.commands.cli import main
 from sim.rules.games import CLUBS_GAME, GRAND, NULL
 from sim.rules.tricks import legal_now
-from sim.rules.view import VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE
+from sim.rules.view import VIEW_DECLARER, VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED, VIEW_SEAT, VIEW_SIZE
 from sim.runs.decisions import log_decisions, read_decisions
+from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
 from strategies.cardplay.learned import (
     MODEL_ARRAYS,
@@ -81,6 +82,23 @@ def test_a_run_without_points_has_the_same_game_values_and_no_points_column(deci
         assert np.array_equal(whole[name], data[name], equal_nan=True), name
     mixed = read_decisions([decision_run, lean])                   # runs with and without points read together
     assert len(mixed["values"]) == 2 * len(data["values"])
+
+
+def test_a_run_of_one_role_keeps_that_roles_decisions_of_the_same_deals(decision_run, tmp_path):
+    whole = read_decisions([decision_run])
+    declaring = whole["view"][:, VIEW_SEAT] == whole["view"][:, VIEW_DECLARER]
+    assert declaring.any() and not declaring.all()
+    for roles, kept in (("declarer", declaring), ("defenders", ~declaring)):
+        run = log_decisions(24, seed=3, out=tmp_path / roles, jobs=1, chunk_size=7, points=True, roles=roles)
+        one = read_decisions([run])
+        for name in ("deal_id", "view", "legal", "values", "points"):
+            assert np.array_equal(whole[name][kept], one[name], equal_nan=True), (roles, name)
+    with pytest.raises(RunError, match="roles must be one of all, declarer, defenders, not 'dealer'"):
+        log_decisions(2, out=tmp_path / "bad", jobs=1, roles="dealer")
+    result = CliRunner().invoke(main, ["decisions", "--deals", "24", "--seed", "3", "--chunk-size", "7",
+                                       "--jobs", "1", "--out", str(tmp_path / "declarer")])
+    assert result.exit_code == 1 and "roles" in result.output           # resuming it as another run is refused
+    assert read_decisions([tmp_path / "declarer"])["deal_id"].size == declaring.sum()
 
 
 def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):

@@ -42,7 +42,10 @@ def run_summary(folder) -> dict:
 @click.option("--solve-last", type=click.IntRange(0, 9), default=0, show_default=True,
               help="With --teacher rollout: the last tricks of each play-out valued by the open-hand solver "
                    "instead of played (0: every trick played).")
-def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, teacher, solve_last):
+@click.option("--roles", type=click.Choice(["all", "declarer", "defenders"]), default="all", show_default=True,
+              help="Whose decisions are kept and valued: every seat's, the declarer's or the defenders' "
+                   "(the deals are played alike; the teacher's time goes to that role's decisions alone).")
+def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, teacher, solve_last, roles):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
     game lost, 1 won) and, with the open-hand teacher, the declarer's open-hand points after it. Running
@@ -57,7 +60,7 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size, points, tea
     with _writing_run(deals, out, ProfileError, StrategyError) as update:
         folder = log_decisions(deals, seed, profile, settings, out, jobs, chunk_size, progress=update,
                                notice=lambda line: click.echo(line, err=True), points=points,
-                               teacher=teacher, solve_last=solve_last)
+                               teacher=teacher, solve_last=solve_last, roles=roles)
     click.echo(str(folder))
 
 

@@ -32,7 +32,7 @@ from strategies.cardplay.pimc import (
     PLAY_OUT_WORLDS,
 )
 from strategies.profiles import load_profile
-from strategies.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
+from strategies.teacher import ROLES, SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 
 MODE = "decisions"
 #: The most last tricks of a rollout the solver may value (9: the play-out plays the first trick only).
@@ -48,10 +48,11 @@ class DecisionDeals:
     points: bool = True
     teacher: str = "open_hand"
     solve_last: int = 0
+    roles: str = "all"
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
         return decision_columns(cached_profile(self.profile, self.spec), seed, start, count, self.points,
-                                self.teacher, self.solve_last)
+                                self.teacher, self.solve_last, self.roles)
 
     def description(self) -> dict:
         if self.teacher == "pimc":
@@ -69,6 +70,8 @@ class DecisionDeals:
                 teacher["solve_last"] = self.solve_last
         else:
             teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT, "points": self.points}
+        if self.roles != "all":  # runs made before the setting keep resuming
+            teacher["roles"] = self.roles
         return with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher},
                                      card_play_models(self.profile, self.spec))
 
@@ -80,13 +83,14 @@ def default_folder(profile: str, seed: int, deals: int, teacher: str = "open_han
 
 def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
                   jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None,
-                  points: bool = True, teacher: str = "open_hand", solve_last: int = 0) -> Path:
+                  points: bool = True, teacher: str = "open_hand", solve_last: int = 0, roles: str = "all") -> Path:
     """Play ``deals`` deals with ``profile`` and write their card decisions, valued by ``teacher`` (one of
     TEACHERS: the open-hand value of the real deal, PIMC's from the seat's view, or the end of the real
     deal played out by the profile's card players, its last ``solve_last`` tricks valued open-handed), to a
     run folder; returns the folder. The same folder again resumes the run. Without ``points``, and with the
     ``pimc``, ``pimc_play_out`` and ``rollout`` teachers, the parts have no ``points`` column (the open-hand
-    game values alone are about four times faster than with the points)."""
+    game values alone are about four times faster than with the points). ``roles`` (one of ROLES): whose
+    decisions are kept, every seat's or one role's."""
     check_config(deals, seed, MODE, chunk_size)
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
@@ -94,11 +98,13 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
         raise RunError(f"solve_last must be 0 to {MAX_SOLVE_LAST} tricks, not {solve_last}")
     if solve_last and teacher != "rollout":
         raise RunError(f"solve_last is a setting of the rollout teacher, not of {teacher}")
+    if roles not in ROLES:
+        raise RunError(f"roles must be one of {', '.join(ROLES)}, not {roles!r}")
     points = points and teacher == "open_hand"
     loaded = load_profile(profile, list(settings))
     if any(s.card_play.builtin is None for s in loaded.seats):
         raise RunError("decisions are logged with skatsim's own card players only")
-    play = DecisionDeals(loaded.name, loaded.spec, points, teacher, solve_last)
+    play = DecisionDeals(loaded.name, loaded.spec, points, teacher, solve_last, roles)
     config = RunConfig(deals, seed, play.description(), MODE, chunk_size)
     folder = Path(out) if out is not None else default_folder(loaded.name, seed, deals, teacher)
     return run(play, config, folder, jobs, progress=progress, notice=notice)

@@ -317,8 +317,8 @@ def bench_pimc_decisions(deals: int, play_out: bool = True):
     """Every PIMC decision with a choice of the declared deals from the first lead (default
     parameters, PIMC at every seat, one core): worlds valued, play-outs or solver calls, nodes and time."""
     from sim.rules.cards import popcount
-    from sim.rules.tricks import STATE_FINISHED, legal_now, play_card, to_play
-    from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+    from sim.rules.tricks import STATE, legal_now, play_card, to_play
+    from sim.rules.view import VIEW, seat_view, set_declaration
     from strategies.cardplay.builtin import new_workspace
     from strategies.cardplay.heuristic import choose_among
     from strategies.cardplay.pimc import STATS, pimc_policy, pimc_search
@@ -328,12 +328,12 @@ def bench_pimc_decisions(deals: int, play_out: bool = True):
 
     def run():
         tt, stack = new_workspace()
-        view = np.zeros(VIEW_SIZE, dtype=np.int64)
+        view = np.zeros(VIEW.size, dtype=np.int64)
         micros, counts, rng = [], [], np.uint64(1)
         for k in range(len(states)):
             state = states[k].copy()
             set_declaration(view, 0, 0, 0, 0, 18)
-            while not state[STATE_FINISHED]:
+            while not state[STATE.finished]:
                 legal = legal_now(state)
                 seat_view(state, to_play(state), skats[k], view)
                 stats = np.zeros(STATS, dtype=np.int64)

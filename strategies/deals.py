@@ -21,8 +21,8 @@ from sim.rules.games import GRAND, NULL
 from sim.rules.play import TRICK_LOG_SIZE, play_out
 from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.scoring import RESULT_COLUMNS, result_row
-from sim.rules.tricks import STATE_SIZE, declarer_result, start_play
-from sim.rules.view import VIEW_SIZE, set_declaration
+from sim.rules.tricks import STATE, declarer_result, start_play
+from sim.rules.view import VIEW, set_declaration
 
 from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
 from .profiles import Profile
@@ -105,7 +105,7 @@ def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, t
     """Play and score every row with a declarer (built-in policies); other rows stay zero. The searching
     players share the solver's table ``tt`` and ``stack`` over the whole batch (None for a table of
     ``DIRECT_KINDS`` alone, as in :func:`strategies.cardplay.builtin.play_out_builtin`)."""
-    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
+    state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
@@ -122,7 +122,7 @@ def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, t
 @njit
 def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, params, results, logs):
     """:func:`play_batch_builtin` for any policies, passed as numba functions (compiled per process)."""
-    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
+    state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue

@@ -50,8 +50,8 @@ from sim.rules.deal import deal_batch
 from sim.rules.games import NULL
 from sim.rules.play import TRICK_LOG_SIZE, finish_turn, start_turn
 from sim.rules.rng import STREAM_PLAY, STREAM_TEACHER, stream_key
-from sim.rules.tricks import STATE_FINISHED, STATE_GAME, STATE_SIZE, declarer_result, play_card, to_play
-from sim.rules.view import VIEW_SCHNEIDER_ANNOUNCED, VIEW_SIZE
+from sim.rules.tricks import STATE, declarer_result, play_card, to_play
+from sim.rules.view import VIEW
 
 from .cardplay.builtin import builtin_card, new_workspace, play_out_builtin
 from .cardplay.pimc import STATS, pimc_policy, pimc_totals, plain_results
@@ -79,6 +79,7 @@ TEACHERS = ("open_hand", "pimc", "rollout", "pimc_play_out")
 OPEN_HAND_TEACHER, PIMC_TEACHER, ROLLOUT_TEACHER, PIMC_PLAY_OUT_TEACHER = 0, 1, 2, 3
 #: Whose decisions a run keeps: every seat's, the declarer's or the defenders'.
 ROLES = ("all", "declarer", "defenders")
+EVERY_ROLE, DECLARER_ROLE, DEFENDERS_ROLE = 0, 1, 2
 
 
 @njit(cache=True)
@@ -104,7 +105,7 @@ def _points_value(taken, win_at):
 @njit(cache=True)
 def _solved_value(child, counted_skat, win_at, tt, stack):
     """The first teacher's value of a position: null won (1) or lost (0), else :func:`_game_value`."""
-    if child[STATE_GAME] == NULL:
+    if child[STATE.game] == NULL:
         return float(solver.open_hand_value(child, counted_skat, tt, stack))
     return _game_value(child, counted_skat, win_at, tt, stack)
 
@@ -116,7 +117,7 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
     in null, for the cards not legal and without ``with_points``)."""
     out[:] = np.nan
     points[:] = np.nan
-    child = np.empty(STATE_SIZE, dtype=np.int64)
+    child = np.empty(STATE.size, dtype=np.int64)
     cards = np.int64(legal)
     win_at = 90 if schneider_announced else 61
     while cards:
@@ -124,7 +125,7 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        if state[STATE_GAME] == NULL or not with_points:
+        if state[STATE.game] == NULL or not with_points:
             out[card] = _solved_value(child, counted_skat, win_at, tt, stack)
             continue
         taken = solver.open_hand_value(child, counted_skat, tt, stack)
@@ -140,10 +141,10 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, 
     every seat's view shares. With ``solve_last`` the play stops where that many tricks are left and the
     open-hand value of the rest counts, as the first teacher values a card."""
     out[:] = np.nan
-    child = np.empty(STATE_SIZE, dtype=np.int64)
+    child = np.empty(STATE.size, dtype=np.int64)
     seen = view.copy()
     log = np.empty(TRICK_LOG_SIZE, dtype=np.int8)
-    win_at = 90 if view[VIEW_SCHNEIDER_ANNOUNCED] else 61
+    win_at = 90 if view[VIEW.schneider_announced] else 61
     cards = np.int64(legal)
     while cards:
         card = lowest_card(cards)
@@ -151,11 +152,11 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, 
         child[:] = state
         play_card(child, card)
         play_out_builtin(child, seen_skat, seen, params, rng, log, counted_skat, tt, stack, 10 - solve_last)
-        if not child[STATE_FINISHED]:
+        if not child[STATE.finished]:
             out[card] = _solved_value(child, counted_skat, win_at, tt, stack)
             continue
         taken, tricks = declarer_result(child, counted_skat)
-        if state[STATE_GAME] == NULL:
+        if state[STATE.game] == NULL:
             out[card] = 1.0 if tricks == 0 else 0.0
         else:
             out[card] = _points_value(taken, win_at)
@@ -187,7 +188,7 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
     card first, so that the rollouts go on from the random state its own play goes on from: the value of
     the card played is the end of the game as played (with ``solve_last``, its last tricks solved). Returns
     the count kept."""
-    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
+    state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
     kept = 0
     for k in range(deals.shape[0]):
@@ -199,11 +200,12 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
         rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
         worlds_rng = stream_key(seed, deal_ids[k], STREAM_TEACHER)
         n = 0
-        while not state[STATE_FINISHED]:
+        while not state[STATE.finished]:
             seat = to_play(state)
             legal = start_turn(state, seen_skat, view)
             rng, card = builtin_card(view, legal, params[seat], rng, state, counted, tt, stack)
-            if popcount(legal) > 1 and (role == 0 or (role == 1) == (seat == declared[k, DECLARED_DECLARER])):
+            declaring = seat == declared[k, DECLARED_DECLARER]
+            if popcount(legal) > 1 and (role == EVERY_ROLE or (role == DECLARER_ROLE) == declaring):
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
                 if teacher == PIMC_TEACHER or teacher == PIMC_PLAY_OUT_TEACHER:
@@ -214,7 +216,7 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
                     rollout_teacher_values(state, seen_skat, counted, legal, view, params, rng, tt, stack,
                                            values[kept], solve_last)
                 else:
-                    card_teacher_values(state, counted, legal, view[VIEW_SCHNEIDER_ANNOUNCED], tt, stack,
+                    card_teacher_values(state, counted, legal, view[VIEW.schneider_announced], tt, stack,
                                         values[kept], points[kept], with_points)
                 kept += 1
             finish_turn(state, legal, card, log, n)
@@ -225,7 +227,7 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
 def decision_columns(profile: Profile, seed: int, start: int, count: int, points: bool = True,
                      teacher: str = "open_hand", solve_last: int = 0, roles: str = "all") -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
-    (built-in card players only): ``deal_id``, ``view`` (n, VIEW_SIZE), ``legal``, ``values`` (n, 32)
+    (built-in card players only): ``deal_id``, ``view`` (n, VIEW.size), ``legal``, ``values`` (n, 32)
     of ``teacher`` (one of TEACHERS) and, with ``points`` and the open-hand teacher, ``points`` (n, 32).
     ``solve_last``: the last tricks of each of the rollout teacher's play-outs that the solver values;
     ``roles``: whose decisions (one of ROLES)."""
@@ -245,7 +247,7 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int, points
     tt, stack = new_workspace(TEACHER_TABLE_BITS)
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
-    views, values = np.empty((size, VIEW_SIZE), np.int64), np.empty((size, 32), np.float32)
+    views, values = np.empty((size, VIEW.size), np.int64), np.empty((size, 32), np.float32)
     points_kept = np.empty((size, 32), np.float32)
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
                          declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,

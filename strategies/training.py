@@ -26,7 +26,7 @@ from numba import njit
 
 from sim.rules.cards import lowest_card
 from sim.rules.games import BASE_VALUES, NULL
-from sim.rules.view import VIEW_DECLARER, VIEW_GAME, VIEW_SEAT
+from sim.rules.view import VIEW
 
 from .cardplay.heuristic import heuristic_card
 from .cardplay.learned import learned_card, linear_model, model_data
@@ -67,7 +67,7 @@ def decision_rows(views, legals, values, rows, targets, decision, context):
     for i in range(views.shape[0]):
         view = views[i]
         n = card_features(view, legals[i], rows[m:])
-        sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
+        sign = 1.0 if view[VIEW.seat] == view[VIEW.declarer] else -1.0
         cards, k, total = np.int64(legals[i]), 0, 0.0
         while cards:
             card = lowest_card(cards)
@@ -139,7 +139,7 @@ def held_out(deal_ids: np.ndarray, seed: int, share: float = HOLD_OUT) -> np.nda
 
 def judge(cards: np.ndarray, views: np.ndarray, values: np.ndarray) -> dict:
     """How cards chosen at decisions compare with the teacher: agreement and value given away."""
-    sign = np.where(views[:, VIEW_SEAT] == views[:, VIEW_DECLARER], 1.0, -1.0)
+    sign = np.where(views[:, VIEW.seat] == views[:, VIEW.declarer], 1.0, -1.0)
     mine = values * sign[:, None]
     best = np.nanmax(mine, axis=1)
     chosen = mine[np.arange(len(cards)), cards]
@@ -208,12 +208,12 @@ def _recount_schneider(views, values, kept, teacher_weight, weight):
     """:func:`recount_schneider` on the decisions ``kept`` (the values changed in place); a ``weight``
     below 0 counts the level in the game's value."""
     for i in range(views.shape[0]):
-        if not kept[i] or views[i, VIEW_GAME] == NULL:
+        if not kept[i] or views[i, VIEW.game] == NULL:
             continue
         made, suffered = weight, weight
         if weight < 0:
             won, lost = plain_results(views[i])
-            made = BASE_VALUES[views[i, VIEW_GAME]] / (won - lost)
+            made = BASE_VALUES[views[i, VIEW.game]] / (won - lost)
             suffered = 2.0 * made
         for card in range(values.shape[1]):
             if values[i, card] > 1.0 + teacher_weight / 2:

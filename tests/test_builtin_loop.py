@@ -18,8 +18,8 @@ import pytest
 from sim.rules.cards import nth_card, popcount
 from sim.rules.play import TRICK_LOG_SIZE
 from sim.rules.rng import STREAM_PLAY, stream_key
-from sim.rules.tricks import ORDER, STATE_SIZE, TRUMP_MASKS, legal_now, new_play, play_card, to_play
-from sim.rules.view import VIEW_SIZE
+from sim.rules.tricks import ORDER, STATE, TRUMP_MASKS, legal_now, new_play, play_card, to_play
+from sim.rules.view import VIEW
 from strategies import deals, load_profile, play_deals, registry
 from strategies.cardplay import builtin
 
@@ -86,7 +86,7 @@ def fast_loop_logs(loop, games: dict, policies) -> np.ndarray:
     tt, stack = loop.new_workspace(8)
     logs = np.full((len(games["deal_id"]), TRICK_LOG_SIZE), -1, dtype=np.int8)
     row = np.zeros(9, dtype=np.int64)
-    state, view = np.zeros(STATE_SIZE, np.int64), np.zeros(VIEW_SIZE, np.int64)
+    state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     for k in np.flatnonzero(~games["passed"]):
         discarded = not games["hand"][k]
         skat_cards = games["discard"][k] if discarded else games["skat"][k]

@@ -21,19 +21,8 @@ from sim.rules.deal import deal, deal_one
 from sim.rules.games import CLUBS_GAME, GRAND, HEARTS_GAME, NULL
 from sim.rules.play import play_out
 from sim.rules.rng import STREAM_PLAY, below, stream_key
-from sim.rules.tricks import (
-    STATE_FINISHED,
-    STATE_HANDS,
-    STATE_SIZE,
-    STATE_TRICKS_DONE,
-    STATE_WON,
-    legal_now,
-    new_play,
-    play_card,
-    start_play,
-    to_play,
-)
-from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+from sim.rules.tricks import STATE, legal_now, new_play, play_card, start_play, to_play
+from sim.rules.view import VIEW, seat_view, set_declaration
 from strategies.cardplay import PARAMS_SIZE, CardPolicy, heuristic_card
 from strategies.cardplay.heuristic import HEURISTIC_DEVIATION
 from strategies.registry import StrategyError, build
@@ -54,7 +43,7 @@ def play(state, cards):
 
 
 def view_of(state, seat, skat=0, ouvert=False):
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    view = np.zeros(VIEW.size, dtype=np.int64)
     set_declaration(view, 1 if skat == 0 else 0, 0, 0, int(ouvert), 18)
     seat_view(state, seat, skat, view)
     return view
@@ -201,8 +190,8 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
     a game ends, declarer wins by card points, declarer card points in all).
     """
     cards = np.empty(4, dtype=np.uint32)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    state = np.zeros(STATE.size, dtype=np.int64)
+    view = np.zeros(VIEW.size, dtype=np.int64)
     log = np.full(30, -1, dtype=np.int8)
     complete, wins, points = 0, 0, 0
     for i in range(count):
@@ -222,10 +211,10 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
         set_declaration(view, 1 - pick_up, ouvert, ouvert, ouvert, 18)
         start_play(state, hands[0], hands[1], hands[2], game, declarer)
         rng = play_out(state, discard, view, policy, policy, policy, params, rng, log)
-        declarer_tricks = popcount(state[STATE_WON + declarer]) // 3
-        if state[STATE_FINISHED] and (state[STATE_TRICKS_DONE] == 10 or (game == NULL and declarer_tricks == 1)):
+        declarer_tricks = popcount(state[STATE.won + declarer]) // 3
+        if state[STATE.finished] and (state[STATE.tricks_done] == 10 or (game == NULL and declarer_tricks == 1)):
             complete += 1
-        p = card_points(state[STATE_WON + declarer]) + card_points(discard if pick_up else hands[3])
+        p = card_points(state[STATE.won + declarer]) + card_points(discard if pick_up else hands[3])
         wins += p >= 61
         points += p
     return complete, wins / count, points / count
@@ -263,23 +252,23 @@ def test_cards_the_seat_cannot_see_do_not_change_its_view_or_its_card():
         for _ in range(int(rng.integers(0, 25))):
             legal = cards_of(int(legal_now(state)))
             play_card(state, legal[int(rng.integers(len(legal)))])
-            if state[STATE_FINISHED]:
+            if state[STATE.finished]:
                 break
-        if state[STATE_FINISHED]:
+        if state[STATE.finished]:
             continue
         seat = int(to_play(state))
         ouvert = bool(rng.integers(2)) and seat == declarer  # an open hand is no secret
         discard = skat if seat == declarer and rng.integers(2) else 0  # as if picked up and put back
         a, b = [(seat + k) % 3 for k in (1, 2)]
-        hidden_a, hidden_b = cards_of(int(state[STATE_HANDS + a])), cards_of(int(state[STATE_HANDS + b]))
+        hidden_a, hidden_b = cards_of(int(state[STATE.hands + a])), cards_of(int(state[STATE.hands + b]))
         swaps = min(len(hidden_a), len(hidden_b), int(rng.integers(1, 4)))
         if swaps == 0:
             continue
         other = state.copy()
         give_a = mask_of(rng.choice(hidden_a, swaps, replace=False))
         give_b = mask_of(rng.choice(hidden_b, swaps, replace=False))
-        other[STATE_HANDS + a] = state[STATE_HANDS + a] & ~give_a | give_b
-        other[STATE_HANDS + b] = state[STATE_HANDS + b] & ~give_b | give_a
+        other[STATE.hands + a] = state[STATE.hands + a] & ~give_a | give_b
+        other[STATE.hands + b] = state[STATE.hands + b] & ~give_b | give_a
         view, other_view = view_of(state, seat, discard, ouvert), view_of(other, seat, discard, ouvert)
         assert np.array_equal(view, other_view)
         legal = legal_now(state)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from sim.commands.cli import main
 from sim.rules.games import CLUBS_GAME, GRAND, NULL
 from sim.rules.tricks import legal_now
-from sim.rules.view import VIEW_DECLARER, VIEW_GAME, VIEW_SCHNEIDER_ANNOUNCED, VIEW_SEAT, VIEW_SIZE
+from sim.rules.view import VIEW
 from sim.runs.decisions import log_decisions, read_decisions
 from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
@@ -26,14 +26,7 @@ from strategies.cardplay.learned import (
 from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
 from strategies.registry import StrategyError, build
 from strategies.teacher import OPEN_HAND_TEACHER, PIMC_TEACHER, ROLLOUT_TEACHER
-from strategies.training import (
-    TrainingError,
-    card_rows,
-    decision_weights,
-    recount_schneider,
-    train,
-    untrusted,
-)
+from strategies.training import TrainingError, card_rows, decision_weights, recount_schneider, train, untrusted
 from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
 from tests.digests import MODEL_V5, play_digest
 from tests.views import unseen_swapped, view_of
@@ -53,11 +46,11 @@ def test_a_decision_run_holds_each_choice_with_the_teachers_value_of_every_legal
     assert (legal.sum(axis=1) > 1).all()                             # only decisions with a choice
     assert np.isfinite(data["values"][legal]).all() and np.isnan(data["values"][~legal]).all()
     assert set(np.unique(data["values"][legal])) <= {-0.25, 0.0, 1.0, 1.25}
-    null = data["view"][:, VIEW_GAME] == NULL
+    null = data["view"][:, VIEW.game] == NULL
     points = data["points"][legal & ~null[:, None]]
     assert np.isfinite(points).all() and (0 <= points).all() and (points <= 120).all()
     assert np.isnan(data["points"][null]).all()
-    plain = ~null & (data["view"][:, VIEW_SCHNEIDER_ANNOUNCED] == 0)
+    plain = ~null & (data["view"][:, VIEW.schneider_announced] == 0)
     won = data["values"][plain] >= 1                                # the game value follows the points
     assert np.array_equal(won[legal[plain]], data["points"][plain][legal[plain]] >= 61)
 
@@ -86,7 +79,7 @@ def test_a_run_without_points_has_the_same_game_values_and_no_points_column(deci
 
 def test_a_run_of_one_role_keeps_that_roles_decisions_of_the_same_deals(decision_run, tmp_path):
     whole = read_decisions([decision_run])
-    declaring = whole["view"][:, VIEW_SEAT] == whole["view"][:, VIEW_DECLARER]
+    declaring = whole["view"][:, VIEW.seat] == whole["view"][:, VIEW.declarer]
     assert declaring.any() and not declaring.all()
     for roles, kept in (("declarer", declaring), ("defenders", ~declaring)):
         run = log_decisions(24, seed=3, out=tmp_path / roles, jobs=1, chunk_size=7, points=True, roles=roles)
@@ -143,8 +136,8 @@ def test_training_is_the_same_for_a_seed(decision_run):
 
 
 def test_schneider_counted_in_game_value_is_the_level_as_pimc_weighs_it_or_a_share_of_a_game():
-    views = np.zeros((4, VIEW_SIZE), dtype=np.int64)
-    views[:, VIEW_GAME] = [CLUBS_GAME, GRAND, NULL, GRAND]
+    views = np.zeros((4, VIEW.size), dtype=np.int64)
+    views[:, VIEW.game] = [CLUBS_GAME, GRAND, NULL, GRAND]
     values = np.full((4, 32), np.nan)
     values[:, :4] = [1.25, 1.0, 0.0, -0.25]       # schneider made, won, lost, schneider suffered
     values[2, :4] = [1.0, 0.0, np.nan, np.nan]
@@ -159,8 +152,8 @@ def test_schneider_counted_in_game_value_is_the_level_as_pimc_weighs_it_or_a_sha
 
 
 def test_decisions_weigh_by_their_games_stake_times_their_teachers_weight():
-    views = np.zeros((3, VIEW_SIZE), dtype=np.int64)
-    views[:, VIEW_GAME] = [CLUBS_GAME, GRAND, NULL]
+    views = np.zeros((3, VIEW.size), dtype=np.int64)
+    views[:, VIEW.game] = [CLUBS_GAME, GRAND, NULL]
     # between won and lost: clubs 74 + 98, grand 98 + 146, null 73 + 96 (one matador, nothing announced)
     stake = np.array([172.0, 244.0, 169.0])
     teacher = [ROLLOUT_TEACHER, PIMC_TEACHER, OPEN_HAND_TEACHER]

@@ -7,26 +7,10 @@ import pytest
 from sim.rules.cards import CARD_POINTS
 from sim.rules.games import NULL
 from sim.rules.tricks import ABOVE
-from sim.rules.view import (
-    VIEW_DECLARER,
-    VIEW_GAME,
-    VIEW_IN_TRICK,
-    VIEW_OWN_HAND,
-    VIEW_OWN_SKAT,
-    VIEW_PLAYED,
-    VIEW_SEAT,
-    VIEW_TRICK,
-    VIEW_WON,
-)
+from sim.rules.view import VIEW
 from sim.runs.decisions import log_decisions, read_decisions
 from strategies.cardplay.heuristic_facts import TRUMP_CARDS
-from strategies.cardplay.learned_features import (
-    DECISION_FEATURES,
-    FEATURES,
-    FEATURES_V3,
-    N_FEATURES,
-    card_features,
-)
+from strategies.cardplay.learned_features import DECISION_FEATURES, FEATURES, FEATURES_V3, N_FEATURES, card_features
 
 F = {name: i for i, name in enumerate(FEATURES)}
 
@@ -48,18 +32,18 @@ def decisions(tmp_path_factory):
 
 def state_of(view):
     """The game's state as the seat knows it, computed apart from the player's kernel."""
-    game, seat, d = int(view[VIEW_GAME]), int(view[VIEW_SEAT]), int(view[VIEW_DECLARER])
+    game, seat, d = int(view[VIEW.game]), int(view[VIEW.seat]), int(view[VIEW.declarer])
     defenders = [s for s in range(3) if s != d]
-    declarer_points = points(view[VIEW_WON + d])
-    defender_points = sum(points(view[VIEW_WON + s]) for s in defenders)
+    declarer_points = points(view[VIEW.won + d])
+    defender_points = sum(points(view[VIEW.won + s]) for s in defenders)
     if seat == d:
-        side, other, goals = declarer_points + points(view[VIEW_OWN_SKAT]), defender_points, (61, 60)
+        side, other, goals = declarer_points + points(view[VIEW.discard]), defender_points, (61, 60)
     else:
         side, other, goals = defender_points, declarer_points, (60, 61)
-    out = ~int(view[VIEW_PLAYED] | view[VIEW_OWN_HAND] | view[VIEW_OWN_SKAT]) & 0xFFFFFFFF
-    own, trumps = int(view[VIEW_OWN_HAND]), int(TRUMP_CARDS[game])
+    out = ~int(view[VIEW.played] | view[VIEW.own_hand] | view[VIEW.discard]) & 0xFFFFFFFF
+    own, trumps = int(view[VIEW.own_hand]), int(TRUMP_CARDS[game])
     masters = sum(1 for c in cards(own) if int(ABOVE[game, c]) & out == 0)
-    trick = sum(int(CARD_POINTS[view[VIEW_TRICK + k]]) for k in range(int(view[VIEW_IN_TRICK])))
+    trick = sum(int(CARD_POINTS[view[VIEW.trick + k]]) for k in range(int(view[VIEW.in_trick])))
     return game, side, other, goals, out, own, trumps, masters, trick
 
 

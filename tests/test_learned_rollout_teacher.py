@@ -10,7 +10,7 @@ from sim import solver
 from sim.commands.cli import main
 from sim.rules.cards import popcount
 from sim.rules.games import NULL
-from sim.rules.tricks import STATE_IN_TRICK, STATE_TRICKS_DONE, legal_now, new_play, play_card
+from sim.rules.tricks import STATE, legal_now, new_play, play_card
 from sim.runs.decisions import log_decisions, read_decisions
 from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
@@ -95,12 +95,12 @@ def test_with_its_last_tricks_solved_the_card_played_is_valued_where_the_play_ou
                                          teacher="rollout", solve_last=solve_last)])
     row, solved_ends_differ = 0, 0
     for k, facts, end, before in games_as_played():
-        starts = {int(s[STATE_TRICKS_DONE]): s for s, _ in before if s[STATE_IN_TRICK] == 0}
+        starts = {int(s[STATE.tricks_done]): s for s, _ in before if s[STATE.in_trick] == 0}
         for state, card in before:
             legal = int(legal_now(state))
             if popcount(legal) > 1:
                 assert data["deal_id"][row] == k and data["legal"][row] == legal
-                stop = starts.get(max(10 - solve_last, int(state[STATE_TRICKS_DONE]) + 1))
+                stop = starts.get(max(10 - solve_last, int(state[STATE.tricks_done]) + 1))
                 expected = end if stop is None else solved_value(stop, *facts)
                 assert data["values"][row][card] == expected, (k, card)
                 solved_ends_differ += expected != end

@@ -10,18 +10,8 @@ from sim.rules.deal import deal
 from sim.rules.games import NULL
 from sim.rules.rng import stream_key
 from sim.rules.scoring import play_outcome
-from sim.rules.tricks import (
-    EFFECTIVE_SUIT,
-    STATE_FINISHED,
-    STATE_HANDS,
-    STATE_SIZE,
-    STATE_WON,
-    legal_now,
-    new_play,
-    play_card,
-    to_play,
-)
-from sim.rules.view import VIEW_DECLARER, VIEW_PLAYED, VIEW_SEAT, VIEW_SIZE, VIEW_VOIDS, seat_view, set_declaration
+from sim.rules.tricks import EFFECTIVE_SUIT, STATE, legal_now, new_play, play_card, to_play
+from sim.rules.view import VIEW, seat_view, set_declaration
 from strategies import load_profile, play_deals
 from strategies.cardplay.pimc import hand_sizes, pimc_card, pimc_policy, sample_world, world_result
 from strategies.registry import build
@@ -38,7 +28,7 @@ def position(seed: int, index: int, game: int, declarer: int, cards: int):
     for _ in range(cards):
         legal = [c for c in range(32) if int(legal_now(state)) >> c & 1]
         play_card(state, legal[int(rng.integers(len(legal)))])
-        if state[STATE_FINISHED]:
+        if state[STATE.finished]:
             break
     return state, skat
 
@@ -49,13 +39,13 @@ def positions_to_play(seed: int, count: int, most_cards: int):
     for index in range(count):
         game, declarer = index % 6, index % 3
         state, skat = position(seed, index, game, declarer, (index * 5) % most_cards)
-        if not state[STATE_FINISHED]:
+        if not state[STATE.finished]:
             seat = int(to_play(state))
             yield index, view_of(state, seat, skat if seat == declarer else 0), np.int64(legal_now(state))
 
 
 def view_of(state, seat, skat, ouvert=False):
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    view = np.zeros(VIEW.size, dtype=np.int64)
     set_declaration(view, 0, 0, 0, int(ouvert), 18)
     seat_view(state, seat, skat, view)
     return view
@@ -65,27 +55,27 @@ def view_of(state, seat, skat, ouvert=False):
 def test_a_world_is_consistent_with_what_the_seat_sees(index):
     game, declarer = index % 6, index % 3
     state, skat = position(5, index, game, declarer, index % 20)
-    if state[STATE_FINISHED]:
+    if state[STATE.finished]:
         return
     seat = int(to_play(state))
     ouvert = index % 7 == 0
     view = view_of(state, seat, skat if seat == declarer and index % 2 else 0, ouvert)
-    world = np.empty(STATE_SIZE, dtype=np.int64)
+    world = np.empty(STATE.size, dtype=np.int64)
     rng = np.uint64(stream_key(3, index, 1))
     sizes = np.empty(3, dtype=np.int64)
     hand_sizes(view, sizes)
     for _ in range(20):
         rng, counted = sample_world(view, np.uint64(rng), world)
-        hands = [int(world[STATE_HANDS + s]) for s in range(3)]
-        assert hands[seat] == int(state[STATE_HANDS + seat])            # its own cards, as they are
+        hands = [int(world[STATE.hands + s]) for s in range(3)]
+        assert hands[seat] == int(state[STATE.hands + seat])            # its own cards, as they are
         if ouvert:
-            assert hands[declarer] == int(state[STATE_HANDS + declarer])
+            assert hands[declarer] == int(state[STATE.hands + declarer])
         assert [popcount(h) for h in hands] == list(sizes) and popcount(counted) == 2
-        every = hands[0] | hands[1] | hands[2] | counted | int(view[VIEW_PLAYED])
+        every = hands[0] | hands[1] | hands[2] | counted | int(view[VIEW.played])
         assert every == 0xFFFFFFFF and not (hands[0] & hands[1] or hands[1] & hands[2] or hands[0] & hands[2])
         for s in range(3):
             suits = {int(EFFECTIVE_SUIT[game, c]) for c in range(32) if hands[s] >> c & 1}
-            assert not any(view[VIEW_VOIDS + s] >> e & 1 for e in suits), "a world gave a seat a suit it lacks"
+            assert not any(view[VIEW.voids + s] >> e & 1 for e in suits), "a world gave a seat a suit it lacks"
 
 
 @pytest.mark.parametrize("score", [0, 1], ids=["game", "points"])
@@ -96,7 +86,7 @@ def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
 
     params = build("card_play", "pimc", play_out=False, score=("game", "points")[score]).param_row()
     tt, stack = solver.new_table(16), solver.new_stack()
-    world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
+    world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats = np.zeros(32), np.zeros(STATS, dtype=np.int64)
     for index, view, legal in positions_to_play(17, 48, 25):
         rng = np.uint64(stream_key(17, index, 1))
@@ -139,16 +129,16 @@ def _swapped_later(f, m, r, game, declarer, cards, seat):
     rng = np.random.default_rng(cards)
     a = new_play(f, m, r, game, declarer)
     order = []
-    while len(order) < cards and not a[STATE_FINISHED]:
+    while len(order) < cards and not a[STATE.finished]:
         legal = [c for c in range(32) if int(legal_now(a)) >> c & 1]
         order.append(legal[int(rng.integers(len(legal)))])
         play_card(a, order[-1])
-    if a[STATE_FINISHED] or to_play(a) != seat:
+    if a[STATE.finished] or to_play(a) != seat:
         return None
     x, y = [s for s in range(3) if s != seat]
     for c1 in range(32):
         for c2 in range(32):
-            if (int(a[STATE_HANDS + x]) >> c1 & 1 and int(a[STATE_HANDS + y]) >> c2 & 1
+            if (int(a[STATE.hands + x]) >> c1 & 1 and int(a[STATE.hands + y]) >> c2 & 1
                     and EFFECTIVE_SUIT[game, c1] == EFFECTIVE_SUIT[game, c2]):
                 hands = [int(h) for h in (f, m, r)]
                 hands[x] = (hands[x] & ~(1 << c1)) | (1 << c2)
@@ -200,7 +190,7 @@ def test_the_play_likelihood_favours_worlds_where_the_model_explains_the_cards(i
     from strategies.cardplay.learned import learned_card
     from strategies.cardplay.pimc_inference import play_likelihood
 
-    replay, seen = np.empty(STATE_SIZE, dtype=np.int64), np.empty(VIEW_SIZE, dtype=np.int64)
+    replay, seen = np.empty(STATE.size, dtype=np.int64), np.empty(VIEW.size, dtype=np.int64)
     row = pimc_policy(infer_by=infer_by).param_row()
     by_learned = infer_by == "learned"
     for index in range(10):
@@ -220,7 +210,7 @@ def test_the_play_likelihood_favours_worlds_where_the_model_explains_the_cards(i
                 expected *= 1 - 0.3 + 0.3 / n
         view = view_of(state, seat, skat if seat == declarer else 0)
         assert play_likelihood(view, state, skat, 0.3, replay, seen, by_learned, row) == pytest.approx(expected)
-        world = np.empty(STATE_SIZE, dtype=np.int64)
+        world = np.empty(STATE.size, dtype=np.int64)
         rng = np.uint64(stream_key(23, index, 1))
         for _ in range(10):
             rng, counted = sample_world(view, np.uint64(rng), world)
@@ -369,7 +359,7 @@ def test_the_learned_player_plays_the_cards_of_the_role_asked_and_pimc_the_other
     searched = by_model = 0
     for index, view, legal in positions_to_play(5, 60, 25):
         rng = np.uint64(stream_key(5, index, 1))
-        declarer = view[VIEW_SEAT] == view[VIEW_DECLARER]
+        declarer = view[VIEW.seat] == view[VIEW.declarer]
         asked = declarer if role == "declarer" else not declarer
         assert learned_plays_seat(view, mixed) == asked and not learned_plays_seat(view, plain)
         expected = learned_card(view, legal, learned, rng) if asked else pimc_card(view, legal, plain, rng)
@@ -408,7 +398,7 @@ def test_a_world_at_the_end_of_play_scores_as_the_engine_scores_the_game():
         game, declarer = index % 5, index % 3           # suits and grand
         state, skat = position(21, index, game, declarer, 30)
         points = solver.open_hand_value(state, int(skat), table, stack)
-        tricks = popcount(int(state[STATE_WON + declarer])) // 3
+        tricks = popcount(int(state[STATE.won + declarer])) // 3
         for hand, schneider, schwarz, ouvert in DECLARATIONS:
             value, won, _, _ = play_outcome(game, hand, schneider, schwarz, ouvert, 1, points, tricks)
             if not won and tricks == 0:
@@ -459,13 +449,13 @@ def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every
     params = build("card_play", "pimc", play_out=True, solve_last=0).param_row()
     learned = np.stack([build("card_play", "learned").param_row()] * 3)
     tt, stack = new_workspace(12)
-    world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
+    world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
     differ = 0
     for index in range(30):
         game, declarer = index % 6, index % 3
         state, skat = position(29, index, game, declarer, (index * 7) % 25)
-        if state[STATE_FINISHED]:
+        if state[STATE.finished]:
             continue
         seat = int(to_play(state))
         hand = index % 4 == 0
@@ -494,31 +484,31 @@ def test_a_world_played_out_leaves_its_last_tricks_to_the_solver(solve_last):
     of the k-th trick from the end, and from there the world solved open-handed: the full play-out's
     cards replayed to that trick start and solved give each legal card's value."""
     from sim.rules.play import TRICK_LOG_SIZE
-    from sim.rules.tricks import STATE_IN_TRICK, STATE_ORDER, STATE_TRICKS_DONE, declarer_result
+    from sim.rules.tricks import STATE, declarer_result
     from strategies.cardplay.builtin import new_workspace, play_out_builtin
     from strategies.cardplay.pimc import STATS, _value_world, played_result
 
     params = build("card_play", "pimc", solve_last=solve_last).param_row()
     learned = np.stack([build("card_play", "learned").param_row()] * 3)
     tt, stack = new_workspace(12)
-    world, child = np.empty(STATE_SIZE, dtype=np.int64), np.empty(STATE_SIZE, dtype=np.int64)
+    world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
     solved = changed = 0
     for index, view, legal in positions_to_play(31, 24, 22):
         _, counted = sample_world(view, np.uint64(stream_key(31, index, 1)), world)
         _value_world(view, legal, world, counted, params, tt, stack, stats, row)
-        played = int(world[STATE_TRICKS_DONE]) * 3 + int(world[STATE_IN_TRICK])
+        played = int(world[STATE.tricks_done]) * 3 + int(world[STATE.in_trick])
         for card in (c for c in range(32) if int(legal) >> c & 1):
             child[:] = world
             play_card(child, card)
             whole = child.copy()
             play_out_builtin(whole, counted, view.copy(), learned, np.uint64(0), log, counted, tt, stack)
-            for later in whole[STATE_ORDER + played + 1:STATE_ORDER + 30]:
-                if child[STATE_FINISHED] or (child[STATE_IN_TRICK] == 0
-                                             and child[STATE_TRICKS_DONE] >= 10 - solve_last):
+            for later in whole[STATE.order + played + 1:STATE.order + 30]:
+                if child[STATE.finished] or (child[STATE.in_trick] == 0
+                                             and child[STATE.tricks_done] >= 10 - solve_last):
                     break
                 play_card(child, int(later))
-            solved += not child[STATE_FINISHED]
+            solved += not child[STATE.finished]
             assert row[card] == world_result(view, child, counted, 0, tt, stack), (index, card)
             changed += row[card] != played_result(view, *declarer_result(whole, counted), 0)
     assert solved >= 20 and changed >= 1   # the solver's end is not always the learned players' end

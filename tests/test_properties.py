@@ -18,23 +18,7 @@ from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES, Declaration
 from sim.rules.random_play import COLUMNS, random_discard, random_games
 from sim.rules.rng import STREAM_PLAY, below, stream_key
 from sim.rules.scoring import game_outcome, matadors, score_game
-from sim.rules.tricks import (
-    STATE_DECLARER,
-    STATE_FINISHED,
-    STATE_HANDS,
-    STATE_IN_TRICK,
-    STATE_LEADER,
-    STATE_TRICK,
-    STATE_TRICKS_DONE,
-    STATE_VOIDS,
-    STATE_WON,
-    TRUMP,
-    CardPlay,
-    legal_now,
-    new_play,
-    play_card,
-    to_play,
-)
+from sim.rules.tricks import STATE, TRUMP, CardPlay, legal_now, new_play, play_card, to_play
 from tests import reference as ref
 
 FULL = 0xFFFFFFFF
@@ -56,11 +40,11 @@ def play_checked(hands, game, declarer, choices):
     played = 0
     failed_to_follow = [set(), set(), set()]
     for step in range(30):
-        if state[STATE_FINISHED]:
+        if state[STATE.finished]:
             break
         seat = int(to_play(state))
-        held = ref.texts(state[STATE_HANDS + seat])
-        led = ref.text(int(state[STATE_TRICK])) if state[STATE_IN_TRICK] else None
+        held = ref.texts(state[STATE.hands + seat])
+        led = ref.text(int(state[STATE.trick])) if state[STATE.in_trick] else None
         legal = int(legal_now(state))
         assert set(ref.texts(legal)) == ref.legal_cards(game, held, led)
         card = int(nth_card(legal, choices[step] % popcount(legal)))
@@ -68,38 +52,38 @@ def play_checked(hands, game, declarer, choices):
         played |= 1 << card
         if led is not None and ref.belongs_to(game, ref.text(card)) != ref.belongs_to(game, led):
             failed_to_follow[seat].add(ref.belongs_to(game, led))
-        leader = int(state[STATE_LEADER])
-        trick = [ref.text(int(state[STATE_TRICK + k])) for k in range(int(state[STATE_IN_TRICK]))] + [ref.text(card)]
+        leader = int(state[STATE.leader])
+        trick = [ref.text(int(state[STATE.trick + k])) for k in range(int(state[STATE.in_trick]))] + [ref.text(card)]
         winner = int(play_card(state, card))
         if len(trick) == 3:
             assert winner == (leader + ref.trick_winner(game, trick)) % 3
-            assert state[STATE_LEADER] == winner and state[STATE_IN_TRICK] == 0
+            assert state[STATE.leader] == winner and state[STATE.in_trick] == 0
         else:
             assert winner == -1
         # Voids record exactly the suits each seat failed to follow, and it lacks them all.
         for s in range(3):
-            assert state[STATE_VOIDS + s] == _void_bits(game, failed_to_follow[s])
-            still_held = ref.texts(state[STATE_HANDS + s])
+            assert state[STATE.voids + s] == _void_bits(game, failed_to_follow[s])
+            still_held = ref.texts(state[STATE.hands + s])
             for suit in failed_to_follow[s]:
                 assert all(ref.belongs_to(game, c) != suit for c in still_held)
-    assert state[STATE_FINISHED]
+    assert state[STATE.finished]
     # Cards are conserved: what is held plus what was won is what was dealt.
-    won = [int(state[STATE_WON + s]) for s in range(3)]
-    held = [int(state[STATE_HANDS + s]) for s in range(3)]
+    won = [int(state[STATE.won + s]) for s in range(3)]
+    held = [int(state[STATE.hands + s]) for s in range(3)]
     assert won[0] & won[1] == 0 and won[0] & won[2] == 0 and won[1] & won[2] == 0
     assert won[0] | won[1] | won[2] == played
     assert played | held[0] | held[1] | held[2] == hands[0] | hands[1] | hands[2]
-    assert popcount(played) == 3 * state[STATE_TRICKS_DONE]
+    assert popcount(played) == 3 * state[STATE.tricks_done]
     if game != NULL:
-        assert state[STATE_TRICKS_DONE] == 10 and held == [0, 0, 0]
+        assert state[STATE.tricks_done] == 10 and held == [0, 0, 0]
     else:
         # Null ends with the declarer's first trick, or after ten tricks all ducked.
         declarer_tricks = popcount(won[declarer]) // 3
         assert declarer_tricks <= 1
         if declarer_tricks == 0:
-            assert state[STATE_TRICKS_DONE] == 10
+            assert state[STATE.tricks_done] == 10
         else:
-            assert state[STATE_LEADER] == declarer  # the declarer won the trick that ended the game
+            assert state[STATE.leader] == declarer  # the declarer won the trick that ended the game
     return state
 
 
@@ -143,8 +127,8 @@ def test_random_games_follow_the_rules(setup):
         hands[declarer] = twelve & ~skat
     state = play_checked(hands, game, declarer, setup["choices"])
 
-    won = int(state[STATE_WON + declarer])
-    defenders_won = int(state[STATE_WON + (declarer + 1) % 3] | state[STATE_WON + (declarer + 2) % 3])
+    won = int(state[STATE.won + declarer])
+    defenders_won = int(state[STATE.won + (declarer + 1) % 3] | state[STATE.won + (declarer + 2) % 3])
     points = card_points(won) + card_points(skat)
     if game != NULL:
         # Every card was played exactly once: the thirty in the hands, plus the skat.
@@ -290,4 +274,4 @@ def test_random_play_kernel_replays_card_by_card():
         assert (g["declarer"][i], g["game"][i], g["hand"][i], g["discard"][i]) == (declarer, game, hand, skat)
         assert g["declarer_points"][i] == card_points(won) + card_points(skat)
         assert g["declarer_tricks"][i] == popcount(won) // 3
-        assert int(play.state[STATE_DECLARER]) == declarer
+        assert int(play.state[STATE.declarer]) == declarer

@@ -9,19 +9,7 @@ from sim import solver
 from sim.rules.cards import card_points, cards_of, parse_hand
 from sim.rules.deal import deal
 from sim.rules.games import GAME_NAMES, GRAND, NULL
-from sim.rules.tricks import (
-    STATE_DECLARER,
-    STATE_FINISHED,
-    STATE_GAME,
-    STATE_IN_TRICK,
-    STATE_TRICKS_DONE,
-    STATE_WON,
-    IllegalPlay,
-    legal_now,
-    new_play,
-    play_card,
-    to_play,
-)
+from sim.rules.tricks import STATE, IllegalPlay, legal_now, new_play, play_card, to_play
 from sim.solver.bounds import _sure_points
 from sim.solver.frames import F_REST, POINTS
 from sim.solver.roots import _set_root
@@ -46,10 +34,10 @@ def _children(state):
 
 def minimax(state, declarer_skat):
     """Declarer points (suit, grand) or 1 / 0 (null: no trick taken / a trick taken), best play."""
-    declarer = state[STATE_DECLARER]
-    if state[STATE_FINISHED]:
-        won = int(state[STATE_WON + declarer])
-        if state[STATE_GAME] == NULL:
+    declarer = state[STATE.declarer]
+    if state[STATE.finished]:
+        won = int(state[STATE.won + declarer])
+        if state[STATE.game] == NULL:
             return 0 if won else 1
         return int(card_points(won)) + int(card_points(declarer_skat))
     values = [minimax(child, declarer_skat) for _, child in _children(state)]
@@ -58,10 +46,10 @@ def minimax(state, declarer_skat):
 
 def minimax_schwarz(state):
     """Can the declarer of a suit or grand game take every trick? Plain minimax over True/False."""
-    declarer = state[STATE_DECLARER]
-    if state[STATE_WON + (declarer + 1) % 3] or state[STATE_WON + (declarer + 2) % 3]:
+    declarer = state[STATE.declarer]
+    if state[STATE.won + (declarer + 1) % 3] or state[STATE.won + (declarer + 2) % 3]:
         return False
-    if state[STATE_FINISHED]:
+    if state[STATE.finished]:
         return True
     values = [minimax_schwarz(child) for _, child in _children(state)]
     return max(values) if to_play(state) == declarer else min(values)
@@ -80,7 +68,7 @@ def random_position(seed, game, declarer, cards_played):
     f, m, r, skat = deal(7, seed)
     state = new_play(f, m, r, game, declarer)
     for _ in range(cards_played):
-        if state[STATE_FINISHED]:
+        if state[STATE.finished]:
             break
         legal = cards_of(int(legal_now(state)))
         play_card(state, legal[rng.integers(len(legal))])
@@ -96,7 +84,7 @@ def endgames(game, count, seed=0):
         tricks_left, in_trick = int(rng.integers(1, 5)), int(rng.integers(3))
         state, skat = random_position(int(rng.integers(2**31)), game, len(found) % 3,
                                       (10 - tricks_left) * 3 + in_trick)
-        if not state[STATE_FINISHED]:
+        if not state[STATE.finished]:
             found.append((state, skat))
     return found
 
@@ -107,9 +95,9 @@ def value(state, skat):
 
 def taken_so_far(state, skat):
     """(declarer points so far with the skat, defenders' points so far)."""
-    declarer = state[STATE_DECLARER]
-    mine = int(card_points(state[STATE_WON + declarer])) + int(card_points(skat))
-    theirs = sum(int(card_points(state[STATE_WON + s])) for s in range(3) if s != declarer)
+    declarer = state[STATE.declarer]
+    mine = int(card_points(state[STATE.won + declarer])) + int(card_points(skat))
+    theirs = sum(int(card_points(state[STATE.won + s])) for s in range(3) if s != declarer)
     return mine, theirs
 
 
@@ -120,7 +108,7 @@ def _check_against_minimax(game, count, seed):
     cases = endgames(game, count, seed)
     for state, skat in cases:
         assert value(state, skat) == minimax(state, skat), (GAME_NAMES[game], state.tolist(), skat)
-    in_trick = {int(s[STATE_IN_TRICK]) for s, _ in cases}
+    in_trick = {int(s[STATE.in_trick]) for s, _ in cases}
     assert in_trick == {0, 1, 2}
 
 
@@ -159,12 +147,12 @@ def _card_values(state, skat):
 def test_value_is_the_best_move_value_and_best_cards_keep_it(case):
     state, skat = case
     v = value(state, skat)
-    if state[STATE_FINISHED]:
+    if state[STATE.finished]:
         assert v == minimax(state, skat)
         return
     after = _card_values(state, skat)
     assert set(after) == set(cards_of(int(legal_now(state))))
-    best = max(after.values()) if to_play(state) == state[STATE_DECLARER] else min(after.values())
+    best = max(after.values()) if to_play(state) == state[STATE.declarer] else min(after.values())
     assert v == best
     keep = int(solver.keeping_cards(state, skat, v, TABLE, STACK))
     assert cards_of(keep) == sorted(c for c, w in after.items() if w == v)
@@ -174,7 +162,7 @@ def test_value_is_the_best_move_value_and_best_cards_keep_it(case):
 @given(positions)
 def test_values_lie_between_the_points_taken(case):
     state, skat = case
-    if state[STATE_GAME] == NULL:
+    if state[STATE.game] == NULL:
         assert value(state, skat) in (0, 1)
         return
     mine, theirs = taken_so_far(state, skat)
@@ -182,7 +170,7 @@ def test_values_lie_between_the_points_taken(case):
 
 
 @settings(max_examples=50)
-@given(positions.filter(lambda case: case[0][STATE_GAME] != NULL))
+@given(positions.filter(lambda case: case[0][STATE.game] != NULL))
 def test_every_threshold_agrees_with_the_exact_value(case):
     state, skat = case
     v = value(state, skat)
@@ -229,7 +217,7 @@ def test_solve_batch_agrees_with_one_position_at_a_time():
     values, nodes = np.empty(12, np.int64), np.empty(12, np.int64)
     solver.solve_batch(states, skats, solver.new_table(14), values, nodes)
     assert values.tolist() == [value(s, k) for s, k in cases]
-    unfinished = np.array([not s[STATE_FINISHED] for s, _ in cases])
+    unfinished = np.array([not s[STATE.finished] for s, _ in cases])
     assert (nodes[unfinished] > 0).all() and (nodes[~unfinished] == 0).all()
 
 
@@ -247,7 +235,7 @@ def test_equal_cards_are_worth_the_same_after_every_question(game):
     shared = 0
     for seed in range(60):
         state, skat = random_position(1000 * game + seed, game, seed % 3, (seed * 7) % 27)
-        if state[STATE_FINISHED]:
+        if state[STATE.finished]:
             continue
         legal = int(legal_now(state))
         speakers = int(solver.equal_cards(state, speaker))
@@ -329,9 +317,9 @@ def test_null_with_the_lowest_cards_is_won_and_with_the_highest_lost():
 
 def test_a_finished_game_keeps_its_result():
     state = solver.position(ALL_WINNERS, "grand", declarer=0)
-    while not state[STATE_FINISHED]:
+    while not state[STATE.finished]:
         play_card(state, cards_of(int(legal_now(state)))[-1])
-    assert int(state[STATE_TRICKS_DONE]) == 10
+    assert int(state[STATE.tricks_done]) == 10
     s = solver.solve(state, "H10 D10", table=TABLE)
     assert (s.declarer_points, s.best_cards) == (120, ())
 

@@ -9,17 +9,7 @@ from sim.rules.cards import REARHAND as R
 from sim.rules.cards import card_points, format_card, parse_card, parse_cards, parse_hand
 from sim.rules.games import CLUBS_GAME, DIAMONDS_GAME, GRAND, HEARTS_GAME, NULL, SPADES_GAME, Declaration
 from sim.rules.scoring import score_game
-from sim.rules.tricks import (
-    EFFECTIVE_SUIT,
-    ORDER,
-    STATE_FINISHED,
-    STATE_VOIDS,
-    TRUMP,
-    CardPlay,
-    IllegalPlay,
-    legal_moves,
-    trick_winner,
-)
+from sim.rules.tricks import EFFECTIVE_SUIT, ORDER, STATE, TRUMP, CardPlay, IllegalPlay, legal_moves, trick_winner
 from tests import reference as ref
 
 GAMES = {"diamonds": DIAMONDS_GAME, "hearts": HEARTS_GAME, "spades": SPADES_GAME,
@@ -251,14 +241,14 @@ def test_voids_record_a_failure_to_follow():
     play = CardPlay(hands, CLUBS_GAME, F)
     for c in parse_cards("HA CA H10"):  # middlehand trumps hearts: void in hearts
         play.play(c)
-    assert play.state[STATE_VOIDS + M] == 1 << 1
-    assert play.state[STATE_VOIDS + F] == 0 and play.state[STATE_VOIDS + R] == 0
+    assert play.state[STATE.voids + M] == 1 << 1
+    assert play.state[STATE.voids + F] == 0 and play.state[STATE.voids + R] == 0
     assert play.trick_winners == [M]
     for c in parse_cards("CK CJ"):  # trump led; forehand has no trump: void in trump
         play.play(c)
     play.play(parse_card("HK"))
-    assert play.state[STATE_VOIDS + F] == 1 << TRUMP
-    assert not play.state[STATE_FINISHED]
+    assert play.state[STATE.voids + F] == 1 << TRUMP
+    assert not play.state[STATE.finished]
 
 
 @pytest.mark.parametrize("not_a_card", [32, 40, -1, "CJ", 1.0, None])

@@ -7,12 +7,12 @@ import numpy as np
 
 from sim.rules.deal import deal
 from sim.rules.tricks import new_play
-from sim.rules.view import VIEW_SIZE, seat_view, set_declaration
+from sim.rules.view import VIEW, seat_view, set_declaration
 
 
 def view_of(state, seat):
     """The view of ``seat`` of a play at bid 18, no announcement."""
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    view = np.zeros(VIEW.size, dtype=np.int64)
     set_declaration(view, 0, 0, 0, 0, 18)
     seat_view(state, seat, 0, view)
     return view

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .tricks import STATE_FINISHED, legal_now, play_card, to_play
+from .tricks import STATE, legal_now, play_card, to_play
 from .view import seat_view
 
 #: A trick log holds the 30 cards in the order played; -1 after a null game ended early.
@@ -68,7 +68,7 @@ def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, r
     """
     log[:] = -1
     n = 0
-    while not state[STATE_FINISHED]:
+    while not state[STATE.finished]:
         legal = start_turn(state, declarer_skat, view)
         rng, card = _ask(policy_f, policy_m, policy_r, to_play(state), view, legal, params, rng)
         finish_turn(state, legal, card, log, n)

@@ -16,7 +16,7 @@ from .deal import SKAT, deal_one
 from .games import NULL
 from .rng import STREAM_PLAY, below, stream_key
 from .scoring import classic_score, game_outcome, matadors
-from .tricks import STATE_FINISHED, STATE_SIZE, declarer_result, legal_now, play_card, start_play
+from .tricks import STATE, declarer_result, legal_now, play_card, start_play
 
 #: Columns of a batch of random games, in the order the kernel fills them.
 COLUMNS = ("declarer", "game", "hand", "ouvert", "discard", "matadors", "declarer_points",
@@ -37,7 +37,7 @@ def random_discard(state, twelve):
 def play_random_games(seed, start, out):
     """Play deals ``start .. start + len(out) - 1``; one row of ``out`` per deal, columns as COLUMNS."""
     cards = np.empty(4, dtype=np.uint32)
-    play = np.empty(STATE_SIZE, dtype=np.int64)
+    play = np.empty(STATE.size, dtype=np.int64)
     for k in range(out.shape[0]):
         deal_one(seed, start + k, cards)
         rng = stream_key(seed, start + k, STREAM_PLAY)
@@ -54,7 +54,7 @@ def play_random_games(seed, start, out):
         hands = cards.copy()
         hands[declarer] = twelve & ~skat
         start_play(play, hands[0], hands[1], hands[2], game, declarer)
-        while not play[STATE_FINISHED]:
+        while not play[STATE.finished]:
             legal = legal_now(play)
             rng, pick = below(rng, popcount(legal))
             play_card(play, nth_card(legal, pick))

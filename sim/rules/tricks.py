@@ -22,6 +22,7 @@ from numba import njit
 
 from .cards import CARD_POINTS, JACK, JACKS, SEAT_NAMES, SUIT_MASKS, card_points, format_card, popcount
 from .games import NULL
+from .layout import layout
 
 TRUMP = 4
 # Height of each rank index (7 8 9 Q K 10 A J) in null's order A K Q J 10 9 8 7.
@@ -113,66 +114,51 @@ def trick_winner(game, first, second, third):
 # --- the state of card play -------------------------------------------------------------
 #
 # One int64 array holds everything card play needs, so a kernel, a search or a
-# solver can copy a position with a slice and step it with play_card:
-#
-# The slots are named STATE_* (a seat's view has VIEW_* slots of its own, sim.rules.view):
-#
-#   STATE_HANDS+0..2    the cards each seat still holds (masks)
-#   STATE_GAME          game type id
-#   STATE_DECLARER      declarer seat
-#   STATE_LEADER        seat that led the trick
-#   STATE_IN_TRICK      cards in the current trick (0..2)
-#   STATE_TRICK+0..2    the cards of the current trick in the order played
-#   STATE_TRICKS_DONE   completed tricks
-#   STATE_WON+0..2      cards won in tricks, by seat (masks)
-#   STATE_FINISHED      1 after the tenth trick, or after the null declarer's first trick
-#   STATE_VOIDS+0..2    effective suits (bit 0..3 plain suits, bit 4 trump) each seat has
-#                       shown it lacks by not following; public knowledge every player may use
-#   STATE_PLAYED_BY+0..2 the cards each seat has played (masks; public, as every card is
-#                       played face up)
-#   STATE_ORDER+0..29   every card played so far, in the order played (slot 3 * trick +
-#                       place in the trick); with forehand's first lead it tells who
-#                       played each card
+# solver can copy a position with a slice and step it with play_card. A seat's view
+# has a layout of its own (sim.rules.view).
 
-STATE_HANDS = 0
-STATE_GAME = 3
-STATE_DECLARER = 4
-STATE_LEADER = 5
-STATE_IN_TRICK = 6
-STATE_TRICK = 7
-STATE_TRICKS_DONE = 10
-STATE_WON = 11
-STATE_FINISHED = 14
-STATE_VOIDS = 15
-STATE_PLAYED_BY = 18
-STATE_ORDER = 21
-STATE_SIZE = 51
+STATE = layout("State", (
+    ("hands", 3, "the cards each seat still holds (masks)"),
+    ("game", 1, "game type id"),
+    ("declarer", 1, "declarer seat"),
+    ("leader", 1, "seat that led the trick"),
+    ("in_trick", 1, "cards in the current trick (0..2)"),
+    ("trick", 3, "the cards of the current trick in the order played"),
+    ("tricks_done", 1, "completed tricks"),
+    ("won", 3, "cards won in tricks, by seat (masks)"),
+    ("finished", 1, "1 after the tenth trick, or after the null declarer's first trick"),
+    ("voids", 3, "effective suits (bit 0..3 plain suits, bit 4 trump) each seat has shown it lacks by not "
+                 "following; public knowledge every player may use"),
+    ("played_by", 3, "the cards each seat has played (masks; public, as every card is played face up)"),
+    ("order", 30, "every card played so far, in the order played (slot 3 * trick + place in the trick); "
+                  "with forehand's first lead it tells who played each card"),
+))
 
 
 @njit(cache=True)
 def start_play(state, f, m, r, game, declarer):
     """Set ``state`` to the first lead: forehand leads, hands as given (the declarer's after the discard)."""
     state[:] = 0
-    state[STATE_HANDS], state[STATE_HANDS + 1], state[STATE_HANDS + 2] = f, m, r
-    state[STATE_GAME], state[STATE_DECLARER] = game, declarer
+    state[STATE.hands], state[STATE.hands + 1], state[STATE.hands + 2] = f, m, r
+    state[STATE.game], state[STATE.declarer] = game, declarer
 
 
 def new_play(f, m, r, game, declarer):
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state = np.zeros(STATE.size, dtype=np.int64)
     start_play(state, f, m, r, game, declarer)
     return state
 
 
 @njit(cache=True, inline="always")
 def to_play(state):
-    return (state[STATE_LEADER] + state[STATE_IN_TRICK]) % 3
+    return (state[STATE.leader] + state[STATE.in_trick]) % 3
 
 
 @njit(cache=True, inline="always")
 def legal_now(state):
     """Legal cards of the seat to play."""
-    lead = state[STATE_TRICK] if state[STATE_IN_TRICK] else -1
-    return legal_moves(state[STATE_HANDS + to_play(state)], state[STATE_GAME], lead)
+    lead = state[STATE.trick] if state[STATE.in_trick] else -1
+    return legal_moves(state[STATE.hands + to_play(state)], state[STATE.game], lead)
 
 
 @njit(cache=True, inline="always")
@@ -182,26 +168,26 @@ def play_card(state, card):
     Returns the winner's seat when the card closed a trick, else -1.
     """
     seat = to_play(state)
-    state[STATE_HANDS + seat] &= ~(np.int64(1) << card)
-    state[STATE_PLAYED_BY + seat] |= np.int64(1) << card
-    if state[STATE_IN_TRICK]:
-        led = EFFECTIVE_SUIT[state[STATE_GAME], state[STATE_TRICK]]
-        if EFFECTIVE_SUIT[state[STATE_GAME], card] != led:
-            state[STATE_VOIDS + seat] |= np.int64(1) << led
-    state[STATE_TRICK + state[STATE_IN_TRICK]] = card
-    state[STATE_ORDER + 3 * state[STATE_TRICKS_DONE] + state[STATE_IN_TRICK]] = card
-    state[STATE_IN_TRICK] += 1
-    if state[STATE_IN_TRICK] < 3:
+    state[STATE.hands + seat] &= ~(np.int64(1) << card)
+    state[STATE.played_by + seat] |= np.int64(1) << card
+    if state[STATE.in_trick]:
+        led = EFFECTIVE_SUIT[state[STATE.game], state[STATE.trick]]
+        if EFFECTIVE_SUIT[state[STATE.game], card] != led:
+            state[STATE.voids + seat] |= np.int64(1) << led
+    state[STATE.trick + state[STATE.in_trick]] = card
+    state[STATE.order + 3 * state[STATE.tricks_done] + state[STATE.in_trick]] = card
+    state[STATE.in_trick] += 1
+    if state[STATE.in_trick] < 3:
         return -1
-    game = state[STATE_GAME]
-    first, second, third = state[STATE_TRICK], state[STATE_TRICK + 1], state[STATE_TRICK + 2]
-    winner = (state[STATE_LEADER] + trick_winner(game, first, second, third)) % 3
+    game = state[STATE.game]
+    first, second, third = state[STATE.trick], state[STATE.trick + 1], state[STATE.trick + 2]
+    winner = (state[STATE.leader] + trick_winner(game, first, second, third)) % 3
     for k in range(3):
-        state[STATE_WON + winner] |= np.int64(1) << state[STATE_TRICK + k]
-    state[STATE_LEADER], state[STATE_IN_TRICK] = winner, 0
-    state[STATE_TRICKS_DONE] += 1
-    if state[STATE_TRICKS_DONE] == 10 or (game == NULL and winner == state[STATE_DECLARER]):
-        state[STATE_FINISHED] = 1
+        state[STATE.won + winner] |= np.int64(1) << state[STATE.trick + k]
+    state[STATE.leader], state[STATE.in_trick] = winner, 0
+    state[STATE.tricks_done] += 1
+    if state[STATE.tricks_done] == 10 or (game == NULL and winner == state[STATE.declarer]):
+        state[STATE.finished] = 1
     return winner
 
 
@@ -212,7 +198,7 @@ def declarer_result(state, declarer_skat):
     ``declarer_skat`` holds the two cards that count for the declarer unplayed: the
     discard, or the skat of a hand game.
     """
-    won = state[STATE_WON + state[STATE_DECLARER]]
+    won = state[STATE.won + state[STATE.declarer]]
     return card_points(won) + card_points(declarer_skat), popcount(won) // 3
 
 
@@ -222,19 +208,19 @@ def announcement_missed(state, schneider, schwarz):
     stop (RULES.md, Winning): with schwarz announced the defenders' first trick, with schneider
     announced the trick that takes the defenders past 30 points. False in a null game, in the
     middle of a trick, and once the game is over."""
-    done = state[STATE_TRICKS_DONE]
-    declarer = state[STATE_DECLARER]
-    if state[STATE_GAME] == NULL or state[STATE_IN_TRICK] or done == 0 or state[STATE_FINISHED]:
+    done = state[STATE.tricks_done]
+    declarer = state[STATE.declarer]
+    if state[STATE.game] == NULL or state[STATE.in_trick] or done == 0 or state[STATE.finished]:
         return False
-    if state[STATE_LEADER] == declarer:  # the declarer took the trick just closed
+    if state[STATE.leader] == declarer:  # the declarer took the trick just closed
         return False
-    against = state[STATE_WON + (declarer + 1) % 3] | state[STATE_WON + (declarer + 2) % 3]
+    against = state[STATE.won + (declarer + 1) % 3] | state[STATE.won + (declarer + 2) % 3]
     if schwarz:
         return popcount(against) == 3
     if schneider:
         points = card_points(against)
-        last = (CARD_POINTS[state[STATE_TRICK]] + CARD_POINTS[state[STATE_TRICK + 1]]
-                + CARD_POINTS[state[STATE_TRICK + 2]])
+        last = (CARD_POINTS[state[STATE.trick]] + CARD_POINTS[state[STATE.trick + 1]]
+                + CARD_POINTS[state[STATE.trick + 2]])
         return points > 30 and points - last <= 30
     return False
 
@@ -255,7 +241,7 @@ class CardPlay:
 
     @property
     def finished(self) -> bool:
-        return bool(self.state[STATE_FINISHED])
+        return bool(self.state[STATE.finished])
 
     @property
     def to_play(self) -> int:
@@ -265,10 +251,10 @@ class CardPlay:
         return int(legal_now(self.state))
 
     def hand(self, seat: int) -> int:
-        return int(self.state[STATE_HANDS + seat])
+        return int(self.state[STATE.hands + seat])
 
     def won_cards(self, seat: int) -> int:
-        return int(self.state[STATE_WON + seat])
+        return int(self.state[STATE.won + seat])
 
     def announcement_missed(self, schneider: bool, schwarz: bool) -> bool:
         """Whether the trick just closed made the declarer miss schneider or schwarz announced
@@ -291,7 +277,7 @@ class CardPlay:
         if not self.hand(seat) >> card & 1:
             raise IllegalPlay(f"{SEAT_NAMES[seat]} does not hold {format_card(card)}")
         if not self.legal() >> card & 1:
-            lead = format_card(int(self.state[STATE_TRICK]))
+            lead = format_card(int(self.state[STATE.trick]))
             raise IllegalPlay(f"{SEAT_NAMES[seat]} plays {format_card(card)} but must follow {lead} (revoke)")
         winner = int(play_card(self.state, card))
         if winner >= 0:

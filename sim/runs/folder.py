@@ -38,7 +38,7 @@ import pyarrow.parquet as pq
 from sim.rules.cards import SEAT_SUFFIXES, shown
 from sim.rules.games import GAME_NAMES
 from sim.rules.play import TRICK_LOG_SIZE
-from sim.rules.view import VIEW_SIZE
+from sim.rules.view import VIEW
 
 SCHEMA_VERSION = 4
 #: Older schema versions analysis still reads (version 2: a passed-in deal's game is null; version 3:
@@ -97,7 +97,7 @@ MATCH_MODE_TYPES = {**GAME_MODE_TYPES, "seating": pa.int8()}
 #: Card decisions with the open-hand teacher's values (``skatsim decisions``): one row per decision
 #: with a choice; ``view`` is the seat's view (sim.rules.view), ``values`` the teacher's value of
 #: each card (by card id; NaN for the cards not legal).
-DECISION_MODE_TYPES = {"deal_id": pa.int64(), "view": pa.list_(pa.int64(), VIEW_SIZE), "legal": pa.uint32(),
+DECISION_MODE_TYPES = {"deal_id": pa.int64(), "view": pa.list_(pa.int64(), VIEW.size), "legal": pa.uint32(),
                        "values": pa.list_(pa.float32(), 32)}
 #: The column of a decision run kept with the points (not with ``--no-points``): the declarer's
 #: open-hand card points after each card (NaN for the cards not legal, and in null).

@@ -9,7 +9,7 @@ import numpy as np
 
 from sim.rules.cards import SEAT_NAMES, cards_of, parse_card, parse_cards, parse_hand
 from sim.rules.games import NULL, game_id
-from sim.rules.tricks import STATE_GAME, STATE_SIZE, CardPlay
+from sim.rules.tricks import STATE, CardPlay
 from sim.solver.frames import NODES, new_stack
 from sim.solver.roots import declarer_reaches, declarer_takes_all, keeping_cards, open_hand_value
 from sim.solver.transpositions import new_table
@@ -55,8 +55,8 @@ def _skat_mask(declarer_skat) -> int:
 
 def _checked(state) -> np.ndarray:
     state = np.asarray(state)
-    if state.shape != (STATE_SIZE,) or state.dtype != np.int64:
-        raise ValueError(f"a play state is an int64 array of {STATE_SIZE} (sim.rules.tricks), not {state.dtype} "
+    if state.shape != (STATE.size,) or state.dtype != np.int64:
+        raise ValueError(f"a play state is an int64 array of {STATE.size} (sim.rules.tricks), not {state.dtype} "
                          f"{state.shape}")
     return state
 
@@ -85,7 +85,7 @@ def solve(state, declarer_skat=0, table: np.ndarray | None = None, best_cards: b
     state = _checked(state)
     tt, stack = _workspace(table)
     skat = _skat_mask(declarer_skat)
-    game = int(state[STATE_GAME])
+    game = int(state[STATE.game])
     value = int(open_hand_value(state, skat, tt, stack))
     nodes = int(stack[NODES, 0])
     keep = ()
@@ -103,7 +103,7 @@ def can_reach(state, declarer_skat, threshold: int, table: np.ndarray | None = N
     """Suit and grand games: can the declarer reach ``threshold`` card points (31 out of
     schneider, 61 to win, 90 schneider)? False means the defenders can hold them under it."""
     state = _checked(state)
-    if int(state[STATE_GAME]) == NULL:
+    if int(state[STATE.game]) == NULL:
         raise ValueError("null games have no card points to reach; use solve() for whether the declarer wins")
     tt, stack = _workspace(table)
     return bool(declarer_reaches(state, _skat_mask(declarer_skat), int(threshold), tt, stack))
@@ -112,7 +112,7 @@ def can_reach(state, declarer_skat, threshold: int, table: np.ndarray | None = N
 def schwarz_possible(state, table: np.ndarray | None = None) -> bool:
     """Suit and grand games: can the declarer take every trick? False means the defenders can take one."""
     state = _checked(state)
-    if int(state[STATE_GAME]) == NULL:
+    if int(state[STATE.game]) == NULL:
         raise ValueError("schwarz is not a question in null games")
     tt, stack = _workspace(table)
     return bool(declarer_takes_all(state, tt, stack))

@@ -26,7 +26,7 @@ from sim.rules.cards import format_card
 from sim.rules.games import GAME_NAMES, NULL
 from sim.rules.records import Position, read_position, record_id
 from sim.rules.scoring import game_outcome, matadors
-from sim.rules.tricks import STATE_SIZE, CardPlay, start_play
+from sim.rules.tricks import STATE, CardPlay, start_play
 from sim.solver.api import default_table, solve
 from sim.solver.frames import NODES, new_stack
 from sim.solver.roots import declarer_takes_all, open_hand_value
@@ -142,7 +142,7 @@ def _needed_level(game, flags, twelve):
 
 @njit(cache=True)
 def _first_lead_outcomes(hands, skat, flags, tt, stack, values, won, nodes):
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state = np.zeros(STATE.size, dtype=np.int64)
     in_play = np.empty(3, dtype=np.int64)
     for k in range(len(values)):
         d, game, discard = flags[k, 0], flags[k, 1], flags[k, 2]

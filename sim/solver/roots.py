@@ -17,20 +17,7 @@ from numba import njit
 
 from sim.rules.cards import CARD_POINTS, card_points, popcount
 from sim.rules.games import NULL
-from sim.rules.tricks import (
-    STATE_DECLARER,
-    STATE_FINISHED,
-    STATE_GAME,
-    STATE_HANDS,
-    STATE_IN_TRICK,
-    STATE_LEADER,
-    STATE_SIZE,
-    STATE_TRICK,
-    STATE_WON,
-    legal_now,
-    play_card,
-    to_play,
-)
+from sim.rules.tricks import STATE, legal_now, play_card, to_play
 from sim.solver.frames import (
     F_HANDS,
     F_IN_TRICK,
@@ -52,20 +39,20 @@ from sim.solver.search import _search
 @njit(cache=True)
 def _set_root(frames, state, mode):
     """Frame 0 from an engine play state."""
-    game = state[STATE_GAME]
+    game = state[STATE.game]
     all_cards = np.int64(0)
     for s in range(3):
-        frames[0, F_HANDS + s] = state[STATE_HANDS + s]
-        frames[0, F_LAID + s] = _layout(game, state[STATE_HANDS + s])
-        all_cards |= state[STATE_HANDS + s]
-    n = state[STATE_IN_TRICK]
-    frames[0, F_LEADER], frames[0, F_IN_TRICK] = state[STATE_LEADER], n
-    frames[0, F_TRICK] = state[STATE_TRICK] if n > 0 else -1
-    frames[0, F_TRICK + 1] = state[STATE_TRICK + 1] if n > 1 else -1
+        frames[0, F_HANDS + s] = state[STATE.hands + s]
+        frames[0, F_LAID + s] = _layout(game, state[STATE.hands + s])
+        all_cards |= state[STATE.hands + s]
+    n = state[STATE.in_trick]
+    frames[0, F_LEADER], frames[0, F_IN_TRICK] = state[STATE.leader], n
+    frames[0, F_TRICK] = state[STATE.trick] if n > 0 else -1
+    frames[0, F_TRICK + 1] = state[STATE.trick + 1] if n > 1 else -1
     if mode == POINTS:
         rest = card_points(all_cards)
         for k in range(n):
-            rest += CARD_POINTS[state[STATE_TRICK + k]]
+            rest += CARD_POINTS[state[STATE.trick + k]]
     else:
         rest = (popcount(all_cards) + n) // 3
     frames[0, F_REST] = rest
@@ -74,18 +61,18 @@ def _set_root(frames, state, mode):
 @njit(cache=True, inline="always")
 def _taken(state, declarer_skat):
     """The declarer's card points so far: tricks won and the two cards that count unplayed."""
-    return card_points(state[STATE_WON + state[STATE_DECLARER]]) + card_points(declarer_skat)
+    return card_points(state[STATE.won + state[STATE.declarer]]) + card_points(declarer_skat)
 
 
 @njit(cache=True)
 def _points(state, declarer_skat, tt, stack):
     """Exact declarer points of a suit or grand position: one principal variation search."""
     taken = _taken(state, declarer_skat)
-    if state[STATE_FINISHED]:
+    if state[STATE.finished]:
         return taken
     mode = np.int64(POINTS)
     _set_root(stack, state, mode)
-    return taken + _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], mode, np.int64(-1),
+    return taken + _search(tt, stack, state[STATE.game], state[STATE.declarer], mode, np.int64(-1),
                            stack[0, F_REST] + 1)
 
 
@@ -93,28 +80,28 @@ def _points(state, declarer_skat, tt, stack):
 def _reaches(state, declarer_skat, threshold, tt, stack):
     """Does the declarer of a suit or grand position reach ``threshold`` points? One null-window test."""
     need = threshold - _taken(state, declarer_skat)
-    if state[STATE_FINISHED] or need <= 0:
+    if state[STATE.finished] or need <= 0:
         return need <= 0
     mode = np.int64(POINTS)
     _set_root(stack, state, mode)
-    return _search(tt, stack, state[STATE_GAME], state[STATE_DECLARER], mode, need - 1, need) >= need
+    return _search(tt, stack, state[STATE.game], state[STATE.declarer], mode, need - 1, need) >= need
 
 
 @njit(cache=True)
 def _takes_every_trick(state, mode, tt, stack):
     """Null (NULL_AVOID): does the declarer avoid every trick? Schwarz (SCHWARZ): take every one?"""
-    declarer = state[STATE_DECLARER]
-    won = state[STATE_WON + declarer]
+    declarer = state[STATE.declarer]
+    won = state[STATE.won + declarer]
     if mode == NULL_AVOID:
-        if state[STATE_FINISHED] or won:
+        if state[STATE.finished] or won:
             return won == 0
-    elif state[STATE_WON + (declarer + 1) % 3] or state[STATE_WON + (declarer + 2) % 3]:
+    elif state[STATE.won + (declarer + 1) % 3] or state[STATE.won + (declarer + 2) % 3]:
         return False
-    elif state[STATE_FINISHED]:
+    elif state[STATE.finished]:
         return True
     _set_root(stack, state, mode)
     tricks = stack[0, F_REST]
-    return _search(tt, stack, state[STATE_GAME], declarer, mode, tricks - 1, tricks) >= tricks
+    return _search(tt, stack, state[STATE.game], declarer, mode, tricks - 1, tricks) >= tricks
 
 
 @njit(cache=True)
@@ -127,7 +114,7 @@ def open_hand_value(state, declarer_skat, tt, stack):
     """
     stack[NODES, 0] = 0
     tt[0] += np.uint64(1)
-    if state[STATE_GAME] == NULL:
+    if state[STATE.game] == NULL:
         return 1 if _takes_every_trick(state, np.int64(NULL_AVOID), tt, stack) else 0
     return _points(state, np.int64(declarer_skat), tt, stack)
 
@@ -155,7 +142,7 @@ def declarer_takes_all(state, tt, stack):
 @njit(cache=True)
 def _keeps(child, declarer_skat, value, mover_is_declarer, tt, stack):
     """Does the position after a card keep ``value`` (points, or the null outcome 1/0)?"""
-    if child[STATE_GAME] == NULL:
+    if child[STATE.game] == NULL:
         return (1 if _takes_every_trick(child, np.int64(NULL_AVOID), tt, stack) else 0) == value
     if mover_is_declarer:
         return _reaches(child, declarer_skat, value, tt, stack)
@@ -173,10 +160,10 @@ def keeping_cards(state, declarer_skat, value, tt, stack):
     tt[0] += np.uint64(1)
     declarer_skat = np.int64(declarer_skat)
     keep = np.int64(0)
-    if state[STATE_FINISHED]:
+    if state[STATE.finished]:
         return keep
-    mover_is_declarer = to_play(state) == state[STATE_DECLARER]
-    child = np.empty(STATE_SIZE, dtype=np.int64)
+    mover_is_declarer = to_play(state) == state[STATE.declarer]
+    child = np.empty(STATE.size, dtype=np.int64)
     legal = np.int64(legal_now(state))
     nodes = 0
     while legal:
@@ -202,10 +189,10 @@ def card_values(state, declarer_skat, tt, stack, out):
     Exact for every card, so dearer than :func:`keeping_cards`; the node count adds up.
     """
     out[:] = -1
-    if state[STATE_FINISHED]:
+    if state[STATE.finished]:
         stack[NODES, 0] = 0
         return
-    child = np.empty(STATE_SIZE, dtype=np.int64)
+    child = np.empty(STATE.size, dtype=np.int64)
     legal = np.int64(legal_now(state))
     nodes = 0
     while legal:
@@ -220,7 +207,7 @@ def card_values(state, declarer_skat, tt, stack, out):
 
 @njit(cache=True)
 def solve_batch(states, declarer_skats, tt, out_values, out_nodes):
-    """:func:`open_hand_value` of each row of ``states`` (n, STATE_SIZE) into ``out_values``.
+    """:func:`open_hand_value` of each row of ``states`` (n, STATE.size) into ``out_values``.
 
     ``declarer_skats`` (n,) holds each row's two cards that count for the declarer; the
     node counts go to ``out_nodes``. The table is shared by all rows.
@@ -243,12 +230,12 @@ def equal_cards(state, out):
     way for the same points whichever of them is played.
     """
     out[:] = -1
-    game = state[STATE_GAME]
+    game = state[STATE.game]
     in_play = np.int64(0)
     for s in range(3):
-        in_play |= _layout(game, state[STATE_HANDS + s])
-    for k in range(state[STATE_IN_TRICK]):
-        in_play |= np.int64(1) << _POSITION[game, state[STATE_TRICK + k]]
+        in_play |= _layout(game, state[STATE.hands + s])
+    for k in range(state[STATE.in_trick]):
+        in_play |= np.int64(1) << _POSITION[game, state[STATE.trick + k]]
     speakers = np.int64(0)
     previous, speaker = np.int64(-1), np.int64(-1)
     m = _layout(game, np.int64(legal_now(state)))

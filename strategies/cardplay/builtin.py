@@ -36,7 +36,7 @@ from numba import njit
 
 from sim import solver
 from sim.rules.play import check_card, log_and_play, start_turn
-from sim.rules.tricks import STATE_FINISHED, STATE_IN_TRICK, STATE_TRICKS_DONE, to_play
+from sim.rules.tricks import STATE, to_play
 
 from .heuristic import HEURISTIC_DEVIATION, HEURISTIC_KIND, choose_among, heuristic_card, heuristic_choice
 from .learned import LEARNED_KIND, learned_card
@@ -88,7 +88,7 @@ def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat,
     """
     log[:] = -1
     n = 0
-    while not state[STATE_FINISHED] and not (state[STATE_IN_TRICK] == 0 and state[STATE_TRICKS_DONE] >= stop_at):
+    while not state[STATE.finished] and not (state[STATE.in_trick] == 0 and state[STATE.tricks_done] >= stop_at):
         seat = to_play(state)
         legal = start_turn(state, declarer_skat, view)
         # The players of DIRECT_KINDS are called straight from here, the others through builtin_card: a

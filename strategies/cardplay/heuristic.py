@@ -15,15 +15,7 @@ from sim.rules.cards import CARD_POINTS, card_points, lowest_card, nth_card, pop
 from sim.rules.games import NULL
 from sim.rules.rng import below
 from sim.rules.tricks import ABOVE, BEATERS, BELOW, EFFECTIVE_SUIT, ORDER, TRUMP
-from sim.rules.view import (
-    VIEW_DECLARER,
-    VIEW_GAME,
-    VIEW_IN_TRICK,
-    VIEW_OUVERT,
-    VIEW_OWN_HAND,
-    VIEW_SEAT,
-    VIEW_TRICK,
-)
+from sim.rules.view import VIEW
 
 from ..registry import register
 from .heuristic_facts import (
@@ -90,7 +82,7 @@ def draw_trumps(game, trumps, out):
 @njit(cache=True)
 def safe_leads(view, game, cards, out):
     """Cards neither defender can beat when led (by what each may hold)."""
-    d = view[VIEW_DECLARER]
+    d = view[VIEW.declarer]
     first, second = may_hold(view, (d + 1) % 3, out), may_hold(view, (d + 2) % 3, out)
     found, m = np.int64(0), cards
     while m:
@@ -126,7 +118,7 @@ def low_side_card(game, side, hand):
 @njit(cache=True)
 def declarer_lead(view, legal):
     """Draw trumps while the defenders may hold any; then cash safe side masters; else lead low."""
-    game, out = view[VIEW_GAME], cards_out(view)
+    game, out = view[VIEW.game], cards_out(view)
     trumps = legal & TRUMP_CARDS[game]
     if trumps and defenders_may_hold(view, out) & TRUMP_CARDS[game]:
         return draw_trumps(game, trumps, out)
@@ -135,7 +127,7 @@ def declarer_lead(view, legal):
     if safe:
         return cash_masters(game, safe)
     if side:
-        return low_side_card(game, side, view[VIEW_OWN_HAND])
+        return low_side_card(game, side, view[VIEW.own_hand])
     return draw_trumps(game, trumps, out)
 
 
@@ -143,8 +135,8 @@ def declarer_lead(view, legal):
 def sure_winners(view, game, winners, led, out):
     """Winners the seats still to play cannot beat (by what each may hold)."""
     # what the seats after this one may hold (nothing for a position already played: it beats nothing)
-    second = may_hold(view, seat_at(view, 1), out) if view[VIEW_IN_TRICK] < 1 else np.int64(0)
-    third = may_hold(view, seat_at(view, 2), out) if view[VIEW_IN_TRICK] < 2 else np.int64(0)
+    second = may_hold(view, seat_at(view, 1), out) if view[VIEW.in_trick] < 1 else np.int64(0)
+    third = may_hold(view, seat_at(view, 2), out) if view[VIEW.in_trick] < 2 else np.int64(0)
     found, m = np.int64(0), winners
     while m:
         c = lowest_card(m)
@@ -159,12 +151,12 @@ def declarer_follow(view, legal):
     """Take the trick with the cheapest winner when playing last, when it holds points, or
     when a winner is sure (a defender still to play could otherwise smear); else play the
     cheapest card, keeping trumps and masters."""
-    game, out = view[VIEW_GAME], cards_out(view)
-    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
-    winning = view[VIEW_TRICK + winning_position(view)]
+    game, out = view[VIEW.game], cards_out(view)
+    led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
+    winning = view[VIEW.trick + winning_position(view)]
     winners = legal & BEATERS[game, winning]
     if winners:
-        if view[VIEW_IN_TRICK] == 2:
+        if view[VIEW.in_trick] == 2:
             return cheapest_winning_card(game, winners)
         sure = sure_winners(view, game, winners, led, out)
         if sure:
@@ -185,8 +177,8 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
     the long suit through it, when it plays last ("the long way"), a short one; prefer
     suits where the declarer may hold few cards and suits the partner can trump; never a
     bare ten while its ace is out."""
-    me, partner = view[VIEW_SEAT], partner_of(view)
-    declarer_second = (me + 1) % 3 == view[VIEW_DECLARER]
+    me, partner = view[VIEW.seat], partner_of(view)
+    declarer_second = (me + 1) % 3 == view[VIEW.declarer]
     trumps = TRUMP_CARDS[game]
     partner_cards = may_hold(view, partner, out)
     best, best_key = -1, NO_KEY
@@ -198,7 +190,7 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
         key = 0
         if (declarer_cards & SUIT_CARDS[game, suit]) == 0 and declarer_cards & trumps:
             key += DECLARER_TRUMPS_IT
-        elif view[VIEW_OUVERT] and suit_out and declarer_cards >> highest_card(game, suit_out) & 1:
+        elif view[VIEW.ouvert] and suit_out and declarer_cards >> highest_card(game, suit_out) & 1:
             key += DECLARER_HOLDS_MASTER
         if (partner_cards & SUIT_CARDS[game, suit]) == 0 and partner_cards & trumps:
             key -= PARTNER_TRUMPS_SHORT_WAY if declarer_second else PARTNER_TRUMPS_LONG_WAY
@@ -217,8 +209,8 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
 @njit(cache=True)
 def defender_lead(view, legal):
     """Cash a master the declarer cannot beat; else lead through the declarer; trumps last."""
-    game, out = view[VIEW_GAME], cards_out(view)
-    declarer_cards = may_hold(view, view[VIEW_DECLARER], out)
+    game, out = view[VIEW.game], cards_out(view)
+    declarer_cards = may_hold(view, view[VIEW.declarer], out)
     side = legal & ~TRUMP_CARDS[game]
     cash, m = np.int64(0), side
     while m:
@@ -251,11 +243,11 @@ def defender_follow(view, legal):
     """Smear when the partner's card will win; beat the declarer's card with the cheapest
     winner; take over a trick the declarer could still win when a card of ours is sure;
     else play the cheapest card."""
-    game, out = view[VIEW_GAME], cards_out(view)
-    declarer = view[VIEW_DECLARER]
-    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
+    game, out = view[VIEW.game], cards_out(view)
+    declarer = view[VIEW.declarer]
+    led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
     pos = winning_position(view)
-    winning = view[VIEW_TRICK + pos]
+    winning = view[VIEW.trick + pos]
     keep = TRUMP_CARDS[game] | masters(game, legal, out)
     if seat_at(view, pos) != declarer:
         declarer_cards = may_hold(view, declarer, out)
@@ -305,25 +297,25 @@ def null_declarer_follow(view, legal):
     """Stay under the winning card; when that is impossible and a defender still plays,
     the lowest card gives that defender the best chance of being forced over it (played
     last, the trick is lost whatever the card). Void: discard the riskiest card."""
-    game = view[VIEW_GAME]
-    winning = view[VIEW_TRICK + winning_position(view)]
-    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
+    game = view[VIEW.game]
+    winning = view[VIEW.trick + winning_position(view)]
+    led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
     following = legal & SUIT_CARDS[NULL, led]
     if following:
         card = stay_under(game, following, winning)
         if card >= 0:
             return card
-        if view[VIEW_IN_TRICK] == 1:
+        if view[VIEW.in_trick] == 1:
             return lowest_in_order(game, following)
         return highest_card(game, following)
-    return riskiest_null_card(view[VIEW_OWN_HAND], legal, cards_out(view))
+    return riskiest_null_card(view[VIEW.own_hand], legal, cards_out(view))
 
 
 @njit(cache=True)
 def null_declarer_lead(view, legal):
     """The lowest card of the safest suit: fewest defenders' cards below it, and some above
     it so that a defender holding the suit must go over it."""
-    game, out = view[VIEW_GAME], cards_out(view)
+    game, out = view[VIEW.game], cards_out(view)
     defenders = defenders_may_hold(view, out)
     best, best_key = -1, NO_KEY
     for suit in range(4):
@@ -346,8 +338,8 @@ def null_declarer_lead(view, legal):
 def null_defender_lead(view, legal):
     """A low card of a suit the declarer still may hold, where the declarer has the fewest
     cards to duck under it (the ouvert hand shows them exactly)."""
-    game, out = view[VIEW_GAME], cards_out(view)
-    declarer_cards = may_hold(view, view[VIEW_DECLARER], out)
+    game, out = view[VIEW.game], cards_out(view)
+    declarer_cards = may_hold(view, view[VIEW.declarer], out)
     best, best_key = -1, NO_KEY
     for suit in range(4):
         mine = legal & SUIT_CARDS[NULL, suit]
@@ -368,7 +360,7 @@ def null_defender_lead(view, legal):
 def null_discard(view, legal, out):
     """A defender's discard: the highest card, first from suits the declarer cannot hold:
     low cards are what catches the declarer, high ones are useless."""
-    declarer_cards = may_hold(view, view[VIEW_DECLARER], out)
+    declarer_cards = may_hold(view, view[VIEW.declarer], out)
     best, best_key, m = -1, -1, legal
     while m:
         c = lowest_card(m)
@@ -385,13 +377,13 @@ def null_discard(view, legal, out):
 def null_defender_follow(view, legal):
     """Duck under the declarer's winning card; play low while the declarer is still to play
     so that its card is more likely to win; once it has escaped, shed a high card."""
-    game, pos = view[VIEW_GAME], winning_position(view)
-    winning = view[VIEW_TRICK + pos]
-    led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
+    game, pos = view[VIEW.game], winning_position(view)
+    winning = view[VIEW.trick + pos]
+    led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
     following = legal & SUIT_CARDS[NULL, led]
     if not following:
         return null_discard(view, legal, cards_out(view))
-    if seat_at(view, pos) == view[VIEW_DECLARER]:
+    if seat_at(view, pos) == view[VIEW.declarer]:
         card = stay_under(game, following, winning)
         return card if card >= 0 else highest_card(game, following)
     if not declarer_has_played(view):
@@ -405,12 +397,12 @@ def null_defender_follow(view, legal):
 @njit(cache=True, inline="always")
 def rule_based_card(view, legal):
     """The heuristic's card: dispatch on game type, role and whether the seat leads."""
-    leads = view[VIEW_IN_TRICK] == 0
-    if view[VIEW_SEAT] == view[VIEW_DECLARER]:
-        if view[VIEW_GAME] == NULL:
+    leads = view[VIEW.in_trick] == 0
+    if view[VIEW.seat] == view[VIEW.declarer]:
+        if view[VIEW.game] == NULL:
             return null_declarer_lead(view, legal) if leads else null_declarer_follow(view, legal)
         return declarer_lead(view, legal) if leads else declarer_follow(view, legal)
-    if view[VIEW_GAME] == NULL:
+    if view[VIEW.game] == NULL:
         return null_defender_lead(view, legal) if leads else null_defender_follow(view, legal)
     return defender_lead(view, legal) if leads else defender_follow(view, legal)
 

@@ -14,25 +14,12 @@ from numba import njit
 
 from sim.rules.cards import ALL_CARDS, CARD_POINTS, lowest_card
 from sim.rules.tricks import ABOVE, BEATERS, EFFECTIVE_SUIT, ORDER, TRUMP, TRUMP_MASKS, trick_winner
-from sim.rules.view import (
-    VIEW_DECLARER,
-    VIEW_GAME,
-    VIEW_IN_TRICK,
-    VIEW_LEADER,
-    VIEW_OUVERT,
-    VIEW_OUVERT_CARDS,
-    VIEW_OWN_HAND,
-    VIEW_OWN_SKAT,
-    VIEW_PLAYED,
-    VIEW_SEAT,
-    VIEW_TRICK,
-    VIEW_VOIDS,
-)
+from sim.rules.view import VIEW
 
 #: SUIT_CARDS[game, effective suit]: the cards of a plain suit (without its jack) or the trumps.
 SUIT_CARDS = np.array([[sum(1 << c for c in range(32) if EFFECTIVE_SUIT[g, c] == s) for s in range(5)]
                        for g in range(6)], dtype=np.int64)
-#: VOID_CARDS[game, void bits]: the cards of every effective suit in a VIEW_VOIDS entry.
+#: VOID_CARDS[game, void bits]: the cards of every effective suit in a VIEW.voids entry.
 VOID_CARDS = np.array([[sum(int(SUIT_CARDS[g, s]) for s in range(5) if bits >> s & 1) for bits in range(32)]
                        for g in range(6)], dtype=np.int64)
 TRUMP_CARDS = TRUMP_MASKS.astype(np.int64)
@@ -58,50 +45,50 @@ KEEP_PLACE = 1 << 16          # cards to spare (trumps, masters) only when nothi
 @njit(cache=True, inline="always")
 def cards_out(view):
     """Cards in the other hands or an unseen skat: neither played, nor held, nor discarded by this seat."""
-    return ~(view[VIEW_PLAYED] | view[VIEW_OWN_HAND] | view[VIEW_OWN_SKAT]) & ALL_CARDS
+    return ~(view[VIEW.played] | view[VIEW.own_hand] | view[VIEW.discard]) & ALL_CARDS
 
 
 @njit(cache=True)
 def may_hold(view, seat, out):
     """Cards ``seat`` may still hold: an ouvert declarer's open cards, else the cards out
     outside the suits it has shown void in (and outside the declarer's open cards)."""
-    if view[VIEW_OUVERT] and seat == view[VIEW_DECLARER]:
-        return view[VIEW_OUVERT_CARDS]
-    return out & ~VOID_CARDS[view[VIEW_GAME], view[VIEW_VOIDS + seat]] & ~view[VIEW_OUVERT_CARDS]
+    if view[VIEW.ouvert] and seat == view[VIEW.declarer]:
+        return view[VIEW.ouvert_cards]
+    return out & ~VOID_CARDS[view[VIEW.game], view[VIEW.voids + seat]] & ~view[VIEW.ouvert_cards]
 
 
 @njit(cache=True, inline="always")
 def partner_of(view):
     """The other defender (seats are 0, 1, 2)."""
-    return 3 - view[VIEW_SEAT] - view[VIEW_DECLARER]
+    return 3 - view[VIEW.seat] - view[VIEW.declarer]
 
 
 @njit(cache=True, inline="always")
 def seat_at(view, position):
     """The seat that plays ``position`` (0 = lead) in the current trick."""
-    return (view[VIEW_LEADER] + position) % 3
+    return (view[VIEW.leader] + position) % 3
 
 
 @njit(cache=True, inline="always")
 def winning_position(view):
     """Position of the card that wins the trick so far (the trick is not empty)."""
-    first, n = view[VIEW_TRICK], view[VIEW_IN_TRICK]
-    second = view[VIEW_TRICK + 1] if n > 1 else first
-    return trick_winner(view[VIEW_GAME], first, second, second)
+    first, n = view[VIEW.trick], view[VIEW.in_trick]
+    second = view[VIEW.trick + 1] if n > 1 else first
+    return trick_winner(view[VIEW.game], first, second, second)
 
 
 @njit(cache=True)
 def trick_points(view):
     total = 0
-    for pos in range(view[VIEW_IN_TRICK]):
-        total += CARD_POINTS[view[VIEW_TRICK + pos]]
+    for pos in range(view[VIEW.in_trick]):
+        total += CARD_POINTS[view[VIEW.trick + pos]]
     return total
 
 
 @njit(cache=True, inline="always")
 def declarer_has_played(view):
-    for pos in range(view[VIEW_IN_TRICK]):
-        if seat_at(view, pos) == view[VIEW_DECLARER]:
+    for pos in range(view[VIEW.in_trick]):
+        if seat_at(view, pos) == view[VIEW.declarer]:
             return True
     return False
 
@@ -131,7 +118,7 @@ def can_beat(game, holdings, winning, led):
 @njit(cache=True)
 def defenders_may_hold(view, out):
     """Cards either defender may hold (the skat of a hand game included: nobody has seen it)."""
-    d = view[VIEW_DECLARER]
+    d = view[VIEW.declarer]
     return may_hold(view, (d + 1) % 3, out) | may_hold(view, (d + 2) % 3, out)
 
 

@@ -24,18 +24,7 @@ from numba import njit
 from sim.rules.cards import ACE, CARD_POINTS, TEN, card_points, lowest_card, popcount
 from sim.rules.games import GRAND, NULL
 from sim.rules.tricks import ABOVE, BEATERS, BELOW, EFFECTIVE_SUIT, ORDER, TRUMP
-from sim.rules.view import (
-    VIEW_DECLARER,
-    VIEW_GAME,
-    VIEW_IN_TRICK,
-    VIEW_LEADER,
-    VIEW_OWN_HAND,
-    VIEW_OWN_SKAT,
-    VIEW_SEAT,
-    VIEW_TRICK,
-    VIEW_TRICKS_DONE,
-    VIEW_WON,
-)
+from sim.rules.view import VIEW
 
 from .heuristic import rule_based_card
 from .heuristic_facts import SUIT_CARDS, TRUMP_CARDS, can_beat, cards_out, may_hold, winning_position
@@ -70,21 +59,21 @@ CONTEXTS = tuple(f"{g}_{side}_{pos}" for g in ("suit", "grand", "null") for side
 @njit(cache=True)
 def context_of(view):
     """The decision's context (0 .. N_CONTEXTS - 1): game class, side and position in the trick."""
-    game = view[VIEW_GAME]
+    game = view[VIEW.game]
     game_class = 2 if game == NULL else (1 if game == GRAND else 0)
-    side = 0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else 1
-    return game_class * 6 + side * 3 + view[VIEW_IN_TRICK]
+    side = 0 if view[VIEW.seat] == view[VIEW.declarer] else 1
+    return game_class * 6 + side * 3 + view[VIEW.in_trick]
 
 
 @njit(cache=True)
 def _points_taken(view):
     """Card points (the seat's side, the other side) have taken as far as the seat knows them: the
     declarer's side counts its discard, which a defender does not see."""
-    d = view[VIEW_DECLARER]
-    declarer = card_points(view[VIEW_WON + d])
-    defenders = card_points(view[VIEW_WON + (d + 1) % 3]) + card_points(view[VIEW_WON + (d + 2) % 3])
-    if view[VIEW_SEAT] == d:
-        return declarer + card_points(view[VIEW_OWN_SKAT]), defenders
+    d = view[VIEW.declarer]
+    declarer = card_points(view[VIEW.won + d])
+    defenders = card_points(view[VIEW.won + (d + 1) % 3]) + card_points(view[VIEW.won + (d + 2) % 3])
+    if view[VIEW.seat] == d:
+        return declarer + card_points(view[VIEW.discard]), defenders
     return defenders, declarer
 
 
@@ -105,18 +94,18 @@ def _led_before(view, suit_cards):
     """Whether a card of these cards was already played in an earlier trick or this one."""
     played = np.int64(0)
     for s in range(3):
-        played |= view[VIEW_WON + s]
+        played |= view[VIEW.won + s]
     return (played & suit_cards) != 0
 
 
 @njit(cache=True)
 def card_features(view, legal, rows):
     """Fill ``rows[k]`` with the FEATURES of the k-th legal card (lowest card id first); returns their count."""
-    game, seat, d = view[VIEW_GAME], view[VIEW_SEAT], view[VIEW_DECLARER]
-    own, out = view[VIEW_OWN_HAND], cards_out(view)
+    game, seat, d = view[VIEW.game], view[VIEW.seat], view[VIEW.declarer]
+    own, out = view[VIEW.own_hand], cards_out(view)
     trumps_out = popcount(out & TRUMP_CARDS[game])
     own_trumps = popcount(own & TRUMP_CARDS[game])
-    n, tricks_done = view[VIEW_IN_TRICK], view[VIEW_TRICKS_DONE]
+    n, tricks_done = view[VIEW.in_trick], view[VIEW.tricks_done]
     side_taken, opponents_taken = _points_taken(view)
     side_points = side_taken / 120.0
     side_goal, opponent_goal = (61, 60) if seat == d else (60, 61)
@@ -126,11 +115,11 @@ def card_features(view, legal, rows):
         holds[s] = may_hold(view, s, out) if s != seat else own
     led, winner_card, winner_seat, in_trick_points = -1, -1, -1, 0
     if n > 0:
-        led = EFFECTIVE_SUIT[game, view[VIEW_TRICK]]
+        led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
         pos = winning_position(view)
-        winner_card, winner_seat = view[VIEW_TRICK + pos], (view[VIEW_LEADER] + pos) % 3
+        winner_card, winner_seat = view[VIEW.trick + pos], (view[VIEW.leader] + pos) % 3
         for k in range(n):
-            in_trick_points += CARD_POINTS[view[VIEW_TRICK + k]]
+            in_trick_points += CARD_POINTS[view[VIEW.trick + k]]
     partner_wins = winner_seat >= 0 and winner_seat != seat and (winner_seat == d) == (seat == d)
     opponent_wins = winner_seat >= 0 and not partner_wins
     rule_card = rule_based_card(view, np.int64(legal))
@@ -152,7 +141,7 @@ def card_features(view, legal, rows):
         trick_led = e if n == 0 else led
         beaten, opponent_void, partner_void, opponents_trump, partner_trumps = False, 0.0, 0.0, 0.0, 0.0
         for later in range(n + 1, 3):
-            s = (view[VIEW_LEADER] + later) % 3
+            s = (view[VIEW.leader] + later) % 3
             if wins and can_beat(game, holds[s], c, trick_led):
                 beaten = True
         for s in range(3):

@@ -54,39 +54,13 @@ from sim.rules.cards import ALL_CARDS, lowest_card, popcount
 from sim.rules.games import BASE_VALUES, NULL, NULL_VALUES
 from sim.rules.play import start_turn
 from sim.rules.rng import below
-from sim.rules.tricks import (
-    EFFECTIVE_SUIT,
-    STATE_FINISHED,
-    STATE_IN_TRICK,
-    STATE_SIZE,
-    STATE_TRICKS_DONE,
-    declarer_result,
-    play_card,
-)
-from sim.rules.view import (
-    VIEW_DECLARER,
-    VIEW_GAME,
-    VIEW_HAND_GAME,
-    VIEW_IN_TRICK,
-    VIEW_LEADER,
-    VIEW_OUVERT,
-    VIEW_OUVERT_CARDS,
-    VIEW_OWN_HAND,
-    VIEW_OWN_SKAT,
-    VIEW_PLAYED,
-    VIEW_SCHNEIDER_ANNOUNCED,
-    VIEW_SCHWARZ_ANNOUNCED,
-    VIEW_SEAT,
-    VIEW_SIZE,
-    VIEW_TRICKS_DONE,
-    VIEW_VOIDS,
-    play_state_of_view,
-)
+from sim.rules.tricks import EFFECTIVE_SUIT, STATE, declarer_result, play_card
+from sim.rules.view import VIEW, play_state_of_view
 
 from ..registry import StrategyError, register
 from .heuristic import choose_among
 from .learned import learned_card, learned_choice, learned_policy
-from .pimc_inference import UNLIKELY, bid_weight, play_likelihood  # noqa: F401  (UNLIKELY: its weight)
+from .pimc_inference import UNLIKELY, bid_weight, play_likelihood  # noqa: F401  (UNLIKELY: its weight
 from .policy import CardPolicy, param_values
 
 #: Its kind in the built-in play loop (strategies.cardplay.builtin).
@@ -142,9 +116,9 @@ WORST = -1e18
 def hand_sizes(view, sizes):
     """Cards each seat still holds, from the tricks done and the current trick."""
     for s in range(3):
-        sizes[s] = 10 - view[VIEW_TRICKS_DONE]
-    for pos in range(view[VIEW_IN_TRICK]):
-        sizes[(view[VIEW_LEADER] + pos) % 3] -= 1
+        sizes[s] = 10 - view[VIEW.tricks_done]
+    for pos in range(view[VIEW.in_trick]):
+        sizes[(view[VIEW.leader] + pos) % 3] -= 1
 
 
 @njit(cache=True)
@@ -155,16 +129,16 @@ def sample_world(view, rng, world):
     The hidden cards go, most constrained first, to the seats and places that may hold them
     (a seat never gets a suit it has shown void in), each to one of its free slots at random.
     """
-    game, me, declarer = view[VIEW_GAME], view[VIEW_SEAT], view[VIEW_DECLARER]
+    game, me, declarer = view[VIEW.game], view[VIEW.seat], view[VIEW.declarer]
     sizes = np.empty(3, dtype=np.int64)
     hand_sizes(view, sizes)
     hands = np.zeros(3, dtype=np.int64)
-    hands[me] = view[VIEW_OWN_HAND]
-    open_declarer = view[VIEW_OUVERT] != 0 and declarer != me
+    hands[me] = view[VIEW.own_hand]
+    open_declarer = view[VIEW.ouvert] != 0 and declarer != me
     if open_declarer:
-        hands[declarer] = view[VIEW_OUVERT_CARDS]
-    skat = view[VIEW_OWN_SKAT] if me == declarer else np.int64(0)
-    hidden = ALL_CARDS & ~(view[VIEW_PLAYED] | view[VIEW_OWN_HAND] | view[VIEW_OUVERT_CARDS] | skat)
+        hands[declarer] = view[VIEW.ouvert_cards]
+    skat = view[VIEW.discard] if me == declarer else np.int64(0)
+    hidden = ALL_CARDS & ~(view[VIEW.played] | view[VIEW.own_hand] | view[VIEW.ouvert_cards] | skat)
     seats = np.empty(2, dtype=np.int64)
     room = np.zeros(3, dtype=np.int64)        # free slots of the two other seats and of the skat
     k = 0
@@ -193,7 +167,7 @@ def sample_world(view, rng, world):
                 if room[place] == 0:
                     continue
                 if place < SKAT_PLACE and respect_voids:
-                    if (view[VIEW_VOIDS + seats[place]] >> EFFECTIVE_SUIT[game, cards[i]]) & 1:
+                    if (view[VIEW.voids + seats[place]] >> EFFECTIVE_SUIT[game, cards[i]]) & 1:
                         continue
                 allowed[i] |= 1 << place
         rng, dealt, placed = _deal_hidden(cards, allowed, n, room, rng)
@@ -241,8 +215,8 @@ def _levels(view):
     """The declared game's levels without matadors: game, hand, ouvert, and each announcement
     with the level it promises (schneider announced is schneider; schwarz announced is schwarz,
     and comes with schneider announced)."""
-    return (1 + view[VIEW_HAND_GAME] + 2 * view[VIEW_SCHNEIDER_ANNOUNCED] + 2 * view[VIEW_SCHWARZ_ANNOUNCED]
-            + view[VIEW_OUVERT])
+    return (1 + view[VIEW.hand_game] + 2 * view[VIEW.schneider_announced] + 2 * view[VIEW.schwarz_announced]
+            + view[VIEW.ouvert])
 
 
 @njit(cache=True)
@@ -272,7 +246,7 @@ def counted_result(view, child, skat, score, tt, stack, stats):
     was not announced; announced and reached levels count once, as in the engine's scoring.
     The declarer taking no trick in a lost game (a further level) is not searched for.
     """
-    game = view[VIEW_GAME]
+    game = view[VIEW.game]
     if game == NULL:
         won = solver.open_hand_value(child, skat, tt, stack) == 1
         _asked(stack, stats)
@@ -284,7 +258,7 @@ def counted_result(view, child, skat, score, tt, stack, stats):
         points = solver.open_hand_value(child, skat, tt, stack)
         _asked(stack, stats)
         return float(points)
-    schneider_announced, schwarz_announced = view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED]
+    schneider_announced, schwarz_announced = view[VIEW.schneider_announced], view[VIEW.schwarz_announced]
     if schwarz_announced:
         won = solver.declarer_takes_all(child, tt, stack)
     else:
@@ -312,8 +286,8 @@ def _in_game_terms(view, won, schneider, schwarz, schneidered):
     """The declarer's result in game terms of a suit or grand game won (with ``schneider`` and ``schwarz``
     reached beyond those announced) or lost (``schneidered``: held to 30 without schneider announced)."""
     if won:
-        return plain_results(view)[0] + BASE_VALUES[view[VIEW_GAME]] * (schneider + schwarz)
-    return plain_results(view)[1] - 2 * BASE_VALUES[view[VIEW_GAME]] * schneidered
+        return plain_results(view)[0] + BASE_VALUES[view[VIEW.game]] * (schneider + schwarz)
+    return plain_results(view)[1] - 2 * BASE_VALUES[view[VIEW.game]] * schneidered
 
 
 @njit(cache=True)
@@ -321,7 +295,7 @@ def played_result(view, taken, tricks, score):
     """The declarer's result of a world played to its end, taking ``taken`` card points (the counted skat
     included) and ``tricks`` tricks: in game terms (``score`` 0) as :func:`counted_result` counts a solved
     world, or card points (1; null: won 1, lost 0)."""
-    if view[VIEW_GAME] == NULL:
+    if view[VIEW.game] == NULL:
         won = tricks == 0
         if score == 1:
             return 1.0 if won else 0.0
@@ -329,7 +303,7 @@ def played_result(view, taken, tricks, score):
         return won_value if won else lost_value
     if score == 1:
         return float(taken)
-    schneider_announced, schwarz_announced = view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED]
+    schneider_announced, schwarz_announced = view[VIEW.schneider_announced], view[VIEW.schwarz_announced]
     if schwarz_announced:
         won = tricks == 10
     else:
@@ -418,10 +392,10 @@ def _played_out(view, child, skat, score, params, seen, tt, stack, stats):
     stops at the start of that many last tricks and the open-hand solver values the rest
     (:func:`counted_result`)."""
     stats[S_CALLS] += 1  # the play-out; the solver's searches at its end count too
-    discard = 0 if view[VIEW_HAND_GAME] else skat
+    discard = 0 if view[VIEW.hand_game] else skat
     solved_from = 10 - int(params[PIMC_SOLVE_LAST])
-    while not child[STATE_FINISHED]:
-        if child[STATE_IN_TRICK] == 0 and child[STATE_TRICKS_DONE] >= solved_from:
+    while not child[STATE.finished]:
+        if child[STATE.in_trick] == 0 and child[STATE.tricks_done] >= solved_from:
             return counted_result(view, child, skat, score, tt, stack, stats)
         now = start_turn(child, discard, seen)
         play_card(child, learned_card(seen, now, params, np.uint64(0))[1])
@@ -436,7 +410,7 @@ def _value_world(view, legal, world, skat, params, tt, stack, stats, row):
     the world (``solver.equal_cards``) are valued once: with every hand seen they lead to the same ends, and
     the play-out of one stands for the others."""
     score, play_out = int(params[PIMC_SCORE]), params[PIMC_PLAY_OUT] > 0
-    child = np.empty(STATE_SIZE, dtype=np.int64)
+    child = np.empty(STATE.size, dtype=np.int64)
     seen = view.copy()
     speaker = np.empty(32, dtype=np.int64)
     m = solver.equal_cards(world, speaker)
@@ -460,8 +434,8 @@ def _value_world(view, legal, world, skat, params, tt, stack, stats, row):
 @njit(cache=True)
 def _draw_candidates(view, rng, params, pool, pool_skats, weights, stats):
     """Fill the candidate worlds and their weights (the bid's and the play's, pimc_inference)."""
-    replay = np.empty(STATE_SIZE, dtype=np.int64)
-    seen = np.empty(VIEW_SIZE, dtype=np.int64)
+    replay = np.empty(STATE.size, dtype=np.int64)
+    seen = np.empty(VIEW.size, dtype=np.int64)
     for c in range(pool.shape[0]):
         rng, pool_skats[c] = sample_world(view, rng, pool[c])
         weights[c] = bid_weight(view, pool[c], pool_skats[c]) * play_likelihood(
@@ -491,7 +465,7 @@ def pimc_search(view, legal, params, rng, tt, stack, stats):
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return rng, legal
-    sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
+    sign = 1.0 if view[VIEW.seat] == view[VIEW.declarer] else -1.0
     totals = np.zeros(32)
     rng, solved, results = pimc_totals(view, legal, params, rng, tt, stack, stats, totals)
     best = _best_cards(legal, totals, solved, sign)
@@ -550,15 +524,15 @@ def pimc_results(view, legal, params, rng, tt, stack, stats, results):
     legal = np.int64(legal)
     worlds, inference = int(params[PIMC_WORLDS]), params[PIMC_INFERENCE] > 0
     most = _most_worlds(params)
-    sign = 1.0 if view[VIEW_SEAT] == view[VIEW_DECLARER] else -1.0
-    world = np.empty(STATE_SIZE, dtype=np.int64)
+    sign = 1.0 if view[VIEW.seat] == view[VIEW.declarer] else -1.0
+    world = np.empty(STATE.size, dtype=np.int64)
     if not inference and most == worlds:
         for k in range(worlds):
             rng, skat = sample_world(view, rng, world)
             _value_world(view, legal, world, skat, params, tt, stack, stats, results[k])
         return rng, worlds
     candidates = max(int(params[PIMC_CANDIDATES]), most) if inference else 0
-    pool = np.empty((candidates, STATE_SIZE), dtype=np.int64)
+    pool = np.empty((candidates, STATE.size), dtype=np.int64)
     pool_skats = np.zeros(candidates, dtype=np.int64)
     weights = np.zeros(candidates)
     if inference:
@@ -584,10 +558,10 @@ def pimc_results(view, legal, params, rng, tt, stack, stats, results):
 def plain_results(view):
     """(won, lost): the declarer's result of a world, in game terms, won or lost with no level beyond
     those declared (:func:`counted_result` adds the levels reached beyond them)."""
-    if view[VIEW_GAME] == NULL:
-        value = NULL_VALUES[view[VIEW_HAND_GAME] + 2 * view[VIEW_OUVERT]]
+    if view[VIEW.game] == NULL:
+        value = NULL_VALUES[view[VIEW.hand_game] + 2 * view[VIEW.ouvert]]
     else:
-        value = BASE_VALUES[view[VIEW_GAME]] * (1 + _levels(view))   # one matador: the value's scale is what matters
+        value = BASE_VALUES[view[VIEW.game]] * (1 + _levels(view))   # one matador: the value's scale is what matters
     return float(value + 50), float(-2 * value - 50)
 
 
@@ -610,7 +584,7 @@ def own_workspace():
 def learned_plays_seat(view, params):
     """Does the learned player play this seat's card (slot PIMC_LEARNED_PLAYS names its role)?"""
     role = params[PIMC_LEARNED_PLAYS]
-    declarer = view[VIEW_SEAT] == view[VIEW_DECLARER]
+    declarer = view[VIEW.seat] == view[VIEW.declarer]
     return (role == 1 and declarer) or (role == 2 and not declarer)
 
 

@@ -25,23 +25,8 @@ from numba import njit
 from sim.rules.cards import popcount
 from sim.rules.games import BASE_VALUES, NULL
 from sim.rules.scoring import matadors
-from sim.rules.tricks import STATE_HANDS, legal_now, play_card, start_play, to_play
-from sim.rules.view import (
-    VIEW_BID,
-    VIEW_DECLARER,
-    VIEW_GAME,
-    VIEW_HAND_GAME,
-    VIEW_IN_TRICK,
-    VIEW_ORDER,
-    VIEW_OUVERT,
-    VIEW_PLAYED_BY,
-    VIEW_SCHNEIDER_ANNOUNCED,
-    VIEW_SCHWARZ_ANNOUNCED,
-    VIEW_SEAT,
-    VIEW_TRICKS_DONE,
-    seat_view,
-    set_declaration,
-)
+from sim.rules.tricks import STATE, legal_now, play_card, start_play, to_play
+from sim.rules.view import VIEW, seat_view, set_declaration
 
 from .heuristic import rule_based_card
 from .learned import learned_card
@@ -53,13 +38,13 @@ UNLIKELY = 0.25
 @njit(cache=True)
 def bid_weight(view, world, skat):
     """1, or :data:`UNLIKELY` for a world whose declared game could not reach the bid."""
-    game = view[VIEW_GAME]
+    game = view[VIEW.game]
     if game == NULL:
         return 1.0
-    declarer = view[VIEW_DECLARER]
-    twelve = world[STATE_HANDS + declarer] | view[VIEW_PLAYED_BY + declarer] | skat
-    value = BASE_VALUES[game] * (abs(matadors(game, twelve)) + 1 + view[VIEW_HAND_GAME])
-    return 1.0 if value >= view[VIEW_BID] else UNLIKELY
+    declarer = view[VIEW.declarer]
+    twelve = world[STATE.hands + declarer] | view[VIEW.played_by + declarer] | skat
+    value = BASE_VALUES[game] * (abs(matadors(game, twelve)) + 1 + view[VIEW.hand_game])
+    return 1.0 if value >= view[VIEW.bid] else UNLIKELY
 
 
 @njit(cache=True)
@@ -71,19 +56,19 @@ def play_likelihood(view, world, skat, deviation, replay, seen, by_learned, para
     cards the seat sees (an ouvert declarer) have the same chance in every world: skipped.
     ``by_learned``: the model's player is the learned one of the row ``params``, else the rules.
     """
-    me, declarer, game = view[VIEW_SEAT], view[VIEW_DECLARER], view[VIEW_GAME]
+    me, declarer, game = view[VIEW.seat], view[VIEW.declarer], view[VIEW.game]
     start = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        start[s] = world[STATE_HANDS + s] | view[VIEW_PLAYED_BY + s]
+        start[s] = world[STATE.hands + s] | view[VIEW.played_by + s]
     start_play(replay, start[0], start[1], start[2], game, declarer)
-    set_declaration(seen, view[VIEW_HAND_GAME], view[VIEW_SCHNEIDER_ANNOUNCED], view[VIEW_SCHWARZ_ANNOUNCED],
-                    view[VIEW_OUVERT], view[VIEW_BID])
-    discard = 0 if view[VIEW_HAND_GAME] else skat
+    set_declaration(seen, view[VIEW.hand_game], view[VIEW.schneider_announced], view[VIEW.schwarz_announced],
+                    view[VIEW.ouvert], view[VIEW.bid])
+    discard = 0 if view[VIEW.hand_game] else skat
     likelihood = 1.0
-    for k in range(3 * view[VIEW_TRICKS_DONE] + view[VIEW_IN_TRICK]):
+    for k in range(3 * view[VIEW.tricks_done] + view[VIEW.in_trick]):
         seat = to_play(replay)
-        card = view[VIEW_ORDER + k]
-        if seat != me and not (seat == declarer and view[VIEW_OUVERT]):
+        card = view[VIEW.order + k]
+        if seat != me and not (seat == declarer and view[VIEW.ouvert]):
             legal = np.int64(legal_now(replay))
             n = popcount(legal)
             if n > 1:

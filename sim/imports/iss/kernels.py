@@ -61,16 +61,7 @@ from sim.imports.iss.scan import (
 from sim.rules.auction import BID_VALUES
 from sim.rules.records import CLAIMED, LEFT, PASSED, PLAYED, RESIGNED, TIMEOUT
 from sim.rules.scoring import RESULT_COLUMNS, matadors, result_row, seeger_fabian_seats
-from sim.rules.tricks import (
-    STATE_FINISHED,
-    STATE_HANDS,
-    STATE_SIZE,
-    announcement_missed,
-    declarer_result,
-    legal_now,
-    play_card,
-    start_play,
-)
+from sim.rules.tricks import STATE, announcement_missed, declarer_result, legal_now, play_card, start_play
 from sim.rules.tricks import to_play as seat_to_play
 
 # Columns of the replay kernel's output, one row per line: the declaration, the result columns
@@ -261,10 +252,10 @@ def _play(data, ts, te, i, n, hand_masks, declarer, held, game, announced, one_r
             ended, out[O_ENDED_BY] = kind, seat
             continue
         seat = seat_at(data, ts[i - 2])
-        if ended >= 0 or seat > 2 or te[i - 1] - ts[i - 1] != 2 or state[STATE_FINISHED]:
+        if ended >= 0 or seat > 2 or te[i - 1] - ts[i - 1] != 2 or state[STATE.finished]:
             return -1
         c = card_at(data, ts[i - 1])
-        if c < 0 or seat != seat_to_play(state) or not (state[STATE_HANDS + seat] >> c) & 1:
+        if c < 0 or seat != seat_to_play(state) or not (state[STATE.hands + seat] >> c) & 1:
             return -1
         if not (np.int64(legal_now(state)) >> c) & 1:
             return -1
@@ -272,8 +263,8 @@ def _play(data, ts, te, i, n, hand_masks, declarer, held, game, announced, one_r
         log[played] = c
         played += 1
     if ended >= 0:
-        return -1 if state[STATE_FINISHED] else ended
-    if state[STATE_FINISHED] or announcement_missed(state, (announced >> 1) & 1 == 1, (announced >> 2) & 1 == 1):
+        return -1 if state[STATE.finished] else ended
+    if state[STATE.finished] or announcement_missed(state, (announced >> 1) & 1 == 1, (announced >> 2) & 1 == 1):
         return PLAYED
     return -1
 
@@ -284,7 +275,7 @@ def _played_result(game, flags, bid, declarer, twelve, put_away, state, items, o
     points, tricks = declarer_result(state, put_away)
     result_row(game, flags & 1 == 1, (flags >> 1) & 1 == 1, (flags >> 2) & 1 == 1, (flags >> 3) & 1 == 1, bid,
                declarer, twelve, points, tricks, out[O_RESULT:O_ENDED])
-    stopped = not state[STATE_FINISHED]  # at the trick that missed the announcement: s and z not compared
+    stopped = not state[STATE.finished]  # at the trick that missed the announcement: s and z not compared
     out[O_AGREES] = (items[R_D] == declarer and items[R_OUTCOME] == (0 if out[O_WON] else 1)
                      and items[R_V] == out[O_SCORE] and items[R_M] == out[O_MATADORS]
                      and items[R_BID] == out[O_OVERBID] and items[R_P] == points and items[R_T] == tricks
@@ -365,7 +356,7 @@ def replay_lines(data, spans, first, hands, declarer, bid_index, table, ok, out,
     ts, te = np.empty(MAX_TOKENS, np.int64), np.empty(MAX_TOKENS, np.int64)
     cards = np.empty(32, np.int64)
     items = np.empty(R_SIZE, np.int64)
-    state = np.zeros(STATE_SIZE, np.int64)
+    state = np.zeros(STATE.size, np.int64)
     for k in range(spans.shape[0]):
         if not ok[k]:
             continue

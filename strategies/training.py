@@ -1,4 +1,4 @@
-"""Fitting the ``learned`` card player to the open-hand teacher's values, with plain NumPy.
+"""Fitting the ``learned`` card player to a teacher's values, with plain NumPy.
 
 Each decision (:mod:`strategies.teacher`) gives one row of features per legal card
 (:mod:`strategies.cardplay.learned_features`) and the teacher's value of that card for the
@@ -7,10 +7,8 @@ legal cards: only the differences between cards decide which one is played. Each
 context gets its own weights, fitted by ridge regression in closed form, so the fit is exact
 and the same on every machine; the seed only chooses which deals are held out.
 
-Where the teacher kept the declarer's open-hand points after each card (suit and grand), the
-target adds ``points_weight`` times those points over 120, so that cards that all keep the game
-still differ by what they give away. Over the ridge weights a small network
-(:mod:`strategies.training_net`) fits what they leave unexplained.
+Over the ridge weights a small network (:mod:`strategies.training_net`) fits what they leave
+unexplained.
 
 On the held-out deals it reports how often the student's card keeps the teacher's best value
 (``agreement``) and the teacher's value it gives away per decision (``given_away``, in units
@@ -25,24 +23,16 @@ import numpy as np
 from numba import njit
 
 from sim.rules.cards import lowest_card
-from sim.rules.games import BASE_VALUES, NULL
 from sim.rules.view import VIEW
 
 from .cardplay.heuristic import heuristic_card
 from .cardplay.learned import learned_card, linear_model, model_data
 from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
-from .cardplay.pimc import plain_results
 from .cardplay.policy import PARAMS_SIZE
-from .teacher import PIMC_PLAY_OUT_TEACHER, PIMC_TEACHER, SCHNEIDER_WEIGHT, TEACHERS
 from .training_net import HIDDEN_UNITS, NETWORKS, fit_network, network_scores, side_by_side
 
 #: The ridge penalty, relative to the number of rows of a context.
 RIDGE = 1e-3
-#: The weight of the declarer's open-hand points (over 120) beside the game value in the target.
-POINTS_WEIGHT = 0.0
-#: Schneider counted as what its level adds to the declarer's Seeger-Fabian result in the game
-#: (:func:`recount_schneider`), in place of a share of a game.
-GAME_VALUE = "game_value"
 #: Share of the deals held out from fitting to measure the model, and the same share again to
 #: choose how far each context trusts the fit over the heuristic player's card.
 HOLD_OUT = 0.1
@@ -106,23 +96,16 @@ def card_rows(views: np.ndarray, legals: np.ndarray, values: np.ndarray):
     return rows[:m], targets[:m], decision[:m], context[:m]
 
 
-def fit_weights(rows: np.ndarray, targets: np.ndarray, context: np.ndarray, ridge: float = RIDGE,
-                row_weights: np.ndarray | None = None) -> np.ndarray:
-    """Ridge weights per context (N_CONTEXTS x N_FEATURES), each row's squared error weighted by
-    ``row_weights`` (None: all 1); a context without rows keeps zeros."""
+def fit_weights(rows: np.ndarray, targets: np.ndarray, context: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+    """Ridge weights per context (N_CONTEXTS x N_FEATURES); a context without rows keeps zeros."""
     weights = np.zeros((N_CONTEXTS, N_FEATURES))
     for c in range(N_CONTEXTS):
         mine = context == c
         if mine.sum() < N_FEATURES:
             continue
         x, y = rows[mine], targets[mine]
-        if row_weights is None:
-            gram = x.T @ x + ridge * len(y) * np.eye(N_FEATURES)
-            weights[c] = np.linalg.solve(gram, x.T @ y)
-        else:
-            w = row_weights[mine]
-            gram = x.T @ (x * w[:, None]) + ridge * w.sum() * np.eye(N_FEATURES)
-            weights[c] = np.linalg.solve(gram, x.T @ (y * w))
+        gram = x.T @ x + ridge * len(y) * np.eye(N_FEATURES)
+        weights[c] = np.linalg.solve(gram, x.T @ y)
     return weights
 
 
@@ -159,11 +142,10 @@ def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:
     return order[first]
 
 
-def choose_trust(model: dict, rows, targets, decision, context, fallback: dict | None = None) -> dict:
+def choose_trust(model: dict, rows, targets, decision, context) -> dict:
     """Per context, the step of TRUST_STEPS that gives away least teacher value on these rows (of equal
     ones the larger, nearer the heuristic; with fewer than MIN_VALIDATION decisions, or
-    MIN_VALIDATION_NULL in null, the context's step in ``fallback``, by name, or else the last); added to
-    the model's heuristic_choice weight in place."""
+    MIN_VALIDATION_NULL in null, the last); added to the model's heuristic_choice weight in place."""
     weights = model["weights"]
     scores = network_scores(model, rows, context)
     best = np.maximum.reduceat(targets, np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]]))
@@ -172,7 +154,7 @@ def choose_trust(model: dict, rows, targets, decision, context, fallback: dict |
         mine = np.flatnonzero(context == c)
         decisions = np.unique(decision[mine])
         if len(decisions) < (MIN_VALIDATION_NULL if CONTEXTS[c].startswith("null") else MIN_VALIDATION):
-            step = (fallback or {}).get(CONTEXTS[c], TRUST_STEPS[-1])
+            step = TRUST_STEPS[-1]
             weights[c, HEURISTIC_FEATURE] += step
             chosen[c] = step
             continue
@@ -186,115 +168,15 @@ def choose_trust(model: dict, rows, targets, decision, context, fallback: dict |
     return chosen
 
 
-def untrusted(model: dict, training: dict) -> dict:
-    """A trained model with the trust its training added to the heuristic_choice weights taken out, and
-    zero weights for the features its version lacks (a model of version 3 reads the first 45)."""
-    lacking = N_FEATURES - model["weights"].shape[1]
-    weights = np.pad(model["weights"], ((0, 0), (0, lacking)))
-    for c, name in enumerate(CONTEXTS):
-        weights[c, HEURISTIC_FEATURE] -= training.get("trust", {}).get(name, 0.0)
-    return {**model, "weights": weights, "hidden": np.pad(model["hidden"], ((0, 0), (0, lacking)))}
-
-
-def teacher_targets(values: np.ndarray, points: np.ndarray | None, points_weight: float) -> np.ndarray:
-    """The values the student is fitted to: the game value plus the weighted points where kept."""
-    if points is None or points_weight == 0:
-        return values
-    return values + points_weight * np.nan_to_num(np.asarray(points, dtype=np.float64)) / 120.0
-
-
-@njit(cache=True)
-def _recount_schneider(views, values, kept, teacher_weight, weight):
-    """:func:`recount_schneider` on the decisions ``kept`` (the values changed in place); a ``weight``
-    below 0 counts the level in the game's value."""
-    for i in range(views.shape[0]):
-        if not kept[i] or views[i, VIEW.game] == NULL:
-            continue
-        made, suffered = weight, weight
-        if weight < 0:
-            won, lost = plain_results(views[i])
-            made = BASE_VALUES[views[i, VIEW.game]] / (won - lost)
-            suffered = 2.0 * made
-        for card in range(values.shape[1]):
-            if values[i, card] > 1.0 + teacher_weight / 2:
-                values[i, card] = 1.0 + made
-            elif values[i, card] < -teacher_weight / 2:
-                values[i, card] = -suffered
-
-
-def recount_schneider(views: np.ndarray, values: np.ndarray, teacher=None, weight=GAME_VALUE) -> np.ndarray:
-    """The teacher's values with schneider made or suffered, in suit and grand a quarter of a game beyond
-    won or lost (``strategies.teacher.SCHNEIDER_WEIGHT``), counted as ``weight`` of a game instead; or, with
-    ``GAME_VALUE``, as the level it adds to the declarer's Seeger-Fabian result in the declared game, on the
-    same scale (0 lost, 1 won): one level more of the game's base value when made, two less when suffered
-    (the lost game counts twice), as ``pimc`` weighs them (:func:`strategies.cardplay.pimc.plain_results`,
-    one matador). The PIMC teachers' values are in those terms already and stay."""
-    kept = np.ones(len(views), dtype=np.bool_) if teacher is None else \
-        ~np.isin(np.asarray(teacher), [PIMC_TEACHER, PIMC_PLAY_OUT_TEACHER])
-    values = np.array(values, dtype=np.float64)
-    _recount_schneider(np.ascontiguousarray(views, dtype=np.int64), values, kept, SCHNEIDER_WEIGHT,
-                       -1.0 if weight == GAME_VALUE else float(weight))
-    return values
-
-
-@njit(cache=True)
-def stakes(views):
-    """What each decision's game is worth to the declarer between won and lost, in Seeger-Fabian terms
-    (:func:`strategies.cardplay.pimc.plain_results`, one matador)."""
-    out = np.empty(views.shape[0])
-    for i in range(views.shape[0]):
-        won, lost = plain_results(views[i])
-        out[i] = won - lost
-    return out
-
-
-def decision_weights(teacher, teacher_weights, views=None) -> np.ndarray | None:
-    """Each decision's weight in the fit, ``teacher_weights[teacher[i]]``, times its game's stake over the
-    mean stake when ``views`` are given; None when every weight is 1."""
-    weights = None
-    if teacher is not None and teacher_weights is not None:
-        weights = np.asarray(teacher_weights, dtype=np.float64)[np.asarray(teacher)]
-    if views is not None:
-        stake = stakes(np.ascontiguousarray(views, dtype=np.int64))
-        weights = stake / stake.mean() * (1.0 if weights is None else weights)
-    return None if weights is None or (weights == 1.0).all() else weights
-
-
-def by_teacher(choose, views, legals, values, teacher) -> dict:
-    """:func:`judge` of the cards ``choose(views, legals)`` on the decisions of each teacher present."""
-    found = {}
-    for k, name in enumerate(TEACHERS):
-        mine = np.asarray(teacher) == k
-        if mine.any():
-            found[name] = judge(choose(views[mine], legals[mine]), views[mine], values[mine])
-    return found
-
-
-def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: float = RIDGE,
-          points_weight: float = POINTS_WEIGHT, units: int = HIDDEN_UNITS,
-          networks: int = NETWORKS, teacher=None, teacher_weights=None,
-          start: tuple[dict, dict] | None = None, progress=None, schneider=None,
-          by_stake: bool = False) -> tuple[dict, dict]:
+def train(deal_ids, views, legals, values, *, seed: int = 0, ridge: float = RIDGE, units: int = HIDDEN_UNITS,
+          networks: int = NETWORKS, progress=None) -> tuple[dict, dict]:
     """Fit on all deals but the held-out ones (a share to test, a share to choose when to stop the
     network's fit and each context's trust in the fit); returns (model, report). With ``networks``
     above 1, that many networks are fitted from the starts of seeds ``seed``, ``seed + 1``, ... on the
-    same deals and play as one (their scores averaged). ``teacher`` (each decision's index in
-    ``strategies.teacher.TEACHERS``) with ``teacher_weights`` (one weight per teacher) weighs each
-    decision's error in the fit by its teacher; the report then judges the held-out decisions of each
-    teacher apart too. With ``start`` (a model file's arrays and training record, as
-    ``load_model`` gives them) the ridge fit is skipped: the start's linear weights (without the
-    trust its training added) stay, and its network's fit goes on over these decisions
-    (:func:`strategies.training_net.fit_network`); a context with too few validation decisions to
-    choose its trust keeps the start's. ``progress(network, networks, epochs_done, epochs, given_away)``
-    is told after each epoch of each network's fit the validation value given away per decision.
-    ``schneider`` (None: the teacher's own) is how schneider counts in the values fitted and judged, a weight
-    of a game or ``GAME_VALUE`` (:func:`recount_schneider`);
-    with ``by_stake`` each decision's error weighs as much more as its game is worth (:func:`stakes`)."""
+    same deals and play as one (their scores averaged). ``progress(network, networks, epochs_done,
+    epochs, given_away)`` is told after each epoch of each network's fit the validation value given away
+    per decision."""
     began = time.perf_counter()
-    if schneider is not None:
-        if schneider != GAME_VALUE and not (isinstance(schneider, (int, float)) and 0 <= schneider <= 1):
-            raise TrainingError(f"schneider counts as {schneider!r}: give a weight from 0 to 1 or {GAME_VALUE}")
-        values = recount_schneider(views, values, teacher, schneider)
     deal_ids = np.asarray(deal_ids)
     test = held_out(deal_ids, seed)
     check = ~test & held_out(np.where(test, -1, deal_ids), seed + 1, HOLD_OUT / (1 - HOLD_OUT))
@@ -303,50 +185,31 @@ def train(deal_ids, views, legals, values, points=None, seed: int = 0, ridge: fl
     if not (fit.any() and check.any()):
         raise TrainingError(f"{len(np.unique(deal_ids))} deals with decisions are too few to fit, test and "
                             "validate on deals apart: log more deals")
-    targets = teacher_targets(values, points, points_weight)
-    fit_rows = card_rows(views[fit], legals[fit], targets[fit])
-    validation_rows = card_rows(views[check], legals[check], targets[check])
-    weighed = decision_weights(None if teacher is None else np.asarray(teacher)[fit], teacher_weights,
-                               views[fit] if by_stake else None)
-    row_weights = None if weighed is None else weighed[fit_rows[2]]
+    fit_rows = card_rows(views[fit], legals[fit], values[fit])
+    validation_rows = card_rows(views[check], legals[check], values[check])
     validation_count = max(1, int(check.sum()))     # the fit's lost values are sums over these decisions
 
-    def told(k, count):
+    def told(k):
         if progress is None:
             return None
-        return lambda done, epochs, lost: progress(k + 1, count, done, epochs, lost / validation_count)
+        return lambda done, epochs, lost: progress(k + 1, networks, done, epochs, lost / validation_count)
 
-    if start is not None:
-        begun = untrusted(*start)
-        units, networks = len(begun["hidden"]), 1
-        model, first = fit_network(begun["weights"], fit_rows, validation_rows, seed, units,
-                                   row_weights=row_weights, start=begun, progress=told(0, 1))
-        history = [first]
-    else:
-        model, history = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge, row_weights)), []
-        if units:
-            fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units,
-                                  row_weights=row_weights, progress=told(k, networks)) for k in range(networks)]
-            model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
-    trust = choose_trust(model, *validation_rows, fallback=None if start is None else start[1].get("trust"))
+    model, history = linear_model(fit_weights(*fit_rows[:2], fit_rows[3], ridge)), []
+    if units:
+        fitted = [fit_network(model["weights"], fit_rows, validation_rows, seed + k, units, progress=told(k))
+                  for k in range(networks)]
+        model, history = side_by_side([m for m, _ in fitted]), [h for _, h in fitted]
+    trust = choose_trust(model, *validation_rows)
     seconds = time.perf_counter() - began
     views_t, legals_t, values_t = views[test], legals[test], values[test]
     report = {
         "decisions": int(len(views)), "deals": int(len(np.unique(deal_ids))), "held_out_decisions": int(test.sum()),
         "validation_decisions": int(check.sum()), "card_rows": int(len(fit_rows[0])), "seed": seed, "ridge": ridge,
-        "points_weight": points_weight if points is not None else 0.0, "hidden_units": units,
-        "networks": networks if units else 0, "by_stake": by_stake,
-        "schneider": SCHNEIDER_WEIGHT if schneider is None else schneider,
+        "hidden_units": units, "networks": networks if units else 0,
         "validation_given_away_by_epoch": [[round(v / validation_count, 5) for v in h] for h in history],
         "fit_seconds": round(seconds, 2),
         "trust": {CONTEXTS[c]: step for c, step in trust.items()},
         "student": judge(student_choices(model, views_t, legals_t), views_t, values_t),
         "heuristic": judge(heuristic_choices(views_t, legals_t), views_t, values_t),
     }
-    if teacher is not None:
-        teacher_t = np.asarray(teacher)[test]
-        report["teacher_weights"] = None if teacher_weights is None else [float(w) for w in teacher_weights]
-        report["student_by_teacher"] = by_teacher(lambda v, lg: student_choices(model, v, lg), views_t, legals_t,
-                                                  values_t, teacher_t)
-        report["heuristic_by_teacher"] = by_teacher(heuristic_choices, views_t, legals_t, values_t, teacher_t)
     return model, report

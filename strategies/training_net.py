@@ -26,8 +26,6 @@ NETWORKS = 3
 EPOCHS = 20
 STEP = 3e-3
 BATCH_ROWS = 4096
-#: The step size of a fit that starts from a trained model's network (fine-tuning).
-FINE_TUNE_STEP = 3e-4
 
 
 @njit(cache=True)
@@ -104,30 +102,21 @@ class _Adam:
             p -= rate * (m / (1 - 0.9 ** self.t)) / (np.sqrt(v / (1 - 0.999 ** self.t)) + 1e-8)
 
 
-def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDDEN_UNITS,
-                epochs: int = EPOCHS, row_weights: np.ndarray | None = None,
-                start: dict | None = None, progress=None) -> tuple[dict, list[float]]:
+def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDDEN_UNITS, *,
+                epochs: int = EPOCHS, progress=None) -> tuple[dict, list[float]]:
     """The hidden layer over fixed linear ``weights``: ``fit_rows`` and ``validation_rows`` are
-    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them;
-    ``row_weights`` weighs each fit row's squared error (None: all 1). With ``start`` (a model's
-    network) the fit goes on from it at :data:`FINE_TUNE_STEP`, and the start itself is kept unless an
-    epoch gives away less. Returns the model and the validation value given away after each epoch
-    (the first entry: the linear weights alone, or the start); ``progress(epochs_done, epochs, value)``
-    is told that value after each epoch."""
+    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them.
+    Returns the model and the validation value given away after each epoch (the first entry: the
+    linear weights alone); ``progress(epochs_done, epochs, value)`` is told that value after each
+    epoch."""
     rows, targets, decision, context = fit_rows
     rng = np.random.default_rng(seed)
     mean, scale = column_mean_std(rows)
     scale[scale < 1e-9] = 1.0
     residual = targets - network_scores(linear_model(weights), rows, context)
-    if start is None:
-        hidden = rng.normal(0.0, 1.0 / np.sqrt(rows.shape[1]), (units, rows.shape[1]))
-        bias = np.zeros((N_CONTEXTS, units))
-        out = rng.normal(0.0, 0.01, (N_CONTEXTS, units))
-    else:                                       # unfold the start's scaling (see folded)
-        hidden = start["hidden"] * scale
-        bias = start["hidden_bias"] + (start["hidden"] @ mean)[None, :]
-        out = start["hidden_out"].copy()
-    step = STEP if start is None else FINE_TUNE_STEP
+    hidden = rng.normal(0.0, 1.0 / np.sqrt(rows.shape[1]), (units, rows.shape[1]))
+    bias = np.zeros((N_CONTEXTS, units))
+    out = rng.normal(0.0, 0.01, (N_CONTEXTS, units))
     params = [hidden, bias, out]
     adam = _Adam(params)
 
@@ -141,13 +130,10 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
                           validation_rows[2])
 
     best = folded()
-    if start is None:
-        history = [lost(linear_model(best["weights"]))]
-    else:
-        history = [lost(best)]
+    history = [lost(linear_model(best["weights"]))]
     best_lost = history[0]
     for epoch in range(epochs):
-        rate = step * (0.5 if epoch >= epochs // 2 else 1.0)
+        rate = STEP * (0.5 if epoch >= epochs // 2 else 1.0)
         for batch in _batches(decision, rng):
             x, ctx = rows[batch], context[batch]    # standardized per batch, in place: no copy of all rows
             x -= mean
@@ -156,8 +142,6 @@ def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDD
             active = np.maximum(z, 0.0)
             scores = np.einsum("ij,ij->i", active, out[ctx])
             error = _centred(scores - residual[batch], decision[batch]) * (2.0 / len(batch))
-            if row_weights is not None:
-                error *= row_weights[batch]
             onehot = np.zeros((len(batch), N_CONTEXTS))
             onehot[np.arange(len(batch)), ctx] = 1.0
             grad_out = onehot.T @ (error[:, None] * active)

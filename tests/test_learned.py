@@ -8,11 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.rules.games import CLUBS_GAME, GRAND, NULL
+from sim.rules.games import NULL
 from sim.rules.tricks import legal_now
 from sim.rules.view import VIEW
 from sim.runs.decisions import log_decisions, read_decisions
-from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
 from strategies.cardplay.learned import (
     MODEL_ARRAYS,
@@ -25,8 +24,7 @@ from strategies.cardplay.learned import (
 )
 from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
 from strategies.registry import StrategyError, build
-from strategies.teacher import OPEN_HAND_TEACHER, PIMC_TEACHER, ROLLOUT_TEACHER
-from strategies.training import TrainingError, card_rows, decision_weights, recount_schneider, train, untrusted
+from strategies.training import card_rows, train
 from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
 from tests.digests import MODEL_V5, play_digest
 from tests.views import unseen_swapped, view_of
@@ -47,12 +45,7 @@ def test_a_decision_run_holds_each_choice_with_the_teachers_value_of_every_legal
     assert np.isfinite(data["values"][legal]).all() and np.isnan(data["values"][~legal]).all()
     assert set(np.unique(data["values"][legal])) <= {-0.25, 0.0, 1.0, 1.25}
     null = data["view"][:, VIEW.game] == NULL
-    points = data["points"][legal & ~null[:, None]]
-    assert np.isfinite(points).all() and (0 <= points).all() and (points <= 120).all()
-    assert np.isnan(data["points"][null]).all()
-    plain = ~null & (data["view"][:, VIEW.schneider_announced] == 0)
-    won = data["values"][plain] >= 1                                # the game value follows the points
-    assert np.array_equal(won[legal[plain]], data["points"][plain][legal[plain]] >= 61)
+    assert set(np.unique(data["values"][legal & null[:, None]])) <= {0.0, 1.0}     # null: no schneider
 
 
 def test_the_decisions_of_a_deal_are_the_same_in_any_part(decision_run, tmp_path):
@@ -61,37 +54,6 @@ def test_the_decisions_of_a_deal_are_the_same_in_any_part(decision_run, tmp_path
     cut = read_decisions([other])
     for name in whole:
         assert np.array_equal(whole[name], cut[name], equal_nan=True), name
-
-
-def test_a_run_without_points_has_the_same_game_values_and_no_points_column(decision_run, tmp_path):
-    import pyarrow.parquet as pq
-
-    whole = read_decisions([decision_run])
-    lean = log_decisions(24, seed=3, out=tmp_path / "lean", jobs=1, chunk_size=12, points=False)
-    assert "points" not in pq.read_table(lean / "part-00000.parquet").column_names
-    data = read_decisions([lean])
-    assert np.isnan(data["points"]).all()
-    for name in ("deal_id", "view", "legal", "values"):
-        assert np.array_equal(whole[name], data[name], equal_nan=True), name
-    mixed = read_decisions([decision_run, lean])                   # runs with and without points read together
-    assert len(mixed["values"]) == 2 * len(data["values"])
-
-
-def test_a_run_of_one_role_keeps_that_roles_decisions_of_the_same_deals(decision_run, tmp_path):
-    whole = read_decisions([decision_run])
-    declaring = whole["view"][:, VIEW.seat] == whole["view"][:, VIEW.declarer]
-    assert declaring.any() and not declaring.all()
-    for roles, kept in (("declarer", declaring), ("defenders", ~declaring)):
-        run = log_decisions(24, seed=3, out=tmp_path / roles, jobs=1, chunk_size=7, points=True, roles=roles)
-        one = read_decisions([run])
-        for name in ("deal_id", "view", "legal", "values", "points"):
-            assert np.array_equal(whole[name][kept], one[name], equal_nan=True), (roles, name)
-    with pytest.raises(RunError, match="roles must be one of all, declarer, defenders, not 'dealer'"):
-        log_decisions(2, out=tmp_path / "bad", jobs=1, roles="dealer")
-    result = CliRunner().invoke(main, ["decisions", "--deals", "24", "--seed", "3", "--chunk-size", "7",
-                                       "--jobs", "1", "--out", str(tmp_path / "declarer")])
-    assert result.exit_code == 1 and "roles" in result.output           # resuming it as another run is refused
-    assert read_decisions([tmp_path / "declarer"])["deal_id"].size == declaring.sum()
 
 
 def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
@@ -116,7 +78,7 @@ def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
 
 
 def test_training_on_too_few_deals_is_one_clear_line(tmp_path):
-    few = log_decisions(4, seed=3, out=tmp_path / "few", jobs=1, chunk_size=4, points=False)
+    few = log_decisions(4, seed=3, out=tmp_path / "few", jobs=1, chunk_size=4)
     out = tmp_path / "model.npz"
     result = CliRunner().invoke(main, ["train", "card-play", str(few), "--out", str(out)])
     assert result.exit_code != 0 and not out.exists()
@@ -125,7 +87,7 @@ def test_training_on_too_few_deals_is_one_clear_line(tmp_path):
 
 def test_training_is_the_same_for_a_seed(decision_run):
     data = read_decisions([decision_run])
-    args = (data["deal_id"], data["view"], data["legal"], data["values"], data["points"])
+    args = (data["deal_id"], data["view"], data["legal"], data["values"])
     first, report = train(*args, seed=4)
     again, report_again = train(*args, seed=4)
     assert all(np.array_equal(first[name], again[name]) for name in MODEL_ARRAYS)
@@ -133,44 +95,6 @@ def test_training_is_the_same_for_a_seed(decision_run):
     assert report == report_again
     other, _ = train(*args, seed=5)
     assert not np.array_equal(first["hidden"], other["hidden"])      # another seed: other deals, other start
-
-
-def test_schneider_counted_in_game_value_is_the_level_as_pimc_weighs_it_or_a_share_of_a_game():
-    views = np.zeros((4, VIEW.size), dtype=np.int64)
-    views[:, VIEW.game] = [CLUBS_GAME, GRAND, NULL, GRAND]
-    values = np.full((4, 32), np.nan)
-    values[:, :4] = [1.25, 1.0, 0.0, -0.25]       # schneider made, won, lost, schneider suffered
-    values[2, :4] = [1.0, 0.0, np.nan, np.nan]
-    kept = values.copy()
-    changed = recount_schneider(views, values, [ROLLOUT_TEACHER, OPEN_HAND_TEACHER, ROLLOUT_TEACHER, PIMC_TEACHER])
-    # clubs with one matador, 24: won +74, lost -98, a level 12; grand 48: +98 and -146, a level 24
-    assert np.allclose(changed[0, :4], [1 + 12 / 172, 1, 0, -24 / 172])
-    assert np.allclose(changed[1, :4], [1 + 24 / 244, 1, 0, -48 / 244])
-    assert np.array_equal(changed[2:], kept[2:], equal_nan=True)      # null, and PIMC's values in these terms
-    assert np.array_equal(values, kept, equal_nan=True)
-    assert np.allclose(recount_schneider(views, values, weight=0.5)[1, :4], [1.5, 1, 0, -0.5])
-
-
-def test_decisions_weigh_by_their_games_stake_times_their_teachers_weight():
-    views = np.zeros((3, VIEW.size), dtype=np.int64)
-    views[:, VIEW.game] = [CLUBS_GAME, GRAND, NULL]
-    # between won and lost: clubs 74 + 98, grand 98 + 146, null 73 + 96 (one matador, nothing announced)
-    stake = np.array([172.0, 244.0, 169.0])
-    teacher = [ROLLOUT_TEACHER, PIMC_TEACHER, OPEN_HAND_TEACHER]
-    assert np.allclose(decision_weights(teacher, [1.0, 2.0, 1.0, 2.0], views), stake / stake.mean() * [1, 2, 1])
-    assert np.allclose(decision_weights(None, None, views), stake / stake.mean())
-    assert decision_weights(teacher, [1.0] * 4) is None and decision_weights(None, None) is None
-
-
-def test_training_records_its_schneider_scale_and_stake_weights_and_refuses_an_unknown_scale(decision_run):
-    data = read_decisions([decision_run])
-    args = (data["deal_id"], data["view"], data["legal"], data["values"], data["points"])
-    _, report = train(*args, units=0, schneider="game_value", by_stake=True)
-    assert (report["schneider"], report["by_stake"]) == ("game_value", True)
-    with pytest.raises(TrainingError, match="schneider counts as 'half': give a weight from 0 to 1 or game_value"):
-        train(*args, units=0, schneider="half")
-    result = CliRunner().invoke(main, ["train", "card-play", str(decision_run), "--out", "x.npz", "--schneider", "2"])
-    assert result.exit_code == 2 and "'2' is neither a share of a game from 0 to 1 nor game_value" in result.output
 
 
 def test_the_features_fill_every_number_of_every_legal_cards_row(decision_run):
@@ -236,9 +160,6 @@ def test_a_model_file_of_version_3_plays_the_best_score_of_its_45_features(decis
         cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
         card = learned_card(data["view"][i], data["legal"][i], params, np.uint64(1))[1]
         assert card == cards[int(np.argmax(scores[mine]))]
-    start = untrusted(*load_model(path))          # fitted on from it, the new features start at zero weight
-    assert start["weights"].shape == (N_CONTEXTS, N_FEATURES) and not start["weights"][:, 45:].any()
-    assert start["hidden"].shape == (6, N_FEATURES) and np.array_equal(start["hidden"][:, :45], old["hidden"])
 
 
 def test_the_lean_fit_computes_what_numpy_does_over_all_rows_at_once(decision_run):

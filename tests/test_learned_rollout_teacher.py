@@ -4,17 +4,14 @@ same for a seed in any part; training reads it beside the other teachers."""
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from sim import solver
-from sim.commands.cli import main
 from sim.rules.cards import popcount
 from sim.rules.games import NULL
-from sim.rules.tricks import STATE, legal_now, new_play, play_card
+from sim.rules.tricks import legal_now, new_play, play_card
 from sim.runs.decisions import log_decisions, read_decisions
 from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
-from strategies.teacher import TEACHERS
 from strategies.training import train
 
 SEED, DEALS = 3, 24
@@ -70,7 +67,6 @@ def games_as_played():
 
 def test_the_card_played_is_valued_by_the_end_of_the_game_as_played(rollout_run):
     data = read_decisions([rollout_run])
-    assert (data["teacher"] == TEACHERS.index("rollout")).all() and np.isnan(data["points"]).all()
     row, other_card_differs = 0, 0
     for k, _, end, before in games_as_played():
         for state, card in before:
@@ -87,37 +83,20 @@ def test_the_card_played_is_valued_by_the_end_of_the_game_as_played(rollout_run)
     assert other_card_differs > 10                                     # another card can lead to another end
 
 
-def test_with_its_last_tricks_solved_the_card_played_is_valued_where_the_play_out_stops(tmp_path):
-    """The play goes on as played up to the first trick start with ``solve_last`` tricks left (or the next
-    one, for a card in those tricks), and the open-hand value there is the card's."""
-    solve_last = 5
-    data = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "run", jobs=1, chunk_size=12,
-                                         teacher="rollout", solve_last=solve_last)])
-    row, solved_ends_differ = 0, 0
-    for k, facts, end, before in games_as_played():
-        starts = {int(s[STATE.tricks_done]): s for s, _ in before if s[STATE.in_trick] == 0}
-        for state, card in before:
+def test_the_open_hand_teacher_values_each_legal_card_by_the_open_hand_end_after_it(tmp_path):
+    data = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "open", jobs=1, chunk_size=12)])
+    row = 0
+    for k, facts, _, before in games_as_played():
+        for state, _ in before:
             legal = int(legal_now(state))
             if popcount(legal) > 1:
                 assert data["deal_id"][row] == k and data["legal"][row] == legal
-                stop = starts.get(max(10 - solve_last, int(state[STATE.tricks_done]) + 1))
-                expected = end if stop is None else solved_value(stop, *facts)
-                assert data["values"][row][card] == expected, (k, card)
-                solved_ends_differ += expected != end
+                for card in (c for c in range(32) if legal >> c & 1):
+                    child = state.copy()
+                    play_card(child, card)
+                    assert data["values"][row][card] == solved_value(child, *facts), (k, card)
                 row += 1
     assert row == len(data["deal_id"]) > 200
-    assert solved_ends_differ > 0                                      # the solver is asked, and can differ
-
-
-def test_only_the_rollout_teacher_solves_last_tricks(tmp_path):
-    with pytest.raises(RunError, match="solve_last is a setting of the rollout teacher"):
-        log_decisions(2, out=tmp_path / "a", jobs=1, solve_last=3)
-    with pytest.raises(RunError, match="solve_last must be 0 to 9 tricks, not 10"):
-        log_decisions(2, out=tmp_path / "b", jobs=1, teacher="rollout", solve_last=10)
-    result = CliRunner().invoke(main, ["decisions", "--deals", "2", "--solve-last", "3", "--out", str(tmp_path / "c")])
-    assert result.exit_code == 1 and not (tmp_path / "c").exists()
-    assert result.output.strip().splitlines() == ["skatsim: solve_last is a setting of the rollout teacher, "
-                                                  "not of open_hand"]
 
 
 def test_a_rollout_run_is_the_same_in_any_part_and_trains_beside_the_open_hand_teacher(rollout_run, tmp_path):
@@ -126,31 +105,26 @@ def test_a_rollout_run_is_the_same_in_any_part_and_trains_beside_the_open_hand_t
                                           teacher="rollout")])
     for name in data:
         assert np.array_equal(data[name], again[name], equal_nan=True), name
-    open_hand = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "open", jobs=1, chunk_size=12,
-                                              points=False)])
+    open_hand = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "open", jobs=1, chunk_size=12)])
     assert np.array_equal(open_hand["view"], data["view"])              # the same play, another teacher
     assert not np.array_equal(open_hand["values"], data["values"], equal_nan=True)
     both = read_decisions([tmp_path / "open", rollout_run])
-    model, report = train(both["deal_id"], both["view"], both["legal"], both["values"], both["points"],
-                          units=4, networks=1, teacher=both["teacher"], teacher_weights=(1.0, 1.0, 1.0))
-    assert set(report["student_by_teacher"]) == {"open_hand", "rollout"}
+    model, report = train(both["deal_id"], both["view"], both["legal"], both["values"], units=4, networks=1)
+    assert report["decisions"] == len(data["deal_id"]) + len(open_hand["deal_id"])
 
 
 def test_runs_read_together_are_each_run_read_alone_one_after_the_other(rollout_run, tmp_path):
     """Training reads several runs at once: the rows are each run's own in the order given, of the same
-    types, a run's deals kept apart from the next's, the card points of a run that has them kept and NaN
-    for one without; a folder of another mode is one clear error."""
-    with_points = log_decisions(DEALS, seed=SEED + 1, out=tmp_path / "points", jobs=1, chunk_size=7)
-    first, second = read_decisions([with_points]), read_decisions([rollout_run])
-    both = read_decisions([with_points, rollout_run])
+    types, a run's deals kept apart from the next's; a folder of another mode is one clear error."""
+    open_hand_run = log_decisions(DEALS, seed=SEED + 1, out=tmp_path / "points", jobs=1, chunk_size=7)
+    first, second = read_decisions([open_hand_run]), read_decisions([rollout_run])
+    both = read_decisions([open_hand_run, rollout_run])
     for name in both:
         expected = np.concatenate([first[name], second[name] + (10**13 if name == "deal_id" else 0)])
         assert both[name].dtype == expected.dtype, name
         assert np.array_equal(both[name], expected, equal_nan=True), name
-    assert np.isfinite(first["points"]).any() and np.isnan(second["points"]).all()
-    assert set(both["teacher"]) == {TEACHERS.index("open_hand"), TEACHERS.index("rollout")}
     from sim.runs.simulation import simulate
 
     simulated = simulate(30, seed=1, out=tmp_path / "simulated", jobs=1)
     with pytest.raises(RunError, match="is a run of mode .*, not of card decisions"):
-        read_decisions([with_points, simulated])
+        read_decisions([open_hand_run, simulated])

@@ -94,14 +94,11 @@ OPEN_HAND_TYPES = {"oh_declarer_points": pa.int8(), "oh_won": pa.bool_()}
 EVALUATOR_PREFIX = "eval_"
 #: A duplicate match: every deal played six times, one row per deal and seating (see SEATINGS).
 MATCH_MODE_TYPES = {**GAME_MODE_TYPES, "seating": pa.int8()}
-#: Card decisions with the open-hand teacher's values (``skatsim decisions``): one row per decision
-#: with a choice; ``view`` is the seat's view (sim.rules.view), ``values`` the teacher's value of
-#: each card (by card id; NaN for the cards not legal).
+#: Card decisions with a teacher's values (``skatsim decisions``): one row per decision with a choice;
+#: ``view`` is the seat's view (sim.rules.view), ``values`` the teacher's value of each card (by card
+#: id; NaN for the cards not legal).
 DECISION_MODE_TYPES = {"deal_id": pa.int64(), "view": pa.list_(pa.int64(), VIEW.size), "legal": pa.uint32(),
                        "values": pa.list_(pa.float32(), 32)}
-#: The column of a decision run kept with the points (not with ``--no-points``): the declarer's
-#: open-hand card points after each card (NaN for the cards not legal, and in null).
-DECISION_POINTS_TYPES = {"points": pa.list_(pa.float32(), 32)}
 MODE_TYPES = {"game": GAME_MODE_TYPES, "declare": DECLARE_MODE_TYPES, "match": MATCH_MODE_TYPES,
               "decisions": DECISION_MODE_TYPES}
 
@@ -163,8 +160,6 @@ def to_table(columns: dict, mode: str, source: str = SIMULATION) -> pa.Table:
         types["tricks"] = TRICKS_TYPE
     if "oh_won" in columns:
         types.update(OPEN_HAND_TYPES)
-    if mode == "decisions" and "points" in columns:
-        types.update(DECISION_POINTS_TYPES)
     metadata = {"skatsim_schema_version": str(SCHEMA_VERSION), "skatsim_mode": mode}
     if source != SIMULATION:
         types.update(ARCHIVE_TYPES)

@@ -20,12 +20,12 @@ the default before the calibrated one); ``threshold_profile`` and ``random_profi
 ``default_profile``'s games with those profiles, ``learned_profile`` with the strong
 profile (learned card play); ``pimc_deal`` times whole deals with PIMC card play at
 every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time per deal),
-``pimc_solved_deal`` the same with the worlds solved (``play_out`` false);
+``pimc_solved_deal`` the same with ``pimc_solved`` (its worlds solved);
 ``pimc_decisions`` plays the solver benchmark's declared deals with PIMC (default
 parameters) at every seat and reports per decision with a choice the worlds valued, the
 play-outs (``solver_calls``: the worlds and cards valued, plus the solver's searches of the last
 tricks with ``solve_last``), nodes and the time,
-``pimc_solved_decisions`` the same with the worlds solved (solver calls and their nodes);
+``pimc_solved_decisions`` the same with ``pimc_solved`` (solver calls and their nodes);
 ``simulate_jobs_1`` and ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is
 ``simulate --open-hand`` on every core (each
 declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze``
@@ -89,8 +89,8 @@ def bench_pimc(deals: int):
 
 
 def bench_pimc_solved(deals: int):
-    """``pimc_deal`` with the worlds solved open-handed (``play_out`` false: 10 worlds, inference)."""
-    return _profile_games("threshold", ["card_play=pimc", "card_play.play_out=false"])(deals)
+    """``pimc_deal`` with ``pimc_solved``: 10 worlds, inference, each solved open-handed."""
+    return _profile_games("threshold", ["card_play=pimc_solved"])(deals)
 
 
 def bench_learned_profile(deals: int):
@@ -313,7 +313,7 @@ class DecisionStats:
     counts: np.ndarray        # rows: worlds solved, solver calls, nodes, candidate worlds drawn
 
 
-def bench_pimc_decisions(deals: int, play_out: bool = True):
+def bench_pimc_decisions(deals: int, player: str = "pimc"):
     """Every PIMC decision with a choice of the declared deals from the first lead (default
     parameters, PIMC at every seat, one core): worlds valued, play-outs or solver calls, nodes and time."""
     from sim.rules.cards import popcount
@@ -321,10 +321,12 @@ def bench_pimc_decisions(deals: int, play_out: bool = True):
     from sim.rules.view import VIEW, seat_view, set_declaration
     from strategies.cardplay.builtin import new_workspace
     from strategies.cardplay.heuristic import choose_among
-    from strategies.cardplay.pimc import STATS, pimc_policy, pimc_search
+    from strategies.cardplay.pimc import STATS, pimc_search
+    from strategies.registry import build
 
     states, skats, _ = _declared_deals(deals)
-    params = pimc_policy(play_out=play_out).param_row()
+    policy = build("card_play", player)
+    params, data = np.asarray(policy.params), np.zeros(0) if policy.data is None else policy.data
 
     def run():
         tt, stack = new_workspace()
@@ -339,7 +341,7 @@ def bench_pimc_decisions(deals: int, play_out: bool = True):
                 stats = np.zeros(STATS, dtype=np.int64)
                 start = time.perf_counter()
                 # numba hands the stream back as a Python int, which past 2**63 it would not take again
-                rng, best = pimc_search(view, legal, params, np.uint64(rng), tt, stack, stats)
+                rng, best = pimc_search(view, legal, params, data, np.uint64(rng), tt, stack, stats)
                 card = choose_among(view, best)
                 if popcount(legal) > 1:
                     micros.append((time.perf_counter() - start) * 1e6)
@@ -371,7 +373,7 @@ BENCHMARKS = {
     "pimc_deal": (bench_pimc, 200, 4, 3),
     "pimc_solved_deal": (bench_pimc_solved, 200, 4, 3),
     "pimc_decisions": (bench_pimc_decisions, 100, 3, 1),
-    "pimc_solved_decisions": (lambda deals: bench_pimc_decisions(deals, play_out=False), 100, 3, 1),
+    "pimc_solved_decisions": (lambda deals: bench_pimc_decisions(deals, "pimc_solved"), 100, 3, 1),
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
     "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),

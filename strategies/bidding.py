@@ -19,7 +19,8 @@ from sim.rules.auction import max_bid_answers
 from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
 from sim.rules.scoring import matadors_of
 
-from .registry import BoundEvaluator, Range, build, register
+from .parameters import Parameter, Range
+from .registry import BoundEvaluator, build, register
 from .roles import Assessment, BidPlan
 
 
@@ -82,17 +83,25 @@ def choose_game(values: np.ndarray, margins: np.ndarray, allowed: np.ndarray) ->
     return np.where(keep.any(axis=1), np.argmax(key, axis=1), -1)
 
 
-@register("bidder", "threshold", ranges={
-    "aggressiveness": (-20, 20), "hand_margin": (-50, 50), "ouvert_margin": (-50, 50),
-    "thresholds": Range(-100, 100, count=6, allow_inf=True)})
-def threshold_bidder(evaluator: str = "default", aggressiveness: float = 0.0,
-                     hand_margin: float = 3.0, ouvert_margin: float = 6.0,
-                     thresholds: list | None = None,
-                     evaluator_params: dict | None = None) -> ThresholdBidder:
-    """Play a game when its score reaches the evaluator's threshold; bid up to its real value.
+#: The threshold bidder's parameters.
+THRESHOLD_PARAMETERS = (
+    Parameter("evaluator", "text", "default", "the hand evaluator whose scores are compared with the thresholds"),
+    Parameter("aggressiveness", "number", 0.0, "lowers every threshold by this much (negative: raises them)",
+              (-20, 20)),
+    Parameter("hand_margin", "number", 3.0, "how far past its threshold a game must be to be played hand",
+              (-50, 50)),
+    Parameter("ouvert_margin", "number", 6.0, "how far past its threshold a null must be to be played ouvert",
+              (-50, 50)),
+    Parameter("thresholds", "numbers", None, "six numbers, diamonds .. null, in place of the evaluator's own "
+              "(inf: never that game)", Range(-100, 100, count=6, allow_inf=True)),
+    Parameter("evaluator_params", "table", None, "the evaluator's parameters"),
+)
 
-    ``thresholds`` (six numbers, diamonds .. null) replaces the evaluator's own.
-    """
+
+@register("bidder", "threshold", parameters=THRESHOLD_PARAMETERS)
+def threshold_bidder(evaluator, aggressiveness, hand_margin, ouvert_margin, thresholds,
+                     evaluator_params) -> ThresholdBidder:
+    """Play a game when its score reaches the evaluator's threshold; bid up to its real value."""
     evaluate = build("evaluator", evaluator, **(evaluator_params or {}))
     base = evaluate.thresholds if thresholds is None else thresholds
     if np.shape(base) != (6,):

@@ -25,6 +25,7 @@ from sim.rules.tricks import STATE, declarer_result, start_play
 from sim.rules.view import VIEW, set_declaration
 
 from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
+from .cardplay.policy import seats_of
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
@@ -101,8 +102,9 @@ def _score_deal(row, state, twelve, out):
 
 
 @njit(cache=True)
-def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, tt, stack):
-    """Play and score every row with a declarer (built-in policies); other rows stay zero. The searching
+def play_batch_builtin(seed, deal_ids, deals, declared, kinds, params, data, results, logs, tt, stack):
+    """Play and score every row with a declarer (built-in policies; the seats' ``kinds``, ``params`` and
+    ``data``, :class:`strategies.cardplay.policy.Seats`); other rows stay zero. The searching
     players share the solver's table ``tt`` and ``stack`` over the whole batch (None for a table of
     ``DIRECT_KINDS`` alone, as in :func:`strategies.cardplay.builtin.play_out_builtin`)."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
@@ -111,8 +113,9 @@ def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, t
             continue
         twelve = _start_deal(declared[k], deals[k], state, view)
         seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
-        play_out_builtin(state, seen_skat, view, params, stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k],
-                         declared[k, DECLARED_SKAT_CARDS], tt, stack)
+        rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
+        play_out_builtin(state, seen_skat, view, kinds, params, data, rng, logs[k], declared[k, DECLARED_SKAT_CARDS],
+                         tt, stack)
         _score_deal(declared[k], state, twelve, results[k])
 
 
@@ -120,7 +123,7 @@ def play_batch_builtin(seed, deal_ids, deals, declared, params, results, logs, t
 # functions as arguments, so the loop of the built-in players (cached) and of any others (compiled in
 # each process) must be two kernels.
 @njit
-def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, params, results, logs):
+def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, params, data, results, logs):
     """:func:`play_batch_builtin` for any policies, passed as numba functions (compiled per process)."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     for k in range(deals.shape[0]):
@@ -128,7 +131,7 @@ def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, pa
             continue
         twelve = _start_deal(declared[k], deals[k], state, view)
         seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
-        play_out(state, seen_skat, view, policy_f, policy_m, policy_r, params,
+        play_out(state, seen_skat, view, policy_f, policy_m, policy_r, params, data,
                  stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
         _score_deal(declared[k], state, twelve, results[k])
 
@@ -157,18 +160,20 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
     if not _playing_cards:
         return results, logs
     policies = [s.card_play for s in profile.seats]
-    params = param_matrix(policies)
+    seats = seats_of(policies)
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
     if all(p.builtin in DIRECT_KINDS for p in policies):
-        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, params, results, logs, None, None)
+        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, seats.data, results,
+                           logs, None, None)
     elif all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
         tt, stack = new_workspace(SEARCH_TABLE_BITS if searching else 8)
-        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, params, results, logs, tt, stack)
+        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, seats.data, results,
+                           logs, tt, stack)
     else:
         play_batch(np.uint64(seed), deal_ids, deals, declared, *(p.function for p in policies),
-                   params, results, logs)
+                   seats.params, seats.data, results, logs)
     return results, logs
 
 
@@ -199,14 +204,6 @@ def declared_matrix(declarer, bid, decl: Declarations) -> np.ndarray:
     """The matrix ``declared`` of the play kernels: one row per deal, the DECLARED_* columns."""
     return np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
                      decl.skat, decl.discarded], axis=1).astype(np.int64)
-
-
-def param_matrix(policies) -> np.ndarray:
-    """The seats' parameter rows, one per seat; a row with data beyond PARAMS_SIZE (a learned model's
-    weights) makes the others padded with zeros to its length."""
-    rows = [p.param_row() for p in policies]
-    width = max(len(r) for r in rows)
-    return np.stack([np.pad(r, (0, width - len(r))) for r in rows])
 
 
 def _deal_columns(deal_ids, deals, declarer, bid, decl: Declarations, plans) -> dict:

@@ -32,6 +32,7 @@ from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
 from sim.rules.scoring import matadors_of
 
 from .bidding import choose_game
+from .parameters import Parameter
 from .registry import register
 from .roles import Declarations, DeclarerTask, declare_hand_and_pickup
 
@@ -124,10 +125,18 @@ def _picked_up(game: np.ndarray, ouvert: np.ndarray, discards: np.ndarray) -> De
     return out
 
 
-@register("declarer", "best_margin", ranges={
-    "schneider_margin": (-50, 50), "ouvert_margin": (-50, 50), "switch_margin": (-50, 50)})
-def best_margin(schneider_margin: float = 8.0, ouvert_margin: float = 12.0,
-                switch_margin: float = 2.0) -> MarginDeclarer:
+#: The best-margin declarer's parameters: margins past a game's threshold.
+BEST_MARGIN_PARAMETERS = (
+    Parameter("schneider_margin", "number", 8.0, "a hand game announces schneider from this margin", (-50, 50)),
+    Parameter("ouvert_margin", "number", 12.0, "a hand suit or grand game is played ouvert from this margin",
+              (-50, 50)),
+    Parameter("switch_margin", "number", 2.0, "after a pick-up, another game than the one bid for is played from "
+              "this margin", (-50, 50)),
+)
+
+
+@register("declarer", "best_margin", parameters=BEST_MARGIN_PARAMETERS)
+def best_margin(schneider_margin, ouvert_margin, switch_margin) -> MarginDeclarer:
     """Play the game bid for, or a more valuable one the skat made clearly playable."""
     return MarginDeclarer(float(schneider_margin), float(ouvert_margin), float(switch_margin))
 

@@ -29,9 +29,18 @@ from sim.rules.cards import ACE, CARD_POINTS, SUIT_MASKS, TEN, lowest_card, popc
 from sim.rules.games import NULL
 from sim.rules.tricks import NULL_ORDER, TRUMP_MASKS
 
+from .parameters import Parameter, row, slots
 from .registry import register
 
-POINTS, VOID, ACE_PENALTY, NULL_HEIGHT, GUARDED_TEN = 0, 1, 2, 3, 4
+#: The rules discarder's parameters: the weight of each rule in a pair's score, and their slots in its row.
+RULES_PARAMETERS = (
+    Parameter("points", "number", 1.0, "per card point put away", (-1000, 1000)),
+    Parameter("void", "number", 12.0, "per side suit emptied (in null: per suit)", (-1000, 1000)),
+    Parameter("ace", "number", 25.0, "subtracted per ace put away", (-1000, 1000)),
+    Parameter("null_height", "number", 3.0, "in null, per height in null order of a card put away", (-1000, 1000)),
+    Parameter("guarded_ten", "number", 12.0, "subtracted per ten put away beside its ace", (-1000, 1000)),
+)
+RULES = slots("Rules", RULES_PARAMETERS)
 
 
 @dataclass(frozen=True)
@@ -93,12 +102,12 @@ def _pair_value(game, params, singletons, doubletons, guarded, a, b):
     """The value of discarding ``a`` and ``b`` (the terms of the module doc)."""
     voids = _voids(singletons, doubletons, a, b)
     if game == NULL:
-        return params[NULL_HEIGHT] * (NULL_ORDER[a & 7] + NULL_ORDER[b & 7]) + params[VOID] * voids
+        return params[RULES.null_height] * (NULL_ORDER[a & 7] + NULL_ORDER[b & 7]) + params[RULES.void] * voids
     aces = _bit(_ACES, a) + _bit(_ACES, b)
     # a ten stays guarded unless its ace (the card just above it) goes with it
     guarded_tens = _bit(guarded, a) * (1 - np.int64(b == a + 1)) + _bit(guarded, b)
-    return (params[POINTS] * (CARD_POINTS[a] + CARD_POINTS[b]) + params[VOID] * voids
-            - params[ACE_PENALTY] * aces - params[GUARDED_TEN] * guarded_tens)
+    return (params[RULES.points] * (CARD_POINTS[a] + CARD_POINTS[b]) + params[RULES.void] * voids
+            - params[RULES.ace] * aces - params[RULES.guarded_ten] * guarded_tens)
 
 
 @njit(cache=True)
@@ -141,14 +150,11 @@ def _discard_each_by_rules(twelves, game, params, out):
         out[k] = _best_pair(np.uint32(twelves[k]), game, params, cards)
 
 
-@register("discarder", "rules", ranges={
-    "points": (-1000, 1000), "void": (-1000, 1000), "ace": (-1000, 1000), "null_height": (-1000, 1000),
-    "guarded_ten": (-1000, 1000)})
-def rules_discarder(points: float = 1.0, void: float = 12.0, ace: float = 25.0,
-                    null_height: float = 3.0, guarded_ten: float = 12.0) -> Discarder:
+@register("discarder", "rules", parameters=RULES_PARAMETERS)
+def rules_discarder(points, void, ace, null_height, guarded_ten) -> Discarder:
     """Bury points, create voids, keep aces; in null throw the cards most likely to win a trick."""
-    return Discarder("rules", discard_by_rules,
-                     np.array([points, void, ace, null_height, guarded_ten], dtype=np.float64))
+    values = {"points": points, "void": void, "ace": ace, "null_height": null_height, "guarded_ten": guarded_ten}
+    return Discarder("rules", discard_by_rules, np.array(row(RULES, RULES_PARAMETERS, values), dtype=np.float64))
 
 
 @njit  # takes the discarder as an argument, which numba cannot cache

@@ -39,6 +39,7 @@ from sim.rules.scoring import SF_LOST_PENALTY, SF_WON_BONUS
 
 from .calibration import LOGIT_LIMIT, OUTCOMES, Model, key
 from .hand_features import FACTS, MATADORS_OF, MOST_FEATURES, group_features, hand_facts, signed_matadors
+from .parameters import Parameter
 from .registry import register
 from .roles import Assessment, BidPlan, Declarations, DeclarerTask, declare_hand_and_pickup
 
@@ -279,8 +280,13 @@ class ExpectedScoreBidder:
         return plan
 
 
-@register("bidder", "expected_score", ranges={"margin": (-200, 200)})
-def expected_score_bidder(model: dict | None = None, margin: float = 0.0) -> ExpectedScoreBidder:
+#: The model a calibrated strategy reads, as `skatsim calibrate` writes it into a profile.
+MODEL = Parameter("model", "table", None, "the fitted win probabilities (written by `skatsim calibrate`)")
+
+
+@register("bidder", "expected_score", parameters=(
+    MODEL, Parameter("margin", "number", 0.0, "the Seeger-Fabian points a game must beat passing by", (-200, 200))))
+def expected_score_bidder(model, margin) -> ExpectedScoreBidder:
     """Bid while the best game's expected Seeger-Fabian result beats passing by ``margin`` (a calibrated model)."""
     if model is None:
         raise ValueError("the expected_score bidder needs a model: make one with `skatsim calibrate`")
@@ -408,8 +414,8 @@ def _games(task: DeclarerTask, rows) -> np.ndarray:
     return np.ascontiguousarray(task.games[rows], dtype=np.int64)
 
 
-@register("declarer", "expected_score")
-def expected_score_declarer(model: dict | None = None) -> ExpectedScoreDeclarer:
+@register("declarer", "expected_score", parameters=(MODEL,))
+def expected_score_declarer(model) -> ExpectedScoreDeclarer:
     """Declare the game and announcements with the best expected Seeger-Fabian result (a calibrated model)."""
     if model is None:
         raise ValueError("the expected_score declarer needs a model: make one with `skatsim calibrate`")

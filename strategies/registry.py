@@ -1,11 +1,14 @@
 """Strategies by role and name: built-ins register themselves, other packages through entry points.
 
 Roles (:mod:`strategies.roles`): ``evaluator``, ``bidder``, ``discarder``,
-``declarer`` and ``card_play``. ``@register(role, name)`` records a factory: a
-function whose keyword parameters are the strategy's parameters and which
-returns the strategy. An evaluator is registered as the evaluator function
-itself, ``f(hands, seats, **params)``; building it binds the parameters.
-:func:`build` is the one way to make any strategy from its name and parameters.
+``declarer`` and ``card_play``. ``@register(role, name, parameters=...)`` records a
+factory, a function that takes the strategy's parameters as keyword arguments and
+returns the strategy, with the declaration of those parameters
+(:mod:`strategies.parameters`); a strategy that declares none has its factory's
+keyword parameters, with ``ranges`` for the numbers. An evaluator is registered as
+the evaluator function itself, ``f(hands, seats, **params)``; building it binds the
+parameters. :func:`build` is the one way to make any strategy from its name and
+parameters.
 
 A third-party package adds its own by naming a module in the entry-point group
 ``skatsim.strategies``; importing that module runs its ``@register`` decorators.
@@ -14,7 +17,6 @@ A third-party package adds its own by naming a module in the entry-point group
 from __future__ import annotations
 
 import inspect
-import math
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -24,6 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import roles
+from .parameters import Parameter, Range, from_signature
 
 ROLES = ("evaluator", "bidder", "discarder", "declarer", "card_play")
 #: Hands an evaluator scores in one numpy call (see BoundEvaluator).
@@ -41,66 +44,35 @@ class StrategyWarning(UserWarning):
 
 
 @dataclass(frozen=True)
-class Range:
-    """The values a numeric parameter may take: a finite number from ``low`` to ``high``; for a
-    list parameter, ``count`` such numbers, or ``inf`` where ``allow_inf`` (a threshold no score
-    reaches)."""
-
-    low: float
-    high: float
-    count: int | None = None
-    allow_inf: bool = False
-
-    def describe(self) -> str:
-        span = f"from {self.low:g} to {self.high:g}" + (" or inf" if self.allow_inf else "")
-        return f"a number {span}" if self.count is None else f"a list of {self.count} numbers, each {span}"
-
-    def admits(self, value) -> bool:
-        if self.count is None:
-            return self._admits_number(value)
-        return (isinstance(value, (list, tuple)) and len(value) == self.count
-                and all(self._admits_number(v) for v in value))
-
-    def _admits_number(self, value) -> bool:
-        if not is_number(value):
-            return False
-        if self.allow_inf and value == math.inf:
-            return True
-        return is_finite(value) and self.low <= value <= self.high
-
-
-def is_number(value) -> bool:
-    """An int or float (a bool is not a number here)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def is_finite(value) -> bool:
-    """A number that is neither NaN nor infinite (an int of any size is finite)."""
-    return is_number(value) and (isinstance(value, int) or math.isfinite(value))
-
-
-@dataclass(frozen=True)
 class Strategy:
     role: str
     name: str
     factory: Callable[..., Any]
     summary: str
+    parameters: tuple[Parameter, ...] = ()
     logged: bool = False      # evaluators: every run logs its scores
-    ranges: dict = field(default_factory=dict)   # parameter -> Range
+
+    @property
+    def ranges(self) -> dict:
+        """parameter -> :class:`Range`, for the parameters that have one."""
+        return {p.name: p.range for p in self.parameters if p.range is not None}
 
 
 _registry: dict[str, dict[str, Strategy]] = {role: {} for role in ROLES}
 _entry_points_loaded = False
 
 
-def register(role: str, name: str, *, logged: bool = False, ranges: dict | None = None):
+def register(role: str, name: str, *, parameters: tuple[Parameter, ...] | None = None, logged: bool = False,
+             ranges: dict | None = None):
     """Decorator: register ``factory`` as strategy ``name`` of ``role``.
 
     ``factory(**params)`` returns the strategy; an evaluator is registered as the
-    function ``f(hands, seats, **params)`` itself. ``logged=True`` (evaluators) makes
-    every run log its scores, so that analysis can compare it with the others.
-    ``ranges`` maps each numeric parameter to its :class:`Range` (or a ``(low, high)``
-    pair); :func:`build` refuses values outside it, NaN and infinities.
+    function ``f(hands, seats, **params)`` itself. ``parameters`` declares its parameters
+    (:class:`strategies.parameters.Parameter`), whose names the factory takes as keyword
+    arguments; without it they are the factory's keyword parameters, with ``ranges`` mapping
+    each numeric one to its :class:`Range` (or a ``(low, high)`` pair). :func:`build` refuses
+    values outside a range, NaN and infinities. ``logged=True`` (evaluators) makes every run
+    log its scores, so that analysis can compare it with the others.
     """
     if role not in ROLES:
         raise StrategyError(f"unknown role {role!r} (one of {', '.join(ROLES)})")
@@ -108,7 +80,11 @@ def register(role: str, name: str, *, logged: bool = False, ranges: dict | None 
 
     def add(factory):
         doc = inspect.getdoc(factory) or ""
-        strategy = Strategy(role, name, factory, plain_text(doc.split("\n")[0]), logged, bounds)
+        declared = parameters if parameters is not None else \
+            from_signature(factory, bounds, skip=2 if role == "evaluator" else 0)
+        if parameters is not None:
+            _check_factory(role, name, factory, declared)
+        strategy = Strategy(role, name, factory, plain_text(doc.split("\n")[0]), tuple(declared), logged)
         unbounded = missing_ranges(strategy)
         if unbounded:
             where = ".".join(filter(None, (factory.__module__, factory.__qualname__)))
@@ -121,6 +97,15 @@ def register(role: str, name: str, *, logged: bool = False, ranges: dict | None 
         return factory
 
     return add
+
+
+def _check_factory(role: str, name: str, factory, parameters) -> None:
+    """A factory registered with a declaration takes exactly the declared names as keyword arguments."""
+    skip = 2 if role == "evaluator" else 0
+    taken = [p.name for p in list(inspect.signature(factory).parameters.values())[skip:]]
+    if taken != [p.name for p in parameters]:
+        raise StrategyError(f"{role} {name!r}: its factory takes {', '.join(taken) or 'nothing'}, but it declares "
+                            f"{', '.join(p.name for p in parameters) or 'nothing'}")
 
 
 _ROLE_MARKUP = re.compile(r":[\w:.-]+:`~?(?:[^`<]*<)?([^`>]+)>?`")   # :class:`x`, :func:`~a.b`, :ref:`t <x>`
@@ -137,14 +122,8 @@ def plain_text(text: str) -> str:
 
 
 def missing_ranges(strategy: Strategy) -> list[str]:
-    """The numeric parameters of ``strategy`` (a number by default or by annotation, and
-    ``thresholds``) that declare no range."""
-    found = []
-    for parameter in settable_parameters(strategy).values():
-        numeric = is_number(parameter.default) or str(parameter.annotation) in ("float", "int")
-        if (numeric or parameter.name == "thresholds") and parameter.name not in strategy.ranges:
-            found.append(parameter.name)
-    return found
+    """The numeric parameters of ``strategy`` that declare no range."""
+    return [p.name for p in strategy.parameters if p.kind in ("number", "whole", "numbers") and p.range is None]
 
 
 def builtin(strategy: Strategy) -> bool:
@@ -170,15 +149,15 @@ def lookup(role: str, name: str) -> Strategy:
 
 
 def build(role: str, name: str, **params):
-    """The strategy ``name`` of ``role`` with ``params`` set; :class:`StrategyError` for an unknown
-    name or parameter, naming what exists."""
+    """The strategy ``name`` of ``role`` with ``params`` set (the others at their defaults);
+    :class:`StrategyError` for an unknown name or parameter, naming what exists."""
     strategy = lookup(role, name)
     check_params(strategy, params)
     if role == "evaluator":
         if getattr(strategy.factory, "thresholds", None) is None:
             raise StrategyError(f"evaluator {name!r} has no thresholds attribute")
         return BoundEvaluator(name, strategy.factory, dict(params))
-    built = strategy.factory(**params)
+    built = strategy.factory(**{**{p.name: p.default for p in strategy.parameters}, **params})
     _check_role(role, name, built)
     return built
 
@@ -199,12 +178,9 @@ def logged_evaluators() -> list[str]:
     return [name for name, s in _registry["evaluator"].items() if s.logged]
 
 
-def settable_parameters(strategy: Strategy) -> dict[str, inspect.Parameter]:
-    """The parameters a user sets: the factory's keyword parameters (an evaluator's hands and
-    seats are not settable)."""
-    skip = 2 if strategy.role == "evaluator" else 0
-    parameters = list(inspect.signature(strategy.factory).parameters.values())[skip:]
-    return {p.name: p for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+def settable_parameters(strategy: Strategy) -> dict[str, Parameter]:
+    """The parameters a user sets, by name (an evaluator's hands and seats are not settable)."""
+    return {p.name: p for p in strategy.parameters}
 
 
 def check_params(strategy: Strategy, params: dict[str, Any]) -> None:
@@ -218,38 +194,9 @@ def check_params(strategy: Strategy, params: dict[str, Any]) -> None:
             f" (its parameters: {', '.join(sorted(known)) or 'none'})"
         )
     for name, value in params.items():
-        expected = _expected(strategy, known[name], value)
+        expected = known[name].expected(value)
         if expected:
             raise StrategyError(f"{strategy.role} {strategy.name!r}: {name} must be {expected}, not {value!r}")
-
-
-def _expected(strategy: Strategy, parameter: inspect.Parameter, value) -> str | None:
-    """What ``value`` should have been, or None when it is fine."""
-    if value is None and parameter.default is None:
-        return None  # left at its default
-    bounds = strategy.ranges.get(parameter.name)
-    if bounds is not None:
-        whole = str(parameter.annotation) == "int" and bounds.count is None
-        if not bounds.admits(value) or (whole and not isinstance(value, int)):
-            return ("a whole number" + bounds.describe()[len("a number"):]) if whole else bounds.describe()
-        return None
-    kind = _KINDS.get(str(parameter.annotation))
-    if kind is None and is_number(parameter.default):
-        kind = _KINDS["float"]
-    if kind is not None and not kind[0](value):
-        return kind[1]
-    return None
-
-
-#: Parameter annotations whose values are checked (numeric parameters have ranges instead).
-_KINDS = {
-    "str": (lambda v: isinstance(v, str), "a text"),
-    "bool": (lambda v: isinstance(v, bool), "true or false"),
-    "dict | None": (lambda v: v is None or isinstance(v, dict), "a table of parameters"),
-    "list | None": (lambda v: v is None or isinstance(v, list), "a list"),
-    "float": (is_finite, "a finite number"),
-    "int": (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number"),
-}
 
 
 @dataclass(frozen=True)

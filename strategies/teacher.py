@@ -40,6 +40,7 @@ from sim.rules.tricks import STATE, declarer_result, play_card, to_play
 from sim.rules.view import VIEW
 
 from .cardplay.builtin import builtin_card, new_workspace, play_out_builtin
+from .cardplay.policy import seats_of
 from .deals import (
     DECLARED_DECLARER,
     DECLARED_DISCARDED,
@@ -47,7 +48,6 @@ from .deals import (
     _start_deal,
     declare,
     declared_matrix,
-    param_matrix,
     run_auctions,
 )
 from .profiles import Profile
@@ -108,9 +108,10 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
 
 
 @njit(cache=True)
-def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, rng, tt, stack, out):
+def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, kinds, params, data, rng, tt, stack, out):
     """``out[card]``: the value, on the open-hand teacher's scale, of the end each legal card leads to on the
-    real deal when every seat then plays its own card player (``params``, a row per seat) from its view, all
+    real deal when every seat then plays its own card player (``kinds``, ``params`` and ``data``, a row per
+    seat) from its view, all
     from the random state ``rng`` (NaN for the cards not legal). ``view`` (the seat's) gives the declaration
     every seat's view shares."""
     out[:] = np.nan
@@ -124,7 +125,7 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, 
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        play_out_builtin(child, seen_skat, seen, params, rng, log, counted_skat, tt, stack)
+        play_out_builtin(child, seen_skat, seen, kinds, params, data, rng, log, counted_skat, tt, stack)
         taken, tricks = declarer_result(child, counted_skat)
         if state[STATE.game] == NULL:
             out[card] = 1.0 if tricks == 0 else 0.0
@@ -133,7 +134,8 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, params, 
 
 
 @njit(cache=True)
-def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, views, legals, values, teacher):
+def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stack, deal_of, views, legals, values,
+                  teacher):
     """Play every declared row as the built-in loop does, keeping each decision with a choice:
     its deal id, the seat's view, the legal cards and the values of ``teacher`` (``OPEN_HAND_TEACHER``
     or ``ROLLOUT_TEACHER``). The seat chooses its card first, so that the rollouts go on from the
@@ -153,13 +155,14 @@ def log_decisions(seed, deal_ids, deals, declared, params, tt, stack, deal_of, v
         while not state[STATE.finished]:
             seat = to_play(state)
             legal = start_turn(state, seen_skat, view)
-            rng, card = builtin_card(view, legal, params[seat], rng, state, counted, tt, stack)
+            rng, card = builtin_card(kinds[seat], view, legal, params[seat], data[seat], rng, state, counted, tt,
+                                     stack)
             if popcount(legal) > 1:
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
                 if teacher == ROLLOUT_TEACHER:
-                    rollout_teacher_values(state, seen_skat, counted, legal, view, params, rng, tt, stack,
-                                           values[kept])
+                    rollout_teacher_values(state, seen_skat, counted, legal, view, kinds, params, data, rng, tt,
+                                           stack, values[kept])
                 else:
                     card_teacher_values(state, counted, legal, view[VIEW.schneider_announced], tt, stack,
                                         values[kept])
@@ -187,7 +190,8 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int, teache
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
     views, values = np.empty((size, VIEW.size), np.int64), np.empty((size, 32), np.float32)
-    kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals),
-                         declared_matrix(declarer, bid, decl), param_matrix(policies), tt, stack,
-                         deal_of, views, legals, values, TEACHERS.index(teacher))
+    seats = seats_of(policies)
+    kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals), declared_matrix(declarer, bid, decl),
+                         seats.kinds, seats.params, seats.data, tt, stack, deal_of, views, legals, values,
+                         TEACHERS.index(teacher))
     return {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}

@@ -25,10 +25,9 @@ from numba import njit
 from sim.rules.cards import lowest_card
 from sim.rules.view import VIEW
 
-from .cardplay.heuristic import heuristic_card
+from .cardplay.heuristic import HEURISTIC, heuristic_card
 from .cardplay.learned import learned_card, linear_model, model_data
 from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
-from .cardplay.policy import PARAMS_SIZE
 from .training_net import HIDDEN_UNITS, NETWORKS, fit_network, network_scores, side_by_side
 
 #: The ridge penalty, relative to the number of rows of a context.
@@ -77,10 +76,10 @@ def decision_rows(views, legals, values, rows, targets, decision, context):
 def heuristic_choices(views, legals):
     """The heuristic player's card (no deviations) at each decision."""
     out = np.empty(views.shape[0], dtype=np.int64)
-    params = np.zeros(PARAMS_SIZE, dtype=np.float64)
+    params, data = np.zeros(HEURISTIC.size, dtype=np.float64), np.zeros(0)
     rng = np.uint64(1)
     for i in range(views.shape[0]):
-        rng, out[i] = heuristic_card(views[i], legals[i], params, rng)
+        rng, out[i] = heuristic_card(views[i], legals[i], params, data, rng)
     return out
 
 
@@ -131,8 +130,8 @@ def judge(cards: np.ndarray, views: np.ndarray, values: np.ndarray) -> dict:
 
 def student_choices(model: dict, views: np.ndarray, legals: np.ndarray) -> np.ndarray:
     """The learned player's card at each decision under ``model``."""
-    params = np.concatenate([np.zeros(PARAMS_SIZE), model_data(model)])
-    return np.array([learned_card(views[i], legals[i], params, np.uint64(1))[1] for i in range(len(views))])
+    params, data = np.zeros(0), model_data(model)
+    return np.array([learned_card(views[i], legals[i], params, data, np.uint64(1))[1] for i in range(len(views))])
 
 
 def segment_choice(scores: np.ndarray, decision: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ from sim.rules.tricks import ORDER, STATE, TRUMP_MASKS, legal_now, new_play, pla
 from sim.rules.view import VIEW
 from strategies import deals, load_profile, play_deals, registry
 from strategies.cardplay import builtin
+from strategies.cardplay.policy import seats_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Joining the fast play loop"
@@ -82,7 +83,7 @@ def lowest_loop(tmp_path, monkeypatch):
 
 def fast_loop_logs(loop, games: dict, policies) -> np.ndarray:
     """The trick logs of the declared games of ``games`` played again in ``loop``'s play_out_builtin."""
-    params = np.stack([p.param_row() for p in policies])
+    seats = seats_of(policies)
     tt, stack = loop.new_workspace(8)
     logs = np.full((len(games["deal_id"]), TRICK_LOG_SIZE), -1, dtype=np.int8)
     row = np.zeros(9, dtype=np.int64)
@@ -95,7 +96,7 @@ def fast_loop_logs(loop, games: dict, policies) -> np.ndarray:
                   skat_cards, discarded)
         cards = np.array([games[c][k] for c in ("hand_f", "hand_m", "hand_r", "skat")], dtype=np.int64)
         deals._start_deal(row, cards, state, view)
-        loop.play_out_builtin(state, skat_cards if discarded else 0, view, params,
+        loop.play_out_builtin(state, skat_cards if discarded else 0, view, seats.kinds, seats.params, seats.data,
                               np.uint64(stream_key(SEED, games["deal_id"][k], STREAM_PLAY)), logs[k], skat_cards,
                               tt, stack)
     return logs

@@ -11,7 +11,8 @@ from sim.rules.deal import deal_batch
 from sim.rules.play import TRICK_LOG_SIZE
 from sim.rules.scoring import RESULT_COLUMNS
 from strategies import load_profile
-from strategies.deals import declare, declared_matrix, param_matrix, play_and_score, play_batch, run_auctions
+from strategies.cardplay.policy import seats_of
+from strategies.deals import declare, declared_matrix, play_and_score, play_batch, run_auctions
 
 SEED, COUNT = 7, 400
 
@@ -40,6 +41,7 @@ def test_built_in_tables_play_the_general_loops_games(settings):
     want_results = np.zeros((COUNT, len(RESULT_COLUMNS)), dtype=np.int64)
     want_logs = np.full((COUNT, TRICK_LOG_SIZE), -1, dtype=np.int8)
     play_batch(np.uint64(SEED), ids, np.ascontiguousarray(deals), declared_matrix(declarer, bid, decl),
-               *(p.function for p in policies), param_matrix(policies), want_results, want_logs)
+               *(p.function for p in policies), seats_of(policies).params, seats_of(policies).data, want_results,
+               want_logs)
     assert (logs == want_logs).all() and (results == want_results).all()
     assert (logs[declarer >= 0, 0] >= 0).all()

@@ -23,11 +23,11 @@ from sim.rules.play import play_out
 from sim.rules.rng import STREAM_PLAY, below, stream_key
 from sim.rules.tricks import STATE, legal_now, new_play, play_card, start_play, to_play
 from sim.rules.view import VIEW, seat_view, set_declaration
-from strategies.cardplay import PARAMS_SIZE, CardPolicy, heuristic_card
-from strategies.cardplay.heuristic import HEURISTIC_DEVIATION
+from strategies.cardplay import CardPolicy, heuristic_card
+from strategies.cardplay.heuristic import HEURISTIC
 from strategies.registry import StrategyError, build
 
-NO_PARAMS = np.zeros(PARAMS_SIZE)
+NO_PARAMS, NO_DATA = np.zeros(HEURISTIC.size), np.zeros(0)
 
 
 def start(f, m, r, game, declarer):
@@ -51,7 +51,7 @@ def view_of(state, seat, skat=0, ouvert=False):
 
 def heuristic_choice(state, skat=0, ouvert=False):
     view = view_of(state, to_play(state), skat, ouvert)
-    rng, card = heuristic_card(view, legal_now(state), NO_PARAMS, np.uint64(0))
+    rng, card = heuristic_card(view, legal_now(state), NO_PARAMS, NO_DATA, np.uint64(0))
     return format_card(card)
 
 
@@ -210,7 +210,7 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
             hands[declarer] = (hands[declarer] | hands[3]) & ~discard
         set_declaration(view, 1 - pick_up, ouvert, ouvert, ouvert, 18)
         start_play(state, hands[0], hands[1], hands[2], game, declarer)
-        rng = play_out(state, discard, view, policy, policy, policy, params, rng, log)
+        rng = play_out(state, discard, view, policy, policy, policy, params, np.zeros((3, 1)), rng, log)
         declarer_tricks = popcount(state[STATE.won + declarer]) // 3
         if state[STATE.finished] and (state[STATE.tricks_done] == 10 or (game == NULL and declarer_tricks == 1)):
             complete += 1
@@ -221,8 +221,8 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
 
 
 def seat_params(deviations):
-    params = np.zeros((3, PARAMS_SIZE))
-    params[:, HEURISTIC_DEVIATION] = deviations
+    params = np.zeros((3, HEURISTIC.size))
+    params[:, HEURISTIC.deviation] = deviations
     return params
 
 
@@ -272,8 +272,8 @@ def test_cards_the_seat_cannot_see_do_not_change_its_view_or_its_card():
         view, other_view = view_of(state, seat, discard, ouvert), view_of(other, seat, discard, ouvert)
         assert np.array_equal(view, other_view)
         legal = legal_now(state)
-        assert heuristic_card(view, legal, NO_PARAMS, np.uint64(0)) == \
-            heuristic_card(other_view, legal, NO_PARAMS, np.uint64(0))
+        assert heuristic_card(view, legal, NO_PARAMS, NO_DATA, np.uint64(0)) == \
+            heuristic_card(other_view, legal, NO_PARAMS, NO_DATA, np.uint64(0))
         checked += 1
     assert checked > 200
 
@@ -306,8 +306,8 @@ def test_heuristic_defenders_hold_random_declarers_lower_than_random_defenders_d
 def test_heuristic_is_registered_and_checks_its_parameter():
     policy = build("card_play", "heuristic")
     assert isinstance(policy, CardPolicy) and policy.function is heuristic_card
-    assert policy.param_row()[HEURISTIC_DEVIATION] == 0.0
-    assert build("card_play", "heuristic", deviation=0.25).param_row()[HEURISTIC_DEVIATION] == 0.25
+    assert policy.params[HEURISTIC.deviation] == 0.0
+    assert build("card_play", "heuristic", deviation=0.25).params[HEURISTIC.deviation] == 0.25
     with pytest.raises(StrategyError):
         build("card_play", "heuristic", deviation=1.5)
     with pytest.raises(StrategyError):
@@ -317,17 +317,17 @@ def test_heuristic_is_registered_and_checks_its_parameter():
 def test_without_deviation_the_heuristic_draws_no_random_numbers():
     state = start(*CLUBS_DEAL, CLUBS_GAME, 0)
     view = view_of(state, 0)
-    rng, card = heuristic_card(view, legal_now(state), NO_PARAMS, np.uint64(99))
+    rng, card = heuristic_card(view, legal_now(state), NO_PARAMS, NO_DATA, np.uint64(99))
     assert rng == np.uint64(99)
 
 
 def test_full_deviation_plays_every_legal_card_sometimes():
     state = start(*CLUBS_DEAL, CLUBS_GAME, 0)
     view, legal = view_of(state, 0), legal_now(state)
-    params, rng, seen = np.zeros(PARAMS_SIZE), np.uint64(1), set()
-    params[HEURISTIC_DEVIATION] = 1.0
+    params, rng, seen = np.zeros(HEURISTIC.size), np.uint64(1), set()
+    params[HEURISTIC.deviation] = 1.0
     for _ in range(400):
-        rng, card = heuristic_card(view, legal, params, rng)
+        rng, card = heuristic_card(view, legal, params, NO_DATA, rng)
         rng = np.uint64(rng)  # numba hands back a Python int
         seen.add(card)
     assert seen == set(cards_of(int(legal)))

@@ -26,7 +26,7 @@ from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEX
 from strategies.registry import StrategyError, build
 from strategies.training import card_rows, train
 from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
-from tests.digests import MODEL_V5, play_digest
+from tests.digests import MODEL_V5, kernel_arguments, play_digest
 from tests.views import unseen_swapped, view_of
 
 
@@ -133,13 +133,13 @@ def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(d
     rng = np.random.default_rng(1)
     model = {"weights": rng.normal(size=(N_CONTEXTS, N_FEATURES)), "hidden": rng.normal(size=(5, N_FEATURES)),
              "hidden_bias": rng.normal(size=(N_CONTEXTS, 5)), "hidden_out": rng.normal(size=(N_CONTEXTS, 5))}
-    params = np.concatenate([build("card_play", "heuristic").param_row(), model_data(model)])
+    params, weights = np.zeros(0), model_data(model)
     rows, _, decision, context = card_rows(data["view"], data["legal"], data["values"])
     scores = network_scores(model, rows, context)
     for i in range(0, len(data["view"]), 7):
         mine = np.flatnonzero(decision == i)
         cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
-        card = learned_card(data["view"][i], data["legal"][i], params, np.uint64(1))[1]
+        card = learned_card(data["view"][i], data["legal"][i], params, weights, np.uint64(1))[1]
         assert card == cards[int(np.argmax(scores[mine]))]
 
 
@@ -152,13 +152,13 @@ def test_a_model_file_of_version_3_plays_the_best_score_of_its_45_features(decis
     path = tmp_path / "version-3.npz"
     np.savez(path, format=np.array(MODEL_FORMAT), version=np.array(3), features=np.array(FEATURES_V3),
              training=np.array("{}"), **old)
-    params = build("card_play", "learned", model=str(path)).param_row()
+    params, weights = kernel_arguments(build("card_play", "learned", model=str(path)))
     rows, _, decision, context = card_rows(data["view"], data["legal"], data["values"])
     scores = network_scores(old, rows[:, :45], context)
     for i in range(0, len(data["view"]), 5):
         mine = np.flatnonzero(decision == i)
         cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
-        card = learned_card(data["view"][i], data["legal"][i], params, np.uint64(1))[1]
+        card = learned_card(data["view"][i], data["legal"][i], params, weights, np.uint64(1))[1]
         assert card == cards[int(np.argmax(scores[mine]))]
 
 
@@ -230,13 +230,14 @@ def test_the_shipped_model_is_the_default_and_plays_in_the_strong_profile():
 
 def test_the_card_does_not_depend_on_cards_the_seat_cannot_see():
     """Two deals that differ only in the other seats' cards give the same view and the same card."""
-    params = build("card_play", "learned").param_row()
+    params, weights = kernel_arguments(build("card_play", "learned"))
     for index in range(30):
         a, b, _ = unseen_swapped(index)
         va, vb = view_of(a, 0), view_of(b, 0)
         assert (va == vb).all()
         rng = np.uint64(index)
-        assert learned_card(va, legal_now(a), params, rng)[1] == learned_card(vb, legal_now(b), params, rng)[1]
+        assert learned_card(va, legal_now(a), params, weights, rng)[1] == \
+            learned_card(vb, legal_now(b), params, weights, rng)[1]
 
 
 @pytest.mark.slow

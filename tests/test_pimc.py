@@ -13,9 +13,11 @@ from sim.rules.scoring import play_outcome
 from sim.rules.tricks import EFFECTIVE_SUIT, STATE, legal_now, new_play, play_card, to_play
 from sim.rules.view import VIEW, seat_view, set_declaration
 from strategies import load_profile, play_deals
-from strategies.cardplay.pimc import hand_sizes, pimc_card, pimc_policy, sample_world, world_result
+from strategies.cardplay.pimc import pimc_card
+from strategies.cardplay.world_results import played_result, world_result
+from strategies.cardplay.worlds import hand_sizes, sample_world
 from strategies.registry import build
-from tests.digests import MODEL_V5, play_digest
+from tests.digests import MODEL_V5, kernel_arguments, play_digest
 
 PIMC = ["card_play=pimc", "card_play.worlds=3"]
 
@@ -82,9 +84,10 @@ def test_a_world_is_consistent_with_what_the_seat_sees(index):
 def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
     """A world's row, where cards worth the same are solved once, equals each legal card's result
     solved on its own, in every game type, from the first lead to late tricks, mid-trick too."""
-    from strategies.cardplay.pimc import STATS, _value_world
+    from strategies.cardplay.pimc import _value_world
+    from strategies.cardplay.world_results import STATS
 
-    params = build("card_play", "pimc", play_out=False, score=("game", "points")[score]).param_row()
+    params, data = kernel_arguments(build("card_play", "pimc_solved", score=("game", "points")[score]))
     tt, stack = solver.new_table(16), solver.new_stack()
     world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats = np.zeros(32), np.zeros(STATS, dtype=np.int64)
@@ -92,7 +95,7 @@ def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
         rng = np.uint64(stream_key(17, index, 1))
         for _ in range(3):
             rng, counted = sample_world(view, np.uint64(rng), world)
-            _value_world(view, legal, world, counted, params, tt, stack, stats, row)
+            _value_world(view, legal, world, counted, params, data, tt, stack, stats, row)
             for card in range(32):
                 if int(legal) >> card & 1:
                     child[:] = world
@@ -100,11 +103,11 @@ def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
                     assert row[card] == world_result(view, child, counted, score, tt, stack)
 
 
-@pytest.mark.parametrize("play_out", [False, True], ids=["solved", "played-out"])
-def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see(play_out):
+@pytest.mark.parametrize("player", ["pimc_solved", "pimc"])
+def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see(player):
     """Two deals that differ only in the other seats' cards (and the skat) give the same view, so the
     PIMC player's first card is the same in both, its worlds solved or played out."""
-    params = build("card_play", "pimc", worlds=4, play_out=play_out).param_row()
+    params, data = kernel_arguments(build("card_play", player, worlds=4))
     compared = 0
     for index in range(12):
         f, m, r, skat = deal(9, index)
@@ -117,7 +120,7 @@ def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see(play_out):
         va, vb = view_of(a, 0, 0), view_of(b, 0, 0)
         assert (va == vb).all()
         rng = np.uint64(stream_key(9, index, 1))
-        assert pimc_card(va, legal_now(a), params, rng)[1] == pimc_card(vb, legal_now(b), params, rng)[1]
+        assert pimc_card(va, legal_now(a), params, data, rng)[1] == pimc_card(vb, legal_now(b), params, data, rng)[1]
         compared += 1
     assert compared == 12
 
@@ -150,20 +153,16 @@ def _swapped_later(f, m, r, game, declarer, cards, seat):
     return None
 
 
-@pytest.mark.parametrize(("play_out", "infer_by", "solve_last", "near"),
-                         [(False, "heuristic", 0, 0), (True, "heuristic", 6, 0), (True, "learned", 6, 0),
-                          (True, "heuristic", 0, 0), (True, "heuristic", 6, 2)],
-                         ids=["solved", "played-out", "played-out-learned-inference", "played-out-to-the-end",
-                              "played-out-near-cards-learned"])
-def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(play_out, infer_by, solve_last,
-                                                                                near):
-    """Later in play, with the worlds weighed by the bid and by the cards played (read by the rules
-    or by the learned player), and more worlds while the best card is unclear: two deals that differ
-    only in cards the seat to play cannot see give the same view, the same weights and so the same
-    card (worlds solved, played out, or played out with the last tricks solved; the learned player
-    choosing among the near cards)."""
-    params = build("card_play", "pimc", worlds=3, max_worlds=8, inference=True, play_out=play_out,
-                   infer_by=infer_by, solve_last=solve_last, near=near).param_row()
+@pytest.mark.parametrize(("player", "settings"),
+                         [("pimc_solved", {}), ("pimc", {"near": 0}), ("pimc", {"solve_last": 0, "near": 0}),
+                          ("pimc", {"near": 2})],
+                         ids=["solved", "played-out", "played-out-to-the-end", "played-out-near-cards-learned"])
+def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(player, settings):
+    """Later in play, with the worlds weighed by the bid and by the cards played, and more worlds while
+    the best card is unclear: two deals that differ only in cards the seat to play cannot see give the
+    same view, the same weights and so the same card (worlds solved, played out, or played out with the
+    last tricks solved; the learned player choosing among the near cards)."""
+    params, data = kernel_arguments(build("card_play", player, worlds=3, max_worlds=8, inference=True, **settings))
     compared = 0
     for index in range(24):
         f, m, r, skat = deal(21, index)
@@ -176,23 +175,19 @@ def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(
             va, vb = view_of(a, seat, skat), view_of(b, seat, skat)
             assert (va == vb).all() and not (a == b).all()
             rng = np.uint64(stream_key(21, index, 1))
-            assert pimc_card(va, legal_now(a), params, rng)[1] == pimc_card(vb, legal_now(b), params, rng)[1]
+            first = pimc_card(va, legal_now(a), params, data, rng)[1]
+            assert first == pimc_card(vb, legal_now(b), params, data, rng)[1]
             compared += 1
     assert compared >= 12
 
 
-@pytest.mark.parametrize("infer_by", ["heuristic", "learned"])
-def test_the_play_likelihood_favours_worlds_where_the_model_explains_the_cards(infer_by):
-    """In the real deal, where every card played is the model's card (the heuristic rules', or the
-    learned player's), each choice of another seat counts the model's chance 1 - d + d/n; no world that
-    fits the view is impossible."""
+def test_the_play_likelihood_favours_worlds_where_the_model_explains_the_cards():
+    """In the real deal, where every card played is the model's card (the heuristic rules'), each choice
+    of another seat counts the model's chance 1 - d + d/n; no world that fits the view is impossible."""
     from strategies.cardplay.heuristic import rule_based_card
-    from strategies.cardplay.learned import learned_card
     from strategies.cardplay.pimc_inference import play_likelihood
 
     replay, seen = np.empty(STATE.size, dtype=np.int64), np.empty(VIEW.size, dtype=np.int64)
-    row = pimc_policy(infer_by=infer_by).param_row()
-    by_learned = infer_by == "learned"
     for index in range(10):
         f, m, r, skat = deal(23, index)
         game, declarer = index % 5, index % 3
@@ -202,19 +197,19 @@ def test_the_play_likelihood_favours_worlds_where_the_model_explains_the_cards(i
             view = view_of(state, int(to_play(state)), skat if to_play(state) == declarer else 0)
             legal = np.int64(legal_now(state))
             plays.append((int(to_play(state)), popcount(legal)))
-            card = learned_card(view, legal, row, np.uint64(0))[1] if by_learned else rule_based_card(view, legal)
+            card = rule_based_card(view, legal)
             play_card(state, card)
         seat = int(to_play(state))
         for who, n in plays:
             if who != seat and n > 1:
                 expected *= 1 - 0.3 + 0.3 / n
         view = view_of(state, seat, skat if seat == declarer else 0)
-        assert play_likelihood(view, state, skat, 0.3, replay, seen, by_learned, row) == pytest.approx(expected)
+        assert play_likelihood(view, state, skat, 0.3, replay, seen) == pytest.approx(expected)
         world = np.empty(STATE.size, dtype=np.int64)
         rng = np.uint64(stream_key(23, index, 1))
         for _ in range(10):
             rng, counted = sample_world(view, np.uint64(rng), world)
-            assert 0.0 < play_likelihood(view, world, counted, 0.3, replay, seen, by_learned, row) <= 1.0
+            assert 0.0 < play_likelihood(view, world, counted, 0.3, replay, seen) <= 1.0
 
 
 #: SHA-256 over the columns (trick logs included) of 40 deals of seed 31, the threshold profile with
@@ -228,14 +223,14 @@ PIMC_BEFORE_PLAY_OUT = "31d8b334e24fc029713cefb1cbcd4dbea41751ef71cdab74171888da
 PIMC_BEFORE_NEAR = "059c2f9ffa625003954d57ce2ddac12e365bbf1dc91b365f914b9a39714540f2"
 
 
-def _trick_log_digest(settings):
-    """The SHA-256 of every column, trick logs included, of 40 deals of ``pimc`` with ``settings``."""
-    return play_digest(load_profile("threshold", ["card_play=pimc", *settings]), 40)
+def _trick_log_digest(settings, player="pimc"):
+    """The SHA-256 of every column, trick logs included, of 40 deals of ``player`` with ``settings``."""
+    return play_digest(load_profile("threshold", [f"card_play={player}", *settings]), 40)
 
 
 def test_four_worlds_without_inference_play_as_pimc_played_before_inference():
-    settings = ["card_play.worlds=4", "card_play.inference=false", "card_play.play_out=false"]
-    assert _trick_log_digest(settings) == PIMC_BEFORE_INFERENCE
+    settings = ["card_play.worlds=4", "card_play.max_worlds=4", "card_play.inference=false"]
+    assert _trick_log_digest(settings, "pimc_solved") == PIMC_BEFORE_INFERENCE
 
 
 def test_near_zero_plays_as_the_default_played_before_near_cards():
@@ -245,10 +240,11 @@ def test_near_zero_plays_as_the_default_played_before_near_cards():
 
 @pytest.mark.slow
 def test_worlds_solved_play_as_the_default_played_before_its_worlds_were_played_out():
-    assert _trick_log_digest(["card_play.play_out=false"]) == PIMC_BEFORE_PLAY_OUT
+    assert _trick_log_digest([], "pimc_solved") == PIMC_BEFORE_PLAY_OUT
 
 
-@pytest.fixture(scope="module", params=[PIMC + ["card_play.play_out=false"], PIMC], ids=["solved", "played-out"])
+@pytest.fixture(scope="module", params=[["card_play=pimc_solved", "card_play.worlds=3"], PIMC],
+                ids=["solved", "played-out"])
 def pimc_games(request):
     profile = load_profile("threshold", request.param)
     return profile, play_deals(profile, 13, 0, 24, log_tricks=True)
@@ -286,18 +282,18 @@ def test_open_hand_play_reaches_the_open_hand_value_from_the_first_lead():
 def test_pimc_parameters_are_checked():
     from strategies.profiles import ProfileError
 
-    for settings, message in ((["worlds=-1"], "worlds must be a whole number from 0 to 1000"),
-                              (["score=\"tricks\""], "score must be one of game, points"),
-                              (["inference=2"], "inference must be true or false"),
-                              (["clear=11"], "clear must be a number from 0 to 10"),
-                              (["model=\"mine.npz\""], "mine.npz: no such model file"),
-                              (["infer_by=\"bidding\""], "infer_by must be one of heuristic, learned"),
-                              (["play_out=false", "model=\"mine.npz\""], "set one with it"),
-                              (["solve_last=10"], "solve_last must be a whole number from 0 to 9"),
-                              (["near=-1"], "near must be a number from 0 to 10"),
-                              (["learned_plays=\"both\""], "learned_plays must be one of none, declarer, defenders")):
+    for player, settings, message in (("pimc", ["worlds=0"], "worlds must be a whole number from 1 to 1000"),
+                                      ("pimc", ["score=\"tricks\""], "score must be one of 'game', 'points'"),
+                                      ("pimc", ["inference=2"], "inference must be true or false"),
+                                      ("pimc", ["clear=11"], "clear must be a number from 0 to 10"),
+                                      ("pimc", ["model=\"mine.npz\""], "mine.npz: no such model file"),
+                                      ("pimc", ["play_out=false"], "has no parameter 'play_out'"),
+                                      ("pimc_solved", ["model=\"mine.npz\""], "set near with it"),
+                                      ("pimc_solved", ["solve_last=3"], "has no parameter 'solve_last'"),
+                                      ("pimc", ["solve_last=10"], "solve_last must be a whole number from 0 to 9"),
+                                      ("pimc", ["near=-1"], "near must be a number from 0 to 10")):
         with pytest.raises(ProfileError, match=message):
-            load_profile("threshold", ["card_play=pimc", *(f"card_play.{s}" for s in settings)])
+            load_profile("threshold", [f"card_play={player}", *(f"card_play.{s}" for s in settings)])
 
 
 def test_near_cards_are_those_short_of_the_best_by_less_than_the_standard_errors_asked():
@@ -329,18 +325,18 @@ def test_near_cards_are_chosen_by_the_learned_player():
     to some of its cards scores each as it does with all of them."""
     from strategies.cardplay.learned import learned_card, learned_choice
 
-    near = build("card_play", "pimc", worlds=4, inference=False, near=10).param_row()
-    plain = build("card_play", "pimc", worlds=4, inference=False, near=0).param_row()
-    learned = build("card_play", "learned").param_row()
+    near, data = kernel_arguments(build("card_play", "pimc", worlds=4, max_worlds=4, inference=False, near=10))
+    plain, _ = kernel_arguments(build("card_play", "pimc", worlds=4, max_worlds=4, inference=False, near=0))
+    learned = data
     checked = differ = 0
     for index, view, legal in positions_to_play(5, 60, 25):
         if popcount(legal) < 2:
             continue
         rng = np.uint64(stream_key(5, index, 1))
-        by_near, by_mean = pimc_card(view, legal, near, rng)[1], pimc_card(view, legal, plain, rng)[1]
+        by_near, by_mean = pimc_card(view, legal, near, data, rng)[1], pimc_card(view, legal, plain, data, rng)[1]
         assert learned_choice(view, legal, (np.int64(1) << by_near) | (np.int64(1) << by_mean), learned) == by_near
         differ += by_near != by_mean
-        mine = learned_card(view, legal, learned, rng)[1]
+        mine = learned_card(view, legal, plain, learned, rng)[1]
         assert learned_choice(view, legal, legal, learned) == mine
         other = legal & ~(np.int64(1) << mine)
         assert learned_choice(view, legal, other & -other, learned) == int(other & -other).bit_length() - 1
@@ -348,34 +344,14 @@ def test_near_cards_are_chosen_by_the_learned_player():
     assert checked > 30 and differ > 3
 
 
-@pytest.mark.parametrize("role", ["declarer", "defenders"])
-def test_the_learned_player_plays_the_cards_of_the_role_asked_and_pimc_the_others(role):
-    from strategies.cardplay.learned import learned_card
-    from strategies.cardplay.pimc import learned_plays_seat
-
-    mixed = build("card_play", "pimc", worlds=4, inference=False, learned_plays=role).param_row()
-    plain = build("card_play", "pimc", worlds=4, inference=False).param_row()
-    learned = build("card_play", "learned").param_row()
-    searched = by_model = 0
-    for index, view, legal in positions_to_play(5, 60, 25):
-        rng = np.uint64(stream_key(5, index, 1))
-        declarer = view[VIEW.seat] == view[VIEW.declarer]
-        asked = declarer if role == "declarer" else not declarer
-        assert learned_plays_seat(view, mixed) == asked and not learned_plays_seat(view, plain)
-        expected = learned_card(view, legal, learned, rng) if asked else pimc_card(view, legal, plain, rng)
-        assert pimc_card(view, legal, mixed, rng) == expected        # the card, and the random state after it
-        searched, by_model = searched + (not asked), by_model + asked
-    assert searched > 10 and by_model > 10
-
-
-def test_pimc_with_a_role_to_the_learned_player_plays_the_same_in_the_general_loop():
-    """The seats of the role play the learned card in the built-in loop as in the general loop (deals.py
-    plays the latter when a seat's player is outside the built-in loop)."""
+def test_pimc_plays_the_same_in_the_general_loop():
+    """A PIMC player plays the same cards in the built-in loop as in the general loop (deals.py plays the
+    latter when a seat's player is outside the built-in loop), its learned model handed over as its data."""
     from dataclasses import replace
 
     from strategies.cardplay.policy import CardPolicy
 
-    profile = load_profile("threshold", [*PIMC, "card_play.learned_plays=\"defenders\""])
+    profile = load_profile("threshold", [*PIMC, "card_play.near=0"])
     fast = play_deals(profile, 6, 3, 8, log_tricks=True)
     policy = profile.seats[0].card_play
     outside = CardPolicy("pimc", policy.function, policy.params, builtin=None, data=policy.data)
@@ -417,7 +393,6 @@ def test_a_finished_world_played_out_scores_as_a_solved_one(score):
     (``played_result``, from the declarer's points and tricks) is the solved world's, in every game
     type, declaration and outcome."""
     from sim.rules.tricks import declarer_result
-    from strategies.cardplay.pimc import played_result
 
     table, stack = solver.new_table(12), solver.new_stack()
     outcomes = set()
@@ -444,10 +419,12 @@ def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every
     from sim.rules.play import TRICK_LOG_SIZE
     from sim.rules.tricks import declarer_result
     from strategies.cardplay.builtin import new_workspace, play_out_builtin
-    from strategies.cardplay.pimc import STATS, _value_world, played_result
+    from strategies.cardplay.pimc import _value_world
+    from strategies.cardplay.policy import seats_of
+    from strategies.cardplay.world_results import STATS
 
-    params = build("card_play", "pimc", play_out=True, solve_last=0).param_row()
-    learned = np.stack([build("card_play", "learned").param_row()] * 3)
+    params, data = kernel_arguments(build("card_play", "pimc", solve_last=0))
+    learned = seats_of([build("card_play", "learned")] * 3)
     tt, stack = new_workspace(12)
     world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
@@ -463,14 +440,14 @@ def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every
         set_declaration(view, int(hand), 0, 0, 0, 18)
         legal = np.int64(legal_now(state))
         rng, counted = sample_world(view, np.uint64(stream_key(29, index, 1)), world)
-        _value_world(view, legal, world, counted, params, tt, stack, stats, row)
+        _value_world(view, legal, world, counted, params, data, tt, stack, stats, row)
         ends = set()
         for card in range(32):
             if int(legal) >> card & 1:
                 child[:] = world
                 play_card(child, card)
-                play_out_builtin(child, 0 if hand else counted, view.copy(), learned, np.uint64(0), log, counted,
-                                 tt, stack)
+                play_out_builtin(child, 0 if hand else counted, view.copy(), learned.kinds, learned.params,
+                                 learned.data, np.uint64(0), log, counted, tt, stack)
                 taken, tricks = declarer_result(child, counted)
                 assert row[card] == played_result(view, taken, tricks, 0), (index, card)
                 ends.add(row[card])
@@ -486,23 +463,26 @@ def test_a_world_played_out_leaves_its_last_tricks_to_the_solver(solve_last):
     from sim.rules.play import TRICK_LOG_SIZE
     from sim.rules.tricks import STATE, declarer_result
     from strategies.cardplay.builtin import new_workspace, play_out_builtin
-    from strategies.cardplay.pimc import STATS, _value_world, played_result
+    from strategies.cardplay.pimc import _value_world
+    from strategies.cardplay.policy import seats_of
+    from strategies.cardplay.world_results import STATS
 
-    params = build("card_play", "pimc", solve_last=solve_last).param_row()
-    learned = np.stack([build("card_play", "learned").param_row()] * 3)
+    params, data = kernel_arguments(build("card_play", "pimc", solve_last=solve_last))
+    learned = seats_of([build("card_play", "learned")] * 3)
     tt, stack = new_workspace(12)
     world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
     solved = changed = 0
     for index, view, legal in positions_to_play(31, 24, 22):
         _, counted = sample_world(view, np.uint64(stream_key(31, index, 1)), world)
-        _value_world(view, legal, world, counted, params, tt, stack, stats, row)
+        _value_world(view, legal, world, counted, params, data, tt, stack, stats, row)
         played = int(world[STATE.tricks_done]) * 3 + int(world[STATE.in_trick])
         for card in (c for c in range(32) if int(legal) >> c & 1):
             child[:] = world
             play_card(child, card)
             whole = child.copy()
-            play_out_builtin(whole, counted, view.copy(), learned, np.uint64(0), log, counted, tt, stack)
+            play_out_builtin(whole, counted, view.copy(), learned.kinds, learned.params, learned.data, np.uint64(0),
+                             log, counted, tt, stack)
             for later in whole[STATE.order + played + 1:STATE.order + 30]:
                 if child[STATE.finished] or (child[STATE.in_trick] == 0
                                              and child[STATE.tricks_done] >= 10 - solve_last):

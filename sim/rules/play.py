@@ -1,7 +1,8 @@
 """Playing the tricks of a game with one card-play policy per seat.
 
-A policy is a numba function ``policy(view, legal, params, rng) -> (rng, card)``
-(see :mod:`sim.rules.view`); :func:`play_out` asks the seat to play for a card, checks
+A policy is a numba function ``policy(view, legal, params, data, rng) -> (rng, card)``
+(see :mod:`sim.rules.view`: ``params`` the row of the policy's parameters, ``data`` what else
+it reads, a learned model's weights); :func:`play_out` asks the seat to play for a card, checks
 it is legal and steps the play state. Policies are passed in as arguments, so
 the same loop serves every combination of built-in and user-written policies
 (numba compiles one specialisation per combination).
@@ -20,12 +21,12 @@ TRICK_LOG_SIZE = 30
 
 
 @njit
-def _ask(policy_f, policy_m, policy_r, seat, view, legal, params, rng):
+def _ask(policy_f, policy_m, policy_r, seat, view, legal, params, data, rng):
     if seat == 0:
-        return policy_f(view, legal, params[0], rng)
+        return policy_f(view, legal, params[0], data[0], rng)
     if seat == 1:
-        return policy_m(view, legal, params[1], rng)
-    return policy_r(view, legal, params[2], rng)
+        return policy_m(view, legal, params[1], data[1], rng)
+    return policy_r(view, legal, params[2], data[2], rng)
 
 
 @njit(cache=True, inline="always")
@@ -57,10 +58,10 @@ def log_and_play(state, card, log, n):
 
 
 @njit
-def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, rng, log):
+def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, data, rng, log):
     """Play ``state`` to the end; ``log`` (30 int8) receives the cards in order, -1 for none.
 
-    ``params`` is a (3, k) float64 array of each seat's policy parameters. Returns
+    ``params`` and ``data`` are (3, k) float64 arrays of each seat's policy parameters and data. Returns
     the random state; raises ValueError when a policy chooses an illegal card.
     Numba cannot cache a kernel that takes functions as arguments, so this loop
     compiles in each process; the built-in policies have a cached twin of it in
@@ -70,7 +71,7 @@ def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, r
     n = 0
     while not state[STATE.finished]:
         legal = start_turn(state, declarer_skat, view)
-        rng, card = _ask(policy_f, policy_m, policy_r, to_play(state), view, legal, params, rng)
+        rng, card = _ask(policy_f, policy_m, policy_r, to_play(state), view, legal, params, data, rng)
         finish_turn(state, legal, card, log, n)
         n += 1
     return rng

@@ -1,16 +1,18 @@
 """Card players: which card to play, from what the seat may know. One module per player.
 
-A card player is a numba function ``policy(view, legal, params, rng) -> (rng, card)``
+A card player is a numba function ``policy(view, legal, params, data, rng) -> (rng, card)``
 with a :class:`CardPolicy` factory registered under its name (:mod:`.policy` says what
 the arguments hold). Built in:
 
 - ``random`` (:mod:`.random_cards`): uniformly random legal cards;
 - ``heuristic`` (:mod:`.heuristic`, reading the view through :mod:`.heuristic_facts`): a
   club player's rules of thumb: draw trumps, cash masters, smear, stay under in null;
-- ``pimc`` (:mod:`.pimc`): perfect-information Monte Carlo on the open-hand solver;
+- ``pimc`` and ``pimc_solved`` (:mod:`.pimc`, drawing worlds with :mod:`.worlds` and valuing them
+  with :mod:`.world_results`, weighing them with :mod:`.pimc_inference`): perfect-information Monte
+  Carlo, its worlds played out by the learned player or solved open-handed;
 - ``open_hand`` (:mod:`.open_hand`): the open-hand best card, seeing every hand (an upper bound);
 - ``learned`` (:mod:`.learned`, reading the view through :mod:`.learned_features`): a linear model
-  per decision context, trained on the open-hand teacher of :mod:`strategies.teacher`.
+  and a small network per decision context, trained on a teacher of :mod:`strategies.teacher`.
 
 :mod:`.builtin` calls them all from one play loop that numba caches; its docstring says
 how a new card player joins it.
@@ -19,7 +21,7 @@ how a new card player joins it.
 from . import heuristic, learned, open_hand, pimc, random_cards  # noqa: F401  (registers the built-in players)
 from .heuristic import heuristic_card
 from .pimc import pimc_card
-from .policy import PARAMS_SIZE, CardPolicy, param_values
+from .policy import CardPolicy
 from .random_cards import random_card
 
-__all__ = ["CardPolicy", "PARAMS_SIZE", "param_values", "heuristic_card", "pimc_card", "random_card"]
+__all__ = ["CardPolicy", "heuristic_card", "pimc_card", "random_card"]

@@ -2,8 +2,8 @@
 
 :func:`sim.rules.play.play_out` takes each seat's player as a numba function, and numba
 cannot cache a kernel that takes functions as arguments, so that loop compiles again in
-every process. A built-in player instead has a kind, written in the last entry of its
-parameter row (``BUILTIN_KIND`` of :mod:`strategies.cardplay.policy`): :func:`builtin_card`
+every process. A built-in player instead has a kind (``CardPolicy.builtin``; the play loop
+reads the seats' kinds from :class:`strategies.cardplay.policy.Seats`): :func:`builtin_card`
 calls the player of that kind by name, and :func:`play_out_builtin` is ``play_out`` with
 ``builtin_card`` at every seat (asking the players of ``DIRECT_KINDS`` straight, which saves the
 call's cost). :mod:`strategies.deals` plays a batch through this loop
@@ -14,12 +14,13 @@ otherwise. The kinds, each defined in its player's module: ``random`` 0, ``heuri
 How a new card player joins this loop (docs/strategies.md works one through):
 
 1. Its own module in ``strategies/cardplay/`` holds its kernel ``card(view, legal, params,
-   rng) -> (rng, card)`` under ``@njit(cache=True)``, its kind ``NAME_KIND`` (the next
-   free number), the named slots of its parameter row, and a registered factory that
-   returns ``CardPolicy(name, kernel, param_values({SLOT: value, ...}), builtin=NAME_KIND)``.
+   data, rng) -> (rng, card)`` under ``@njit(cache=True)``, its kind ``NAME_KIND`` (the next
+   free number), the declaration of its parameters and the slots of its row
+   (:func:`strategies.parameters.slots`), and a registered factory that returns
+   ``CardPolicy(name, kernel, row(SLOTS, PARAMETERS, values), builtin=NAME_KIND)``.
 2. This module imports the kernel and the kind, adds the kind to ``BUILTIN_KINDS``, and
    gives :func:`builtin_card` a branch before its last line:
-   ``if kind == NAME_KIND: return kernel(view, legal, params, rng)``. A player that searches
+   ``if kind == NAME_KIND: return kernel(view, legal, params, data, rng)``. A player that searches
    with the open-hand solver also takes ``tt`` and ``stack`` (and may take ``state`` and
    ``counted_skat`` if it is meant to see every hand), and its kind goes into
    ``SEARCHING_KINDS`` so that the batch gets a solver table of full size.
@@ -38,12 +39,11 @@ from sim import solver
 from sim.rules.play import check_card, log_and_play, start_turn
 from sim.rules.tricks import STATE, to_play
 
-from .heuristic import HEURISTIC_DEVIATION, HEURISTIC_KIND, choose_among, heuristic_card, heuristic_choice
+from .heuristic import HEURISTIC, HEURISTIC_KIND, choose_among, heuristic_card, heuristic_choice
 from .learned import LEARNED_KIND, learned_card
 from .open_hand import OPEN_HAND_KIND, open_hand_best
-from .pimc import PIMC_KIND, learned_plays_seat, pimc_best
-from .policy import BUILTIN_KIND
-from .random_cards import RANDOM_KIND, random_card
+from .pimc import PIMC_KIND, pimc_best
+from .random_cards import RANDOM_KIND, random_card, random_choice
 
 #: The kinds builtin_card plays.
 BUILTIN_KINDS = (RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND, LEARNED_KIND)
@@ -56,50 +56,49 @@ DIRECT_KINDS = (HEURISTIC_KIND, RANDOM_KIND)
 
 
 @njit(cache=True)
-def builtin_card(view, legal, params, rng, state, counted_skat, tt, stack):
-    """The card of the built-in player named by ``params[BUILTIN_KIND]``. The searching players use the
-    solver's table ``tt`` and ``stack``; only ``open_hand`` reads the full ``state`` (it sees every hand)."""
-    kind = params[BUILTIN_KIND]
+def builtin_card(kind, view, legal, params, data, rng, state, counted_skat, tt, stack):
+    """The card of the built-in player of ``kind``, its row ``params`` and its ``data``. The searching
+    players use the solver's table ``tt`` and ``stack``; only ``open_hand`` reads the full ``state`` (it
+    sees every hand)."""
     if kind == HEURISTIC_KIND:
-        return heuristic_card(view, legal, params, rng)
+        return heuristic_card(view, legal, params, data, rng)
     if kind == PIMC_KIND:
-        if learned_plays_seat(view, params):
-            return learned_card(view, legal, params, rng)
-        rng, best = pimc_best(view, legal, params, rng, tt, stack)
+        rng, best = pimc_best(view, legal, params, data, rng, tt, stack)
         return rng, choose_among(view, best)
     if kind == OPEN_HAND_KIND:
         return rng, choose_among(view, open_hand_best(state, counted_skat, legal, tt, stack))
     if kind == LEARNED_KIND:
-        return learned_card(view, legal, params, rng)
-    return random_card(view, legal, params, rng)
+        return learned_card(view, legal, params, data, rng)
+    return random_card(view, legal, params, data, rng)
 
 
 # Inlined (numba IR) into play_batch_builtin, its caller once a deal: compiled on its own, the whole play
 # loop would be optimised twice, once here and again inside the batch (about 2 s of the first run).
 @njit(cache=True, inline="always")
-def play_out_builtin(state, declarer_skat, view, params, rng, log, counted_skat, tt, stack, stop_at=10):
+def play_out_builtin(state, declarer_skat, view, kinds, params, data, rng, log, counted_skat, tt, stack):
     """:func:`sim.rules.play.play_out` for built-in players, calling them directly so numba can cache it.
 
+    ``kinds``, ``params`` and ``data`` are the seats' (:class:`strategies.cardplay.policy.Seats`).
     ``declarer_skat`` is the declarer's discard as the views show it (0 in a hand game);
     ``counted_skat`` the two cards that count for the declarer unplayed, for the open-hand player.
     With ``tt`` and ``stack`` None the table must be of :data:`DIRECT_KINDS` alone (numba then leaves
-    ``builtin_card`` out of this loop's compile). With ``stop_at`` under 10 the play stops at the start
-    of that trick (counted from 0) if the game lasts that long.
+    ``builtin_card`` out of this loop's compile).
     """
     log[:] = -1
     n = 0
-    while not state[STATE.finished] and not (state[STATE.in_trick] == 0 and state[STATE.tricks_done] >= stop_at):
+    while not state[STATE.finished]:
         seat = to_play(state)
         legal = start_turn(state, declarer_skat, view)
         # The players of DIRECT_KINDS are called straight from here, the others through builtin_card: a
-        # call of builtin_card passes its eight arguments (six arrays) in memory, about 35 ns a turn.
-        kind = params[seat, BUILTIN_KIND]
+        # call of builtin_card passes its ten arguments (seven arrays) in memory, tens of ns a turn.
+        kind = kinds[seat]
         if kind == HEURISTIC_KIND:
-            rng, card = heuristic_choice(view, legal, params[seat, HEURISTIC_DEVIATION], rng)
+            rng, card = heuristic_choice(view, legal, params[seat, HEURISTIC.deviation], rng)
         elif kind == RANDOM_KIND or tt is None:
-            rng, card = random_card(view, legal, params[seat], rng)
+            rng, card = random_choice(legal, rng)
         else:
-            rng, card = builtin_card(view, legal, params[seat], rng, state, counted_skat, tt, stack)
+            rng, card = builtin_card(kind, view, legal, params[seat], data[seat], rng, state, counted_skat, tt,
+                                     stack)
         # finish_turn's two halves, called apart: bound across the check's raise, the state and the log
         # would each cost numba two atomic reference counts a turn
         check_card(legal, card)

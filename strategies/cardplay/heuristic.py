@@ -17,6 +17,7 @@ from sim.rules.rng import below
 from sim.rules.tricks import ABOVE, BEATERS, BELOW, EFFECTIVE_SUIT, ORDER, TRUMP
 from sim.rules.view import VIEW
 
+from ..parameters import Parameter, row, slots
 from ..registry import register
 from .heuristic_facts import (
     ID_PLACE,
@@ -39,12 +40,16 @@ from .heuristic_facts import (
     trick_points,
     winning_position,
 )
-from .policy import CardPolicy, param_values
+from .policy import CardPolicy
 
 #: Its kind in the built-in play loop (strategies.cardplay.builtin).
 HEURISTIC_KIND = 1
-#: Its parameter slot: the probability of a deviation (a uniformly random legal card instead).
-HEURISTIC_DEVIATION = 0
+#: Its parameters, and their slots in its row.
+HEURISTIC_PARAMETERS = (
+    Parameter("deviation", "number", 0.0, "the probability of a uniformly random legal card instead of the rules' "
+              "card (0: the rules alone)", (0, 1)),
+)
+HEURISTIC = slots("Heuristic", HEURISTIC_PARAMETERS)
 
 # Sort key places of the rules below, beyond those of strategies.cardplay.heuristic_facts:
 SUIT_POINTS_PLACE = 64        # low_side_card: points at stake in the suit (< 64) above the height key
@@ -408,13 +413,13 @@ def rule_based_card(view, legal):
 
 
 @njit(cache=True, inline="always")
-def heuristic_card(view, legal, params, rng):
+def heuristic_card(view, legal, params, data, rng):
     """A club player's card by rule of thumb (see the rule kernels above).
 
-    ``params[HEURISTIC_DEVIATION]`` is the probability of a deviation: a uniformly random
+    ``params[HEURISTIC.deviation]`` is the probability of a deviation: a uniformly random
     legal card instead (0, the default, never deviates and never draws from ``rng``).
     """
-    return heuristic_choice(view, legal, params[HEURISTIC_DEVIATION], rng)
+    return heuristic_choice(view, legal, params[HEURISTIC.deviation], rng)
 
 
 @njit(cache=True, inline="always")
@@ -433,14 +438,10 @@ def heuristic_choice(view, legal, deviation, rng):
     return rng, rule_based_card(view, legal)
 
 
-@register("card_play", "heuristic", ranges={"deviation": (0, 1)})
-def heuristic_policy(deviation: float = 0.0) -> CardPolicy:
-    """Club-player rules of thumb: draw trumps, cash masters, smear, stay under in null.
-
-    ``deviation`` is the probability (0 to 1) of playing a uniformly random legal card
-    instead of the rule's card; the default 0 plays the rules deterministically.
-    """
-    return CardPolicy("heuristic", heuristic_card, param_values({HEURISTIC_DEVIATION: deviation}),
+@register("card_play", "heuristic", parameters=HEURISTIC_PARAMETERS)
+def heuristic_policy(deviation) -> CardPolicy:
+    """Club-player rules of thumb: draw trumps, cash masters, smear, stay under in null."""
+    return CardPolicy("heuristic", heuristic_card, row(HEURISTIC, HEURISTIC_PARAMETERS, {"deviation": deviation}),
                       builtin=HEURISTIC_KIND)
 
 

@@ -1,23 +1,24 @@
-"""The ``learned`` card player: per decision context a linear model plus a small network, trained on
-open-hand answers.
+"""The ``learned`` card player: per decision context a linear model plus a small network, trained on a
+teacher's values of the cards.
 
 At each decision every legal card gets the numbers of
 :mod:`strategies.cardplay.learned_features` (view only), and the score of a card is their dot
 product with the weight row of the decision's context, plus a one-hidden-layer network: ``H``
 rectified units shared by every context (``hidden``), each with a bias and an output weight per
 context (``hidden_bias``, ``hidden_out``). The seat plays the card of best score (of equal scores
-the lowest card id). :mod:`strategies.training` fits the model to the open-hand teacher of
-:mod:`strategies.teacher`; ``skatsim train card-play`` writes a model file, and the file shipped
-in ``models/`` is the default.
+the lowest card id). :mod:`strategies.training` fits the model to a teacher of
+:mod:`strategies.teacher` (the shipped model to rollouts of the learned player's own play);
+``skatsim train card-play`` writes a model file, and the file shipped in ``models/`` is the
+default.
 
 A model file is a NumPy ``.npz`` of plain arrays: ``format`` (:data:`MODEL_FORMAT`),
 ``version`` (:data:`MODEL_VERSION`; a file of version 3 still plays, on the first 45 features),
 ``features`` (the names of FEATURES, in order), ``weights`` (N_CONTEXTS x N_FEATURES), ``hidden``
 (H x N_FEATURES), ``hidden_bias`` and
 ``hidden_out`` (N_CONTEXTS x H; H may be 0) and ``training`` (a JSON text saying how it was
-trained). The model travels to the kernel flattened after the parameter row
-(``CardPolicy.data``, laid out by :func:`model_data`), so the player runs in the built-in play
-loop that numba caches and in the general one.
+trained). The model travels to the kernel flattened as the player's data (``CardPolicy.data``,
+laid out by :func:`model_data`), so the player runs in the built-in play loop that numba caches
+and in the general one.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from numba import njit
 
 from sim.rules.cards import lowest_card
 
+from ..parameters import Parameter
 from ..registry import StrategyError, register
 from .learned_features import (
     DECISION_FEATURES,
@@ -43,7 +45,7 @@ from .learned_features import (
     card_features,
     context_of,
 )
-from .policy import PARAMS_SIZE, CardPolicy
+from .policy import CardPolicy
 
 #: Its kind in the built-in play loop (strategies.cardplay.builtin).
 LEARNED_KIND = 4
@@ -62,15 +64,15 @@ MODEL_ARRAYS = ("weights", "hidden", "hidden_bias", "hidden_out")
 
 
 @njit(cache=True)
-def learned_card(view, legal, params, rng):
-    """The legal card of best score under the model that follows the parameter row."""
+def learned_card(view, legal, params, data, rng):
+    """The legal card of best score under the model ``data`` (:func:`model_data`)."""
     if (np.int64(legal) & (np.int64(legal) - 1)) == 0:
         return rng, lowest_card(np.int64(legal))
-    return rng, learned_choice(view, legal, np.int64(legal), params)
+    return rng, learned_choice(view, legal, np.int64(legal), data)
 
 
 @njit(cache=True)
-def learned_choice(view, legal, among, params):
+def learned_choice(view, legal, among, model):
     """The card of best score among ``among`` (some of the legal cards), each card scored as the learned
     player scores it when ``legal`` are its cards (a search may narrow its choice to ``among``)."""
     rows = np.empty((10, N_FEATURES), dtype=np.float64)
@@ -80,7 +82,7 @@ def learned_choice(view, legal, among, params):
     for k in range(count):
         scored[k] = (among >> lowest_card(cards)) & 1
         cards &= cards - 1
-    scores = card_scores(rows, scored, context_of(view), params)
+    scores = card_scores(rows, scored, context_of(view), model)
     best, best_score, cards = -1, -np.inf, np.int64(legal)
     for k in range(count):
         card = lowest_card(cards)
@@ -91,43 +93,43 @@ def learned_choice(view, legal, among, params):
 
 
 @njit(cache=True)
-def card_scores(rows, scored, ctx, params):
+def card_scores(rows, scored, ctx, model):
     """The score of each card ``k`` with ``scored[k]`` (its feature row ``rows[k]``) in context ``ctx`` under
     a model of either version: the feature count is passed as a constant, since the scores' loops run in
     about half the time when it is known as they compile."""
-    if params[PARAMS_SIZE + 1] == N_FEATURES_V3:
-        return _card_scores(rows, scored, ctx, params, N_FEATURES_V3)
-    return _card_scores(rows, scored, ctx, params, N_FEATURES)
+    if model[1] == N_FEATURES_V3:
+        return _card_scores(rows, scored, ctx, model, N_FEATURES_V3)
+    return _card_scores(rows, scored, ctx, model, N_FEATURES)
 
 
 @njit(cache=True, inline="always")
-def _card_scores(rows, scored, ctx, params, features):
+def _card_scores(rows, scored, ctx, model, features):
     """The scores of :func:`card_scores` for a model of ``features`` features: the linear part, then each
     hidden unit's rectified sum times its output weight, unit by unit (a unit at or below zero adds zero).
     The share of the bias and of DECISION_FEATURES, the same for every card, is summed once a decision;
     each card's own features then add theirs in the order of the features and the units, so a score is
     the same to the last bit whatever is scored beside it; the cards' last sums run side by side, which
     spares each card's chain of additions its wait (a tenth of the player's time)."""
-    units = np.int64(params[PARAMS_SIZE])
-    linear = PARAMS_SIZE + 2 + ctx * features
-    hidden = PARAMS_SIZE + 2 + N_CONTEXTS * features
+    units = np.int64(model[0])
+    linear = 2 + ctx * features
+    hidden = 2 + N_CONTEXTS * features
     bias = hidden + units * features + ctx * units
     out = bias + N_CONTEXTS * units
     shared_from, shared_to = DECISION_FEATURES
     shared_to = min(shared_to, features)
     start = np.empty(units, dtype=np.float64)
     for h in range(units):
-        start[h] = params[bias + h]
-        start[h] += 1.0 * params[hidden + h]
-    base = 0.0 + 1.0 * params[linear]
+        start[h] = model[bias + h]
+        start[h] += 1.0 * model[hidden + h]
+    base = 0.0 + 1.0 * model[linear]
     if shared_from < shared_to:
         first = np.argmax(scored)
         for f in range(shared_from, shared_to):
             x = rows[first, f]
-            base += x * params[linear + f]
+            base += x * model[linear + f]
             unit = hidden + f * units
             for h in range(units):
-                start[h] += x * params[unit + h]
+                start[h] += x * model[unit + h]
     sums = np.zeros((len(scored), units), dtype=np.float64)
     scores = np.zeros(len(scored), dtype=np.float64)
     for k in range(len(scored)):
@@ -141,13 +143,13 @@ def _card_scores(rows, scored, ctx, params, features):
             x = rows[k, f]
             if x == 0.0 or shared_from <= f < shared_to:
                 continue
-            score += x * params[linear + f]
+            score += x * model[linear + f]
             unit = hidden + f * units
             for h in range(units):
-                unit_sums[h] += x * params[unit + h]
+                unit_sums[h] += x * model[unit + h]
         scores[k] = score
     for h in range(units):      # unit by unit, the cards side by side
-        weight = params[out + h]
+        weight = model[out + h]
         for k in range(len(scored)):
             scores[k] += max(sums[k, h], 0.0) * weight
     return scores
@@ -174,7 +176,7 @@ def _check_shapes(model: dict, features: int = N_FEATURES) -> int:
 
 
 def model_data(model: dict) -> np.ndarray:
-    """The model flattened as the kernel reads it after the parameter row: H, its number of features (45 for
+    """The model flattened as the kernel reads it: H, its number of features (45 for
     a model of version 3, which reads the first of FEATURES), then MODEL_ARRAYS (the hidden weights by
     feature, then unit, so that the kernel adds a feature to every unit in a row)."""
     features = np.shape(model["weights"])[-1]
@@ -236,13 +238,22 @@ def load_model(path) -> tuple[dict, dict]:
 _loaded: dict[str, np.ndarray] = {}
 
 
-@register("card_play", "learned")
-def learned_policy(model: str = "") -> CardPolicy:
-    """A linear model and a small network per decision context, trained on open-hand answers, at bulk speed.
+#: Its parameters.
+LEARNED_PARAMETERS = (
+    Parameter("model", "text", "", "a model file written by `skatsim train card-play` (empty: the one shipped)"),
+)
 
-    ``model``: a model file written by ``skatsim train card-play`` (default: the one shipped).
-    """
+
+@register("card_play", "learned", parameters=LEARNED_PARAMETERS)
+def learned_policy(model) -> CardPolicy:
+    """A linear model and a small network per decision context, trained on simulated play, at bulk speed."""
+    return CardPolicy("learned", learned_card, builtin=LEARNED_KIND, data=model_weights(model))
+
+
+def model_weights(model: str) -> np.ndarray:
+    """The weights of a model file as the kernel reads them (:func:`model_data`), read once per process
+    (``model`` empty: the one shipped)."""
     path = str(Path(model).expanduser().resolve()) if model else str(SHIPPED_MODEL)
     if path not in _loaded:
         _loaded[path] = model_data(load_model(path)[0])
-    return CardPolicy("learned", learned_card, (), builtin=LEARNED_KIND, data=_loaded[path])
+    return _loaded[path]

@@ -33,11 +33,11 @@ def open_hand_best(state, declarer_skat, legal, tt, stack):
 
 
 @njit(cache=True)
-def _needs_every_hand(view, legal, params, rng):
+def _needs_every_hand(view, legal, params, data, rng):
     raise ValueError("the open_hand player sees every hand and plays only in skatsim's own play loop")
 
 
-@register("card_play", "open_hand")
+@register("card_play", "open_hand", parameters=())
 def open_hand_policy() -> CardPolicy:
     """The open-hand best card, seeing every hand: an upper bound of any card player (it cheats)."""
     return CardPolicy("open_hand", _needs_every_hand, builtin=OPEN_HAND_KIND)

@@ -10,8 +10,7 @@ what the other seats have done. Two signs are read:
   chance that a player of the model would have played it. The model is a player's choice with
   a deviation: its card with probability ``1 - d``, else any legal card alike, so its card has
   ``1 - d + d / n`` and each other card ``d / n`` of ``n`` legal ones. The player is the
-  heuristic player's rules, or (``by_learned``) the learned player whose model follows the
-  parameter row, the one that plays the worlds out.
+  heuristic player's rules: they cost no search, and they predict how the players actually play.
 
 Only what the view shows is read (the order of the cards played is public), so two deals
 that look the same to the seat give every world the same weight.
@@ -29,7 +28,6 @@ from sim.rules.tricks import STATE, legal_now, play_card, start_play, to_play
 from sim.rules.view import VIEW, seat_view, set_declaration
 
 from .heuristic import rule_based_card
-from .learned import learned_card
 
 #: Weight of a world in which the declared game could not reach the bid.
 UNLIKELY = 0.25
@@ -48,13 +46,12 @@ def bid_weight(view, world, skat):
 
 
 @njit(cache=True)
-def play_likelihood(view, world, skat, deviation, replay, seen, by_learned, params):
+def play_likelihood(view, world, skat, deviation, replay, seen):
     """The chance of the other seats' cards so far in ``world`` under the model (module doc).
 
     ``skat``: the world's two cards that count for the declarer (its discard unless it played
     hand). ``replay`` (a play state) and ``seen`` (a view) are scratch arrays. Seats whose
     cards the seat sees (an ouvert declarer) have the same chance in every world: skipped.
-    ``by_learned``: the model's player is the learned one of the row ``params``, else the rules.
     """
     me, declarer, game = view[VIEW.seat], view[VIEW.declarer], view[VIEW.game]
     start = np.zeros(3, dtype=np.int64)
@@ -73,10 +70,7 @@ def play_likelihood(view, world, skat, deviation, replay, seen, by_learned, para
             n = popcount(legal)
             if n > 1:
                 seat_view(replay, seat, discard, seen)
-                if by_learned:
-                    chosen = learned_card(seen, legal, params, np.uint64(0))[1]
-                else:
-                    chosen = rule_based_card(seen, legal)
+                chosen = rule_based_card(seen, legal)
                 likelihood *= (1.0 - deviation + deviation / n) if chosen == card else deviation / n
         play_card(replay, card)
     return likelihood

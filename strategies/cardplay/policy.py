@@ -1,15 +1,13 @@
-"""What a card player is: its numba function and its row of parameters.
+"""What a card player is: its numba function, its row of parameters and its data.
 
-A card player is a numba function ``policy(view, legal, params, rng) -> (rng, card)``
+A card player is a numba function ``policy(view, legal, params, data, rng) -> (rng, card)``
 (the view layout is in :mod:`sim.rules.view`; ``legal`` is the uint32 mask of legal
-cards; ``params`` the float64 row of the player's parameters; ``rng`` the seat's
-random state for :func:`sim.rules.rng.below`). A registered factory returns a
-:class:`CardPolicy`: the function, its parameters and, for a player of the built-in
-play loop, its kind (:mod:`strategies.cardplay.builtin`).
-
-Each player names the slots of its row in its own module (``HEURISTIC_DEVIATION``,
-``PIMC_WORLDS``, ...): its factory writes the row with :func:`param_values` and its
-kernel reads ``params[SLOT]``.
+cards; ``params`` the float64 row of the player's parameters, laid out from its declaration by
+:func:`strategies.parameters.slots`; ``data`` a float64 array of what else the player reads, a
+learned model's weights, empty for most; ``rng`` the seat's random state for
+:func:`sim.rules.rng.below`). A registered factory returns a :class:`CardPolicy`: the function,
+its row, its data and, for a player of the built-in play loop, its kind
+(:mod:`strategies.cardplay.builtin`).
 """
 
 from __future__ import annotations
@@ -19,19 +17,14 @@ from typing import Callable
 
 import numpy as np
 
-#: Length of the parameter row every player receives (unused entries are 0).
-PARAMS_SIZE = 13
-#: The last entry of a built-in player's row says which built-in it is (see strategies.cardplay.builtin).
-BUILTIN_KIND = PARAMS_SIZE - 1
-
 
 @dataclass(frozen=True)
 class CardPolicy:
-    """A card player: its numba function and parameters.
+    """A card player: its numba function, the row of its parameters and its data.
 
     ``builtin`` is the kind of a player of the built-in play loop (None for any other); tables of
-    built-in players only run a kernel that numba can cache between processes. ``data`` (a learned
-    model's weights) follows the row's PARAMS_SIZE entries, where the kernel reads it.
+    built-in players only run a kernel that numba can cache between processes. ``data`` is what the
+    kernel reads beside its parameters: a learned model's weights (None for a player that reads none).
     """
 
     name: str
@@ -40,20 +33,28 @@ class CardPolicy:
     builtin: int | None = None
     data: np.ndarray | None = field(default=None, compare=False, repr=False)
 
-    def param_row(self) -> np.ndarray:
-        if len(self.params) > BUILTIN_KIND:
-            raise ValueError(f"a card-play policy takes at most {BUILTIN_KIND} parameters")
-        row = np.zeros(PARAMS_SIZE, dtype=np.float64)
-        row[: len(self.params)] = self.params
-        row[BUILTIN_KIND] = -1 if self.builtin is None else self.builtin
-        if self.data is not None:
-            row = np.concatenate([row, np.asarray(self.data, dtype=np.float64).ravel()])
-        return row
+
+@dataclass(frozen=True)
+class Seats:
+    """The card players of the three seats as the play loops read them: ``kinds`` (3, int64; -1 for a
+    player outside the built-in loop), ``params`` (3 rows of floats) and ``data`` (3 rows), each
+    matrix padded with zeros to its longest row."""
+
+    kinds: np.ndarray
+    params: np.ndarray
+    data: np.ndarray
 
 
-def param_values(slots: dict[int, float]) -> tuple[float, ...]:
-    """The ``params`` of a :class:`CardPolicy` from ``{slot: value}``: each value at its slot, 0 between."""
-    values = [0.0] * (max(slots, default=-1) + 1)
-    for slot, value in slots.items():
-        values[slot] = float(value)
-    return tuple(values)
+def seats_of(policies) -> Seats:
+    """The :class:`Seats` of the three seats' card players."""
+    kinds = np.array([-1 if p.builtin is None else p.builtin for p in policies], dtype=np.int64)
+    return Seats(kinds, _padded([np.asarray(p.params, dtype=np.float64) for p in policies]),
+                 _padded([np.zeros(0) if p.data is None else np.asarray(p.data, np.float64).ravel()
+                          for p in policies]))
+
+
+def _padded(rows: list[np.ndarray]) -> np.ndarray:
+    """The rows stacked, each padded with zeros to the longest (at least one column, so that every
+    kernel sees a matrix of the same type)."""
+    width = max(1, *(len(r) for r in rows))
+    return np.stack([np.pad(r, (0, width - len(r))) for r in rows])

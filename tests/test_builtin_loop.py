@@ -1,4 +1,4 @@
-"""The built-in play loop, and how a new card player joins it as docs/strategies.md shows.
+"""The built-in play loop, and how a new card player joins it as docs/writing-strategies.md shows.
 
 The doc's worked example is run as printed: its module goes into a scratch package, its
 changes to strategies/cardplay/builtin.py and __init__.py are applied to copies of those
@@ -30,7 +30,7 @@ SEED, COUNT = 11, 300
 
 
 def doc_section() -> str:
-    text = (ROOT / "docs" / "strategies.md").read_text()
+    text = (ROOT / "docs" / "writing-strategies.md").read_text()
     return text[text.index(SECTION):].split("\n## ", 1)[0]
 
 
@@ -40,7 +40,7 @@ def apply_diff(source: str, diff: str) -> str:
         lines = hunk.splitlines(keepends=True)
         old = "".join(line[1:] for line in lines if line[0] in " -")
         new = "".join(line[1:] for line in lines if line[0] in " +")
-        assert source.count(old) == 1, f"a change of docs/strategies.md no longer fits:\n{old}"
+        assert source.count(old) == 1, f"a change of docs/writing-strategies.md no longer fits:\n{old}"
         source = source.replace(old, new)
     return source
 

@@ -8,7 +8,7 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 NAMED_FILE = re.compile(r"\b(?:sim|strategies|analysis|scripts|tests|examples)/[\w/]*\.(?:py|md|jsonl|toml|txt)\b")
 
 
-#: Files a worked example tells the reader to write (docs/strategies.md: a new card player).
+#: Files a worked example tells the reader to write (docs/writing-strategies.md: a new card player).
 WRITTEN_BY_THE_READER = {"strategies/cardplay/lowest.py"}
 
 
@@ -26,3 +26,23 @@ def test_the_evaluator_guide_says_which_profile_bids_on_thresholds():
     assert says in text
     assert load_profile("threshold").seats[0].bidder.__class__.__name__ == "ThresholdBidder"
     assert load_profile("default").seats[0].bidder.__class__.__name__ != "ThresholdBidder"
+
+
+def test_the_readme_is_a_guide_and_each_reference_page_stays_short():
+    """The README stays a guide of at most 250 lines, and each reference page at most 600: the history
+    of experiments goes to docs/notes/, not into the pages."""
+    long = {doc.name: n for doc in DOCUMENTS
+            if (n := len(doc.read_text().splitlines())) > (250 if doc.name == "README.md" else 600)}
+    assert not long, long
+
+
+def test_every_note_is_dated_and_listed_once_in_the_notes_index():
+    notes = ROOT / "docs" / "notes"
+    index = (notes / "README.md").read_text()
+    for note in sorted(notes.glob("*.md")):
+        if note.name == "README.md":
+            continue
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}-[a-z0-9-]+\.md", note.name), note.name
+        assert note.read_text().startswith(f"# {note.name[:10]}: "), note.name
+        assert index.count(f"]({note.name})") == 1, note.name
+    assert "notes/README.md" in (ROOT / "README.md").read_text()

@@ -96,9 +96,10 @@ def test_a_strategy_without_its_roles_methods_is_refused_in_one_line():
 
 
 @pytest.mark.slow
-def test_the_examples_in_docs_strategies_run(capsys, monkeypatch, tmp_path):
-    """The profile example and the card player, bidder and declarer of docs/strategies.md work as
-    printed: each is one block of code and a registration, and plays whole deals."""
+def test_the_examples_in_docs_profiles_and_writing_strategies_run(capsys, monkeypatch, tmp_path):
+    """The profile example of docs/profiles.md and the card player, bidder and declarer of
+    docs/writing-strategies.md work as printed: each is one block of code and a registration, and
+    plays whole deals."""
     import re
     from pathlib import Path
 
@@ -107,17 +108,19 @@ def test_the_examples_in_docs_strategies_run(capsys, monkeypatch, tmp_path):
 
     monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
     monkeypatch.chdir(tmp_path)
-    text = (Path(__file__).resolve().parents[1] / "docs" / "strategies.md").read_text()
-    toml = re.findall(r"```toml\n(.*?)```", text, re.S)[0]
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    profiles, writing = (docs / "profiles.md").read_text(), (docs / "writing-strategies.md").read_text()
+    toml = re.findall(r"```toml\n(.*?)```", profiles, re.S)[0]
     (tmp_path / "my.toml").write_text(toml)
     profile = load_profile(tmp_path / "my.toml")
     assert profile.seats[2].card_play.name == "random"
     assert profile.spec["rearhand"]["bidder"]["evaluator"] == "classic"
     assert profile.spec["forehand"]["bidder"]["evaluator"] == "default"
-    fast_loop = text.index("## Joining the fast play loop")        # tests/test_builtin_loop.py runs that section
-    text = text[:fast_loop] + text[text.index("\n## ", fast_loop + 1):]
-    for block in re.findall(r"```python\n(.*?)```", text, re.S):
-        exec(compile(block, "docs/strategies.md", "exec"), {})
+    fast_loop = writing.index("## Joining the fast play loop")        # tests/test_builtin_loop.py runs that section
+    writing = writing[:fast_loop] + writing[writing.index("\n## ", fast_loop + 1):]
+    for name, text in (("docs/profiles.md", profiles), ("docs/writing-strategies.md", writing)):
+        for block in re.findall(r"```python\n(.*?)```", text, re.S):
+            exec(compile(block, name, "exec"), {})
     out = capsys.readouterr().out
     rates = [float(rate) for rate in re.findall(r"declarer win rate: ([0-9.]+)", out)]
     assert len(rates) == 3 and all(0.3 < rate < 1.0 for rate in rates)

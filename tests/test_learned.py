@@ -23,9 +23,9 @@ from strategies.cardplay.learned import (
     model_data,
 )
 from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
+from strategies.learning.network import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
+from strategies.learning.training import card_rows, train
 from strategies.registry import StrategyError, build
-from strategies.training import card_rows, train
-from strategies.training_net import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
 from tests.digests import MODEL_V5, kernel_arguments, play_digest
 from tests.views import unseen_swapped, view_of
 

@@ -12,7 +12,7 @@ from sim.rules.tricks import legal_now, new_play, play_card
 from sim.runs.decisions import log_decisions, read_decisions
 from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
-from strategies.training import train
+from strategies.learning.training import train
 
 SEED, DEALS = 3, 24
 

@@ -60,10 +60,10 @@ def train_group() -> None:
               help="Chooses the held-out deals and the network's start.")
 @click.option("--hidden-units", type=click.IntRange(min=0), default=None,
               help="Units of the network over the linear weights, 0 for none "
-                   "[default: strategies.training_net.HIDDEN_UNITS].")
+                   "[default: strategies.learning.network.HIDDEN_UNITS].")
 @click.option("--networks", type=click.IntRange(min=1), default=None,
               help="Networks fitted from different starts (seeds SEED, SEED + 1, ...) that play as one, "
-                   "their scores averaged [default: strategies.training_net.NETWORKS].")
+                   "their scores averaged [default: strategies.learning.network.NETWORKS].")
 def train_card_play(runs, out, seed, hidden_units, networks):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
@@ -72,8 +72,8 @@ def train_card_play(runs, out, seed, hidden_units, networks):
     from sim.commands.cli import _fail
     from sim.runs.decisions import read_decisions
     from strategies.cardplay.learned import save_model
-    from strategies.training import TrainingError, train
-    from strategies.training_net import HIDDEN_UNITS, NETWORKS
+    from strategies.learning.network import HIDDEN_UNITS, NETWORKS
+    from strategies.learning.training import TrainingError, train
 
     try:
         data = read_decisions(runs)

@@ -18,7 +18,6 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Purposes of the random streams of a deal; each gets its own stream.
 STREAM_DEAL = 0
 STREAM_PLAY = 1
-STREAM_TEACHER = 2   # the worlds of the PIMC teacher (strategies.teacher)
 
 
 @njit(cache=True, inline="always")

@@ -3,9 +3,9 @@
 ``skatsim decisions`` plays deals with a profile as ``skatsim simulate`` does and writes, in a run
 folder of mode ``decisions`` (resumable, in parts, the same for any number of jobs), one row per
 card decision with a choice: the deal, the seat's view, the legal cards and the teacher's value of
-each (:mod:`strategies.teacher`: the open-hand value of the real deal, or with ``--teacher rollout``
+each (:mod:`strategies.learning.teacher`: the open-hand value of the real deal, or with ``--teacher rollout``
 the end of the real deal played out by the profile's own card players, on the same scale).
-:func:`read_decisions` gathers the rows of several such runs for :mod:`strategies.training`.
+:func:`read_decisions` gathers the rows of several such runs for :mod:`strategies.learning.training`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pyarrow.parquet as pq
 from sim.runs.folder import RunError, part_name, read_manifest
 from sim.runs.runner import RunConfig, check_config, run
 from sim.runs.simulation import cached_profile, card_play_models, with_card_play_models
+from strategies.learning.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 from strategies.profiles import load_profile
-from strategies.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 
 MODE = "decisions"
 

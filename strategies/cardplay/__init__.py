@@ -12,7 +12,7 @@ the arguments hold). Built in:
   Carlo, its worlds played out by the learned player or solved open-handed;
 - ``open_hand`` (:mod:`.open_hand`): the open-hand best card, seeing every hand (an upper bound);
 - ``learned`` (:mod:`.learned`, reading the view through :mod:`.learned_features`): a linear model
-  and a small network per decision context, trained on a teacher of :mod:`strategies.teacher`.
+  and a small network per decision context, trained on a teacher of :mod:`strategies.learning.teacher`.
 
 :mod:`.builtin` calls them all from one play loop that numba caches; its docstring says
 how a new card player joins it.

@@ -11,7 +11,7 @@ when every seat's player has a kind in :data:`BUILTIN_KINDS`, and through ``play
 otherwise. The kinds, each defined in its player's module: ``random`` 0, ``heuristic`` 1,
 ``pimc`` 2, ``open_hand`` 3, ``learned`` 4.
 
-How a new card player joins this loop (docs/strategies.md works one through):
+How a new card player joins this loop (docs/writing-strategies.md works one through):
 
 1. Its own module in ``strategies/cardplay/`` holds its kernel ``card(view, legal, params,
    data, rng) -> (rng, card)`` under ``@njit(cache=True)``, its kind ``NAME_KIND`` (the next

@@ -6,8 +6,8 @@ At each decision every legal card gets the numbers of
 product with the weight row of the decision's context, plus a one-hidden-layer network: ``H``
 rectified units shared by every context (``hidden``), each with a bias and an output weight per
 context (``hidden_bias``, ``hidden_out``). The seat plays the card of best score (of equal scores
-the lowest card id). :mod:`strategies.training` fits the model to a teacher of
-:mod:`strategies.teacher` (the shipped model to rollouts of the learned player's own play);
+the lowest card id). :mod:`strategies.learning.training` fits the model to a teacher of
+:mod:`strategies.learning.teacher` (the shipped model to rollouts of the learned player's own play);
 ``skatsim train card-play`` writes a model file, and the file shipped in ``models/`` is the
 default.
 

@@ -1,13 +1,13 @@
 """Fitting the ``learned`` card player to a teacher's values, with plain NumPy.
 
-Each decision (:mod:`strategies.teacher`) gives one row of features per legal card
+Each decision (:mod:`strategies.learning.teacher`) gives one row of features per legal card
 (:mod:`strategies.cardplay.learned_features`) and the teacher's value of that card for the
 seat's side (the declarer's value, negated for a defender), less the mean over the decision's
 legal cards: only the differences between cards decide which one is played. Each decision
 context gets its own weights, fitted by ridge regression in closed form, so the fit is exact
 and the same on every machine; the seed only chooses which deals are held out.
 
-Over the ridge weights a small network (:mod:`strategies.training_net`) fits what they leave
+Over the ridge weights a small network (:mod:`strategies.learning.network`) fits what they leave
 unexplained.
 
 On the held-out deals it reports how often the student's card keeps the teacher's best value
@@ -25,10 +25,10 @@ from numba import njit
 from sim.rules.cards import lowest_card
 from sim.rules.view import VIEW
 
-from .cardplay.heuristic import HEURISTIC, heuristic_card
-from .cardplay.learned import learned_card, linear_model, model_data
-from .cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
-from .training_net import HIDDEN_UNITS, NETWORKS, fit_network, network_scores, side_by_side
+from ..cardplay.heuristic import HEURISTIC, heuristic_card
+from ..cardplay.learned import learned_card, linear_model, model_data
+from ..cardplay.learned_features import CONTEXTS, FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
+from .network import HIDDEN_UNITS, NETWORKS, fit_network, network_scores, side_by_side
 
 #: The ridge penalty, relative to the number of rows of a context.
 RIDGE = 1e-3

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cardplay.learned import linear_model
-from .cardplay.learned_features import N_CONTEXTS
+from ..cardplay.learned import linear_model
+from ..cardplay.learned_features import N_CONTEXTS
 
 #: Hidden units (of each network), networks, epochs, step size and rows per minibatch of the fit.
 HIDDEN_UNITS = 32
@@ -105,7 +105,7 @@ class _Adam:
 def fit_network(weights, fit_rows, validation_rows, seed: int, units: int = HIDDEN_UNITS, *,
                 epochs: int = EPOCHS, progress=None) -> tuple[dict, list[float]]:
     """The hidden layer over fixed linear ``weights``: ``fit_rows`` and ``validation_rows`` are
-    (features, targets, decision, context) as :func:`strategies.training.card_rows` gives them.
+    (features, targets, decision, context) as :func:`strategies.learning.training.card_rows` gives them.
     Returns the model and the validation value given away after each epoch (the first entry: the
     linear weights alone); ``progress(epochs_done, epochs, value)`` is told that value after each
     epoch."""

@@ -13,7 +13,7 @@ deal, every hand open, in game terms for the declarer:
 
 One position looks the same to the seat in many deals; averaged over them the teacher's value
 is the card's value given what the seat knows, the hidden cards distributed as they really are
-after this auction and this play. :mod:`strategies.training` fits a card player to these values.
+after this auction and this play. :mod:`strategies.learning.training` fits a card player to these values.
 
 The second teacher, ``rollout``, plays each legal card on the real deal and then the rest of the game
 with every seat's own card player (the profile's), each from its own view, and values the card by the
@@ -39,9 +39,9 @@ from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.tricks import STATE, declarer_result, play_card, to_play
 from sim.rules.view import VIEW
 
-from .cardplay.builtin import builtin_card, new_workspace, play_out_builtin
-from .cardplay.policy import seats_of
-from .deals import (
+from ..cardplay.builtin import builtin_card, new_workspace, play_out_builtin
+from ..cardplay.policy import seats_of
+from ..deals import (
     DECLARED_DECLARER,
     DECLARED_DISCARDED,
     DECLARED_SKAT_CARDS,
@@ -50,7 +50,7 @@ from .deals import (
     declared_matrix,
     run_auctions,
 )
-from .profiles import Profile
+from ..profiles import Profile
 
 #: The weight of schneider (made or suffered) beside winning (1) in the teacher's value.
 SCHNEIDER_WEIGHT = 0.25

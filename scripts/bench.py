@@ -258,7 +258,7 @@ def _solve_deals(question: str):
         stack = solver.new_stack()
 
         def run():
-            table = solver.new_table()
+            table = solver.new_transpositions()
             micros, nodes = np.empty(len(states)), np.empty(len(states), dtype=np.int64)
             for k in range(len(states)):
                 start = time.perf_counter()

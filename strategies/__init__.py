@@ -8,7 +8,7 @@
   expected score on fitted win probabilities; :mod:`strategies.discarding`,
   :mod:`strategies.declaring`: the discard and the declaration;
 - :mod:`strategies.cardplay`: the card players, one module each, and their cached play loop;
-- :mod:`strategies.deals`: whole deals in bulk at a table set by a profile.
+- :mod:`strategies.deals`: whole deals in bulk, played by the players a profile seats.
 
 Importing the package registers the built-in strategies. This package imports only the
 rules engine (:mod:`sim.rules`) and the solver (:mod:`sim.solver`).

@@ -94,7 +94,7 @@ THRESHOLD_PARAMETERS = (
               (-50, 50)),
     Parameter("thresholds", "numbers", None, "six numbers, diamonds .. null, in place of the evaluator's own "
               "(inf: never that game)", Range(-100, 100, count=6, allow_inf=True)),
-    Parameter("evaluator_params", "table", None, "the evaluator's parameters"),
+    Parameter("evaluator_params", "section", None, "the evaluator's parameters"),
 )
 
 

@@ -154,7 +154,7 @@ class Logistic:
     @classmethod
     def from_dict(cls, data: dict, name: str = "") -> "Logistic":
         if not isinstance(data, dict):
-            raise ValueError(f"model part {name} must be a table, not {type(data).__name__}")
+            raise ValueError(f"model part {name} must be a section, not {type(data).__name__}")
         group = data.get("group")
         if not isinstance(group, str) or group not in FEATURES \
                 or list(data.get("features", ())) != list(FEATURES[group]):
@@ -198,7 +198,7 @@ class Model:
     @classmethod
     def from_dict(cls, data) -> "Model":
         if not isinstance(data, dict) or data.get("version") != MODEL_VERSION:
-            raise ValueError(f"the model must be a table of version {MODEL_VERSION}"
+            raise ValueError(f"the model must be a section of version {MODEL_VERSION}"
                              " (made by `skatsim calibrate`)")
         parts = {name: Logistic.from_dict(part, name) for name, part in data.items() if name != "version"}
         needed = [key("win", group, situation) for group in GROUPS for situation in SITUATIONS]

@@ -1,4 +1,4 @@
-"""Whole deals at a table of three players set by a profile.
+"""Whole deals played by the three players a profile seats.
 
 deal -> each seat's bid plan -> auction -> pick up or hand, discard, declaration
 -> ten tricks -> result. Every stage works on the whole batch at once (numpy for
@@ -29,8 +29,8 @@ from .cardplay.policy import seats_of
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
-#: The solver's table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
-SEARCH_TABLE_BITS = 20
+#: The solver's transposition table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
+SEARCH_TRANSPOSITION_BITS = 20
 
 #: False while :func:`card_play_left_out` holds: :func:`play_and_score` then plays no card.
 _playing_cards = True
@@ -71,13 +71,13 @@ def declare_for(strategies, seat: int, deals: np.ndarray, plan, bids: np.ndarray
     task = DeclarerTask(seat, np.where(hand, ten, ten | skat), hand, bids, plan, strategies.bidder,
                         strategies.discarder, games)
     out = strategies.declarer.declare(task)
-    out.skat[hand] = skat[hand]
+    out.aside[hand] = skat[hand]
     return out
 
 
 # Columns of the declared games, one row per game to play (int64): the matrix ``declared``.
 (DECLARED_DECLARER, DECLARED_BID, DECLARED_GAME, DECLARED_HAND, DECLARED_SCHNEIDER, DECLARED_SCHWARZ, DECLARED_OUVERT,
- DECLARED_SKAT_CARDS, DECLARED_DISCARDED) = range(9)
+ DECLARED_ASIDE, DECLARED_DISCARDED) = range(9)
 
 
 @njit(cache=True, inline="always")  # once a deal: compiled inside play_batch_builtin only
@@ -85,7 +85,7 @@ def _start_deal(row, cards, state, view):
     """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
     d = row[DECLARED_DECLARER]
     twelve = cards[d] | cards[3]
-    kept = twelve & ~row[DECLARED_SKAT_CARDS]
+    kept = twelve & ~row[DECLARED_ASIDE]
     start_play(state, kept if d == 0 else cards[0], kept if d == 1 else cards[1], kept if d == 2 else cards[2],
                row[DECLARED_GAME], d)
     set_declaration(view, row[DECLARED_HAND], row[DECLARED_SCHNEIDER], row[DECLARED_SCHWARZ], row[DECLARED_OUVERT],
@@ -96,7 +96,7 @@ def _start_deal(row, cards, state, view):
 @njit(cache=True, inline="always")  # once a deal: compiled inside play_batch_builtin only
 def _score_deal(row, state, twelve, out):
     """Write the result of a played game into ``out`` (RESULT_COLUMNS, from the engine's result_row)."""
-    points, tricks = declarer_result(state, row[DECLARED_SKAT_CARDS])
+    points, tricks = declarer_result(state, row[DECLARED_ASIDE])
     result_row(row[DECLARED_GAME], row[DECLARED_HAND] == 1, row[DECLARED_SCHNEIDER] == 1, row[DECLARED_SCHWARZ] == 1,
                row[DECLARED_OUVERT] == 1, row[DECLARED_BID], row[DECLARED_DECLARER], twelve, points, tricks, out)
 
@@ -105,16 +105,16 @@ def _score_deal(row, state, twelve, out):
 def play_batch_builtin(seed, deal_ids, deals, declared, kinds, params, data, results, logs, tt, stack):
     """Play and score every row with a declarer (built-in policies; the seats' ``kinds``, ``params`` and
     ``data``, :class:`strategies.cardplay.policy.Seats`); other rows stay zero. The searching
-    players share the solver's table ``tt`` and ``stack`` over the whole batch (None for a table of
+    players share the solver's transposition table ``tt`` and ``stack`` over the whole batch (None for a seating of
     ``DIRECT_KINDS`` alone, as in :func:`strategies.cardplay.builtin.play_out_builtin`)."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
         twelve = _start_deal(declared[k], deals[k], state, view)
-        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
+        discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
         rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
-        play_out_builtin(state, seen_skat, view, kinds, params, data, rng, logs[k], declared[k, DECLARED_SKAT_CARDS],
+        play_out_builtin(state, discard, view, kinds, params, data, rng, logs[k], declared[k, DECLARED_ASIDE],
                          tt, stack)
         _score_deal(declared[k], state, twelve, results[k])
 
@@ -130,8 +130,8 @@ def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, pa
         if declared[k, DECLARED_DECLARER] < 0:
             continue
         twelve = _start_deal(declared[k], deals[k], state, view)
-        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
-        play_out(state, seen_skat, view, policy_f, policy_m, policy_r, params, data,
+        discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
+        play_out(state, discard, view, policy_f, policy_m, policy_r, params, data,
                  stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
         _score_deal(declared[k], state, twelve, results[k])
 
@@ -168,7 +168,7 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
                            logs, None, None)
     elif all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
-        tt, stack = new_workspace(SEARCH_TABLE_BITS if searching else 8)
+        tt, stack = new_workspace(SEARCH_TRANSPOSITION_BITS if searching else 8)
         play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, seats.data, results,
                            logs, tt, stack)
     else:
@@ -196,14 +196,14 @@ def warm_card_play(profile: Profile) -> None:
     ten = (1 << 10) - 1
     deals = np.array([[ten, ten << 10, ten << 20, 3 << 30]], dtype=np.uint32)
     decl = Declarations.empty(1)
-    decl.game[:], decl.hand[:], decl.skat[:] = GRAND, True, deals[:, SKAT]
+    decl.game[:], decl.hand[:], decl.aside[:] = GRAND, True, deals[:, SKAT]
     play_and_score(profile, 0, np.zeros(1, np.int64), deals, np.zeros(1, np.int64), np.full(1, 18), decl)
 
 
 def declared_matrix(declarer, bid, decl: Declarations) -> np.ndarray:
     """The matrix ``declared`` of the play kernels: one row per deal, the DECLARED_* columns."""
     return np.stack([declarer, bid, decl.game, decl.hand, decl.schneider, decl.schwarz, decl.ouvert,
-                     decl.skat, decl.discarded], axis=1).astype(np.int64)
+                     decl.aside, decl.discarded], axis=1).astype(np.int64)
 
 
 def _deal_columns(deal_ids, deals, declarer, bid, decl: Declarations, plans) -> dict:
@@ -214,7 +214,7 @@ def _deal_columns(deal_ids, deals, declarer, bid, decl: Declarations, plans) -> 
         "passed": passed, "declarer": declarer, "bid": bid,
         "game": np.where(passed, -1, decl.game), "hand": decl.hand,
         "schneider_announced": decl.schneider, "schwarz_announced": decl.schwarz,
-        "ouvert": decl.ouvert, "discard": np.where(decl.discarded, decl.skat, 0).astype(np.uint32),
+        "ouvert": decl.ouvert, "discard": np.where(decl.discarded, decl.aside, 0).astype(np.uint32),
     }
     for suffix, plan in zip(SEAT_SUFFIXES, plans):
         columns[f"max_bid_{suffix}"] = plan.max_bid
@@ -272,7 +272,7 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_
     columns = {
         "deal_id": deal_ids, "seat": seat.astype(np.int8), "game": game.astype(np.int8), "bid": bid,
         "hand": decl.hand, "schneider_announced": decl.schneider, "schwarz_announced": decl.schwarz,
-        "ouvert": decl.ouvert, "discard": np.where(decl.discarded, decl.skat, 0).astype(np.uint32),
+        "ouvert": decl.ouvert, "discard": np.where(decl.discarded, decl.aside, 0).astype(np.uint32),
         "evaluator_score": scores,
     }
     columns.update({name: results[:, i] for i, name in enumerate(RESULT_COLUMNS)})
@@ -287,8 +287,8 @@ def declare_variant(discarder, deals: np.ndarray, seat: int, game: int, hand: bo
     out = Declarations.empty(len(deals))
     out.game[:], out.hand[:], out.ouvert[:] = game, hand, ouvert
     if hand:
-        out.skat[:] = deals[:, SKAT]
+        out.aside[:] = deals[:, SKAT]
     else:
-        out.skat[:] = discarder.discard(deals[:, seat] | deals[:, SKAT], game)
+        out.aside[:] = discarder.discard(deals[:, seat] | deals[:, SKAT], game)
         out.discarded[:] = True
     return out

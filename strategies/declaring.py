@@ -121,7 +121,7 @@ class MarginDeclarer:
 
 def _picked_up(game: np.ndarray, ouvert: np.ndarray, discards: np.ndarray) -> Declarations:
     out = Declarations.empty(len(game))
-    out.game[:], out.ouvert[:], out.skat[:], out.discarded[:] = game, ouvert, discards, True
+    out.game[:], out.ouvert[:], out.aside[:], out.discarded[:] = game, ouvert, discards, True
     return out
 
 

@@ -208,11 +208,11 @@ def _reach(best, schneider, levels, null_ouvert, hand, margin):
 
 
 @njit(cache=True, inline="always")
-def _first_largest(table, row):
+def _first_largest(scores, row):
     """The column of the largest entry of ``row`` (the first among equals, as np.argmax)."""
     column = 0
-    for c in range(1, table.shape[1]):
-        if table[row, c] > table[row, column]:
+    for c in range(1, scores.shape[1]):
+        if scores[row, c] > scores[row, column]:
             column = c
     return column
 
@@ -281,7 +281,7 @@ class ExpectedScoreBidder:
 
 
 #: The model a calibrated strategy reads, as `skatsim calibrate` writes it into a profile.
-MODEL = Parameter("model", "table", None, "the fitted win probabilities (written by `skatsim calibrate`)")
+MODEL = Parameter("model", "section", None, "the fitted win probabilities (written by `skatsim calibrate`)")
 
 
 @register("bidder", "expected_score", parameters=(
@@ -301,7 +301,7 @@ def _hand_games_each(quads, tens, seat, bids, games, game, schneider, schwarz, o
     """Each hand game's declaration: every game plain, then with schneider, schwarz and ouvert announced
     (in the order ties go), the best expected result at the bid (in declare mode of ``games``)."""
     facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
-    table = np.empty((4, NULL + 1))
+    scores = np.empty((4, NULL + 1))
     for k in range(tens.shape[0]):
         hand_facts(tens[k], seat, facts)
         bid = bids[k]
@@ -309,19 +309,19 @@ def _hand_games_each(quads, tens, seat, bids, games, game, schneider, schwarz, o
             count = group_features(facts, g, x)
             _probabilities(quads, HAND_GAME, g, x, count, p)
             if g == NULL:
-                table[0, NULL], null_ouvert = _better_null(p[0], p[1], 1, bid)
-                table[1:, NULL] = NO_GAME
+                scores[0, NULL], null_ouvert = _better_null(p[0], p[1], 1, bid)
+                scores[1:, NULL] = NO_GAME
                 continue
             base, level = BASE_VALUES[g], abs(int(facts[MATADORS_OF + g])) + 2
-            table[0, g] = suit_or_grand(p[0], p[1], base, level, bid)
-            table[1, g] = announced(p[1], base, level + 2, bid)    # schneider announced
-            table[2, g] = announced(p[2], base, level + 4, bid)    # schwarz announced
-            table[3, g] = announced(p[2], base, level + 5, bid)    # ouvert
+            scores[0, g] = suit_or_grand(p[0], p[1], base, level, bid)
+            scores[1, g] = announced(p[1], base, level + 2, bid)    # schneider announced
+            scores[2, g] = announced(p[2], base, level + 4, bid)    # schwarz announced
+            scores[3, g] = announced(p[2], base, level + 5, bid)    # ouvert
         if games[k] >= 0:
             for g in range(NULL + 1):
                 if g != games[k]:
-                    table[:, g] = -np.inf
-        choice, game[k] = _first_best(table)
+                    scores[:, g] = -np.inf
+        choice, game[k] = _first_best(scores)
         is_null = game[k] == NULL
         ouvert[k] = null_ouvert if is_null else choice == 3
         schwarz[k] = not is_null and choice >= 2
@@ -329,12 +329,12 @@ def _hand_games_each(quads, tens, seat, bids, games, game, schneider, schwarz, o
 
 
 @njit(cache=True, inline="always")
-def _first_best(table):
+def _first_best(scores):
     """(row, column) of the largest entry, the first in row order among equals."""
     row, column = 0, 0
-    for r in range(table.shape[0]):
-        for c in range(table.shape[1]):
-            if table[r, c] > table[row, column]:
+    for r in range(scores.shape[0]):
+        for c in range(scores.shape[1]):
+            if scores[r, c] > scores[row, column]:
                 row, column = r, c
     return row, column
 
@@ -395,7 +395,7 @@ class ExpectedScoreDeclarer:
         out = Declarations.empty(len(rows))
         out.discarded[:] = True
         _after_pickup_each(self.quads, twelve, discards, task.seat, _bids(task, rows), games,
-                           out.game, out.ouvert, out.skat)
+                           out.game, out.ouvert, out.aside)
         return out
 
 

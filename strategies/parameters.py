@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 #: The kinds of parameter, by the name a declaration gives.
-KINDS = ("number", "whole", "flag", "choice", "text", "numbers", "table")
+KINDS = ("number", "whole", "flag", "choice", "text", "numbers", "section")
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class Parameter:
 
     ``kind`` is one of :data:`KINDS`: ``number`` and ``whole`` within ``range``, ``flag`` true or
     false, ``choice`` one of ``choices``, ``text`` any text, ``numbers`` a list within ``range``,
-    ``table`` a TOML table (a dict) or none.
+    ``section`` a section of settings (a dict) or none.
     """
 
     name: str
@@ -114,7 +114,7 @@ class Parameter:
                   "whole": ("a whole number" + self.range.describe()[len("a number"):]) if self.range else
                   "a whole number", "flag": "true or false", "choice": " or ".join(map(repr, self.choices)),
                   "text": "a text", "numbers": self.range.describe() if self.range else "a list of numbers",
-                  "table": "a table"}[self.kind]
+                  "section": "a section"}[self.kind]
         default = "none" if self.default is None else repr(self.default)
         return f"{self.name} = {default} ({values}): {self.doc}"
 
@@ -125,7 +125,7 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "flag": (lambda v: isinstance(v, bool), "true or false"),
     "text": (lambda v: isinstance(v, str), "a text"),
     "numbers": (lambda v: isinstance(v, list), "a list"),
-    "table": (lambda v: v is None or isinstance(v, dict), "a table of parameters"),
+    "section": (lambda v: v is None or isinstance(v, dict), "a section of parameters"),
 }
 
 
@@ -153,7 +153,7 @@ def from_signature(factory: Callable, ranges: dict, skip: int = 0) -> tuple[Para
 
 def _kind_of(parameter: inspect.Parameter, bounds) -> str:
     annotation = str(parameter.annotation)
-    named = {"str": "text", "bool": "flag", "int": "whole", "float": "number", "dict | None": "table",
+    named = {"str": "text", "bool": "flag", "int": "whole", "float": "number", "dict | None": "section",
              "list | None": "numbers", "list": "numbers"}
     if annotation in named:
         return named[annotation]
@@ -165,7 +165,7 @@ def _kind_of(parameter: inspect.Parameter, bounds) -> str:
         return "number"
     if isinstance(parameter.default, str):
         return "text"
-    return "table"
+    return "section"
 
 
 def slots(name: str, parameters: tuple[Parameter, ...]):

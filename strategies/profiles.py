@@ -1,7 +1,7 @@
 """Profiles: which strategy, with which parameters, plays each role at each seat.
 
-A profile is a TOML file. Each role is a table with the strategy's ``name`` and
-its parameters; a table named after a seat overrides roles for that seat only::
+A profile is a TOML file. Each role is a section with the strategy's ``name`` and
+its parameters; a section named after a seat overrides roles for that seat only::
 
     description = "A sensible club player at every seat."
 
@@ -66,8 +66,8 @@ class Profile:
     seats: tuple[SeatStrategies, SeatStrategies, SeatStrategies]
 
 
-def mixed_table(a: Profile, b: Profile, a_seats, card_play_only: bool = False) -> Profile:
-    """A table where the seats in ``a_seats`` play A's strategies and the other seats B's.
+def mixed_seating(a: Profile, b: Profile, a_seats, card_play_only: bool = False) -> Profile:
+    """A seating where the seats in ``a_seats`` play A's strategies and the other seats B's.
 
     With ``card_play_only`` every seat bids, discards and declares as A does, and only the
     card play follows the seating: the classic comparison of card players.
@@ -144,57 +144,57 @@ def _read(name_or_path) -> tuple[dict, str]:
 def _seat_spec(name: str, raw: dict, seat: str) -> dict:
     for key in (seat, *SEAT_ROLES):
         if not isinstance(raw.get(key, {}), dict):
-            raise ProfileError(f"profile {name!r}: {key} must be a table ([{key}]), not {raw[key]!r}")
-        for role, table in raw.get(key, {}).items() if key == seat else ():
-            if not isinstance(table, dict):
-                raise ProfileError(f"profile {name!r}: {seat}.{role} must be a table ([{seat}.{role}])")
+            raise ProfileError(f"profile {name!r}: {key} must be a section ([{key}]), not {raw[key]!r}")
+        for role, section in raw.get(key, {}).items() if key == seat else ():
+            if not isinstance(section, dict):
+                raise ProfileError(f"profile {name!r}: {seat}.{role} must be a section ([{seat}.{role}])")
     spec = {}
     for role in SEAT_ROLES:
-        table = copy.deepcopy(raw.get(role, {}))
+        section = copy.deepcopy(raw.get(role, {}))
         mine = copy.deepcopy(raw.get(seat, {}).get(role, {}))
-        if role == "bidder" and _other_evaluator(table, mine):
-            table.pop("thresholds", None)  # written for an evaluator this seat does not use
-        table.update(mine)
-        if "name" not in table:
+        if role == "bidder" and _other_evaluator(section, mine):
+            section.pop("thresholds", None)  # written for an evaluator this seat does not use
+        section.update(mine)
+        if "name" not in section:
             raise ProfileError(f"profile {name!r}: no {role} for {seat} (add [{role}] with a name)")
-        spec[role] = table
+        spec[role] = section
     unknown = set(raw.get(seat, {})) - set(SEAT_ROLES)
     if unknown:
         raise ProfileError(f"profile {name!r}: [{seat}] has unknown role {', '.join(sorted(unknown))}")
     return spec
 
 
-def _evaluator(table: dict):
-    """The evaluator a bidder's table uses: its own ``evaluator``, or the bidder's default one."""
-    if "evaluator" in table:
-        return table["evaluator"]
+def _evaluator(section: dict):
+    """The evaluator a bidder's section uses: its own ``evaluator``, or the bidder's default one."""
+    if "evaluator" in section:
+        return section["evaluator"]
     try:
-        parameter = settable_parameters(lookup("bidder", table.get("name"))).get("evaluator")
+        parameter = settable_parameters(lookup("bidder", section.get("name"))).get("evaluator")
     except StrategyError:
         return None
     return None if parameter is None else parameter.default
 
 
-def _other_evaluator(table: dict, mine: dict) -> bool:
-    """Whether a seat's bidder table ``mine`` names another evaluator than the profile's bidder
-    ``table`` uses, without thresholds of its own."""
+def _other_evaluator(section: dict, mine: dict) -> bool:
+    """Whether a seat's bidder section ``mine`` names another evaluator than the profile's bidder
+    ``section`` uses, without thresholds of its own."""
     return "evaluator" in mine and "thresholds" not in mine and \
-        _evaluator({"name": table.get("name"), **mine}) != _evaluator(table)
+        _evaluator({"name": section.get("name"), **mine}) != _evaluator(section)
 
 
 def _evaluator_at(raw: dict, seat: str):
-    """The bidder and evaluator of ``seat`` in a profile's tables (before they are checked)."""
-    table = {}
+    """The bidder and evaluator of ``seat`` in a profile's sections (before they are checked)."""
+    section = {}
     for part in (raw.get("bidder"), raw.get(seat, {}).get("bidder") if isinstance(raw.get(seat), dict) else None):
         if isinstance(part, dict):
-            table.update(part)
-    return table.get("name"), _evaluator(table)
+            section.update(part)
+    return section.get("name"), _evaluator(section)
 
 
-def _build(profile: str, seat: str, role: str, table: dict):
-    params = {k: v for k, v in table.items() if k != "name"}
+def _build(profile: str, seat: str, role: str, section: dict):
+    params = {k: v for k, v in section.items() if k != "name"}
     try:
-        return build(role, table["name"], **params)
+        return build(role, section["name"], **params)
     except (StrategyError, TypeError, ValueError) as error:
         raise ProfileError(f"profile {profile!r}, {seat} {role}: {error}") from None
 
@@ -204,7 +204,7 @@ def _apply_setting(raw: dict, setting: str) -> tuple[str | None, tuple[str, ...]
     (None: every seat) and the (role, param) or (role,) it set.
 
     VALUE is read as a TOML value: ``10``, ``1.5``, ``true``, ``inf``, a list ``[7, 7, 7, 7, 7, inf]``,
-    a table ``{ top_trump = 1 }``, a quoted text; anything else is the text as written.
+    a section ``{ top_trump = 1 }``, a quoted text; anything else is the text as written.
     """
     key, sep, value = setting.partition("=")
     parts = key.strip().split(".")
@@ -215,17 +215,17 @@ def _apply_setting(raw: dict, setting: str) -> tuple[str | None, tuple[str, ...]
         seat = parts.pop(0)
         target = raw.setdefault(seat, {})
         if not isinstance(target, dict):
-            raise ProfileError(f"setting {setting!r}: the profile's {seat} is not a table")
+            raise ProfileError(f"setting {setting!r}: the profile's {seat} is not a section")
     if not parts or parts[0] not in SEAT_ROLES:
         raise ProfileError(f"setting {setting!r}: unknown role (roles: {', '.join(SEAT_ROLES)})")
-    table = target.setdefault(parts[0], {})
-    if not isinstance(table, dict):
-        raise ProfileError(f"setting {setting!r}: the profile's {parts[0]} is not a table")
+    section = target.setdefault(parts[0], {})
+    if not isinstance(section, dict):
+        raise ProfileError(f"setting {setting!r}: the profile's {parts[0]} is not a section")
     if len(parts) == 1:
-        table.clear()
-        table["name"] = value.strip()
+        section.clear()
+        section["name"] = value.strip()
     elif len(parts) == 2:
-        table[parts[1]] = _parse_value(value.strip())
+        section[parts[1]] = _parse_value(value.strip())
     else:
         raise ProfileError(f"setting {setting!r}: too many dots (ROLE.PARAM=VALUE)")
     return seat, tuple(parts)

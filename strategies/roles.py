@@ -151,7 +151,7 @@ class Declarations:
     schneider: np.ndarray   # bool, announced
     schwarz: np.ndarray     # bool, announced
     ouvert: np.ndarray      # bool
-    skat: np.ndarray        # uint32: the two cards that count for the declarer unplayed (discard, or the skat in hand)
+    aside: np.ndarray       # uint32: the two cards that count for the declarer unplayed (discard, or the skat in hand)
     discarded: np.ndarray   # bool: the skat was picked up and two cards discarded
 
     @classmethod
@@ -161,7 +161,7 @@ class Declarations:
 
     def put(self, rows: np.ndarray, other: "Declarations") -> None:
         """Copy ``other`` (one row per entry of ``rows``) into ``rows``."""
-        for name in ("game", "hand", "schneider", "schwarz", "ouvert", "skat", "discarded"):
+        for name in ("game", "hand", "schneider", "schwarz", "ouvert", "aside", "discarded"):
             getattr(self, name)[rows] = getattr(other, name)
 
 
@@ -169,8 +169,8 @@ class Declarations:
 class Declarer(Protocol):
     """``declare(task)``: the declarations of a :class:`DeclarerTask`, one row per row of the task.
 
-    For a pick-up the declaration's ``skat`` is the discard (two of the twelve cards)
-    and ``discarded`` is set; for a hand game the caller fills in the skat. A null
+    For a pick-up the declaration's ``aside`` is the discard (two of the twelve cards)
+    and ``discarded`` is set; for a hand game the caller sets it to the skat. A null
     worth less than the bid must not be declared (``Declaration.check``).
     """
 

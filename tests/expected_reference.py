@@ -303,5 +303,5 @@ class ReferenceDeclarer:
         game = best.argmax(axis=1)
         out = Declarations.empty(n)
         out.game[:], out.ouvert[:] = game, (game == NULL) & ouvert
-        out.skat[:], out.discarded[:] = discards[np.arange(n), game], True
+        out.aside[:], out.discarded[:] = discards[np.arange(n), game], True
         return out

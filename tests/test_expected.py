@@ -110,7 +110,7 @@ def test_declarations_at_any_bid_are_the_references(profile, reference, hand):
         task = DeclarerTask(seat, cards, np.full(DEALS, hand), bids, s.bidder.plan(deals[:, seat], seat), s.bidder,
                             s.discarder)
         out, expected = s.declarer.declare(task), reference.seats[seat].declarer.declare(task)
-        for name in ("game", "hand", "schneider", "schwarz", "ouvert", "skat", "discarded"):
+        for name in ("game", "hand", "schneider", "schwarz", "ouvert", "aside", "discarded"):
             np.testing.assert_array_equal(getattr(out, name), getattr(expected, name), err_msg=name)
     if hand:
         assert out.schneider.any() and out.schwarz.any() and (out.ouvert & (out.game < 5)).any()

@@ -33,14 +33,14 @@ def end_value(game: int, points: int, tricks: int, schneider_announced: bool) ->
     return -0.25 if points < 31 else 0.0
 
 
-def solved_value(state, counted_skat: int, game: int, schneider_announced: bool) -> float:
+def solved_value(state, aside: int, game: int, schneider_announced: bool) -> float:
     """The same scale for a position, both sides playing on with every hand seen."""
     if game == NULL:
-        return 1.0 if solver.solve(state, counted_skat, best_cards=False).declarer_wins else 0.0
+        return 1.0 if solver.solve(state, aside, best_cards=False).declarer_wins else 0.0
     win_at = 90 if schneider_announced else 61
-    if solver.can_reach(state, counted_skat, win_at):
-        return 1.25 if win_at < 90 and solver.can_reach(state, counted_skat, 90) else 1.0
-    return 0.0 if solver.can_reach(state, counted_skat, 31) else -0.25
+    if solver.can_reach(state, aside, win_at):
+        return 1.25 if win_at < 90 and solver.can_reach(state, aside, 90) else 1.0
+    return 0.0 if solver.can_reach(state, aside, 31) else -0.25
 
 
 def games_as_played():

@@ -44,7 +44,7 @@ def test_values_are_the_solvers_and_the_outcome_follows_the_bid_and_announcement
     # forehand holds every trump of clubs: with 4 matadors, hand, clubs is worth 12 * 6 = 72 plainly
     value, won = _outcomes(ALL_TRUMPS, "C7 D7", 0, "clubs", hand=1, bid=72)
     state = new_play(*(parse_hand(h) for h in ALL_TRUMPS), game_id("clubs"), 0)
-    exact = solver.solve(state, "C7 D7", solver.new_table())
+    exact = solver.solve(state, "C7 D7", solver.new_transpositions())
     assert value == exact.declarer_points and won == (value >= 61)
     # a bid only schneider reaches (12 * 7 = 84) needs 90 points; one only schwarz reaches needs every trick
     assert _outcomes(ALL_TRUMPS, "C7 D7", 0, "clubs", hand=1, bid=84)[1] == (value >= 90)
@@ -84,7 +84,7 @@ def test_a_run_logs_the_open_hand_outcome_of_every_game_played(game_run):
     counted = row["discard"] or row["skat"]
     hands[row["declarer"]] = twelve & ~counted
     state = new_play(*hands, GAME_NAMES.index(row["game"]), row["declarer"])
-    assert solver.solve(state, counted, solver.new_table()).declarer_points == row["oh_declarer_points"]
+    assert solver.solve(state, counted, solver.new_transpositions()).declarer_points == row["oh_declarer_points"]
 
 
 def test_open_hand_columns_do_not_depend_on_jobs_or_parts(game_run, tmp_path):

@@ -88,7 +88,7 @@ def test_a_world_scores_every_legal_card_as_one_search_per_card_does(score):
     from strategies.cardplay.world_results import STATS
 
     params, data = kernel_arguments(build("card_play", "pimc_solved", score=("game", "points")[score]))
-    tt, stack = solver.new_table(16), solver.new_stack()
+    tt, stack = solver.new_transpositions(16), solver.new_stack()
     world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats = np.zeros(32), np.zeros(STATS, dtype=np.int64)
     for index, view, legal in positions_to_play(17, 48, 25):
@@ -263,7 +263,7 @@ def test_open_hand_play_reaches_the_open_hand_value_from_the_first_lead():
     solver gives the deal at the first lead."""
     profile = load_profile("threshold", ["card_play=open_hand"])
     games = play_deals(profile, 17, 0, 30, log_tricks=True)
-    table, stack = solver.new_table(16), solver.new_stack()
+    table, stack = solver.new_transpositions(16), solver.new_stack()
     checked = 0
     for k in np.flatnonzero(~games["passed"]):
         d, game = int(games["declarer"][k]), int(games["game"][k])
@@ -368,7 +368,7 @@ DECLARATIONS = ((0, 0, 0, 0), (1, 0, 0, 0), (1, 1, 0, 0), (1, 1, 1, 0), (1, 1, 1
 def test_a_world_at_the_end_of_play_scores_as_the_engine_scores_the_game():
     """In game terms a world's result is the declarer's Seeger-Fabian score with one matador: won or
     lost, schneider and schwarz counted once whether announced or reached (RULES.md levels)."""
-    table, stack = solver.new_table(12), solver.new_stack()
+    table, stack = solver.new_transpositions(12), solver.new_stack()
     kinds = set()
     for index in range(120):
         game, declarer = index % 5, index % 3           # suits and grand
@@ -394,7 +394,7 @@ def test_a_finished_world_played_out_scores_as_a_solved_one(score):
     type, declaration and outcome."""
     from sim.rules.tricks import declarer_result
 
-    table, stack = solver.new_table(12), solver.new_stack()
+    table, stack = solver.new_transpositions(12), solver.new_stack()
     outcomes = set()
     for index in range(300):
         game, declarer = index % 6, index % 3

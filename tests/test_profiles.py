@@ -191,7 +191,7 @@ def test_a_parameter_outside_its_range_is_refused_with_the_range(tmp_path, value
     ("card_play.deviation=nan", "deviation must be a number from 0 to 1"),
     ("bidder.thresholds=[1, 2, 3, 4, 5, nan]", "thresholds must be a list of 6 numbers, each from -100 to 100"),
     ("bidder.evaluator_params={ top_trump = inf }", "top_trump must be a number from -10 to 10"),
-    ("bidder.evaluator_params=3", "evaluator_params must be a table of parameters"),
+    ("bidder.evaluator_params=3", "evaluator_params must be a section of parameters"),
     ("bidder.evaluator=7", "evaluator must be a text, not 7"),
     ("bidder.evaluator=best", "unknown evaluator 'best'"),
     ("discarder.void=1e9", "void must be a number from -1000 to 1000"),

@@ -61,7 +61,7 @@ def test_a_partial_play_is_solved_where_it_stops(cards):
     answer = solve_record(record)
     position = read_position(record)
     state = solver.position(position.hands, "clubs", declarer=1, played=record["play"])
-    exact = solver.solve(state, position.declarer_skat, solver.new_table())
+    exact = solver.solve(state, position.aside, solver.new_transpositions())
     assert answer["cards_played"] == cards
     assert answer["to_play"] == position.play.to_play
     assert answer["declarer_points"] == exact.declarer_points

@@ -16,7 +16,7 @@ from sim.solver.roots import _set_root
 
 # A small table shared by every test: positions of different games and declarers
 # meet in it, as they do in a Monte Carlo player's table.
-TABLE = solver.new_table(16)
+TABLE = solver.new_transpositions(16)
 STACK = solver.new_stack()
 GAMES = range(6)
 
@@ -32,15 +32,15 @@ def _children(state):
         yield card, child
 
 
-def minimax(state, declarer_skat):
+def minimax(state, aside):
     """Declarer points (suit, grand) or 1 / 0 (null: no trick taken / a trick taken), best play."""
     declarer = state[STATE.declarer]
     if state[STATE.finished]:
         won = int(state[STATE.won + declarer])
         if state[STATE.game] == NULL:
             return 0 if won else 1
-        return int(card_points(won)) + int(card_points(declarer_skat))
-    values = [minimax(child, declarer_skat) for _, child in _children(state)]
+        return int(card_points(won)) + int(card_points(aside))
+    values = [minimax(child, aside) for _, child in _children(state)]
     return max(values) if to_play(state) == declarer else min(values)
 
 
@@ -198,15 +198,15 @@ def test_schwarz_needs_every_trick_and_all_points():
                 assert value(state, skat) == 120 - taken_so_far(state, skat)[1]
 
 
-# --- one table for every game, the batch kernel ----------------------------------------------
+# --- one transposition table for every game, the batch kernel ----------------------------------------------
 
 
 def test_a_shared_table_gives_the_values_of_fresh_tables():
-    shared = solver.new_table(12)  # small: entries of many games and declarers evict each other
+    shared = solver.new_transpositions(12)  # small: entries of many games and declarers evict each other
     for game in GAMES:
         for declarer in range(3):
             state, skat = random_position(5, game, declarer, 15)
-            fresh = solver.open_hand_value(state, skat, solver.new_table(12), solver.new_stack())
+            fresh = solver.open_hand_value(state, skat, solver.new_transpositions(12), solver.new_stack())
             assert solver.open_hand_value(state, skat, shared, STACK) == fresh
 
 
@@ -215,7 +215,7 @@ def test_solve_batch_agrees_with_one_position_at_a_time():
     states = np.stack([s for s, _ in cases])
     skats = np.array([k for _, k in cases], dtype=np.int64)
     values, nodes = np.empty(12, np.int64), np.empty(12, np.int64)
-    solver.solve_batch(states, skats, solver.new_table(14), values, nodes)
+    solver.solve_batch(states, skats, solver.new_transpositions(14), values, nodes)
     assert values.tolist() == [value(s, k) for s, k in cases]
     unfinished = np.array([not s[STATE.finished] for s, _ in cases])
     assert (nodes[unfinished] > 0).all() and (nodes[~unfinished] == 0).all()
@@ -280,17 +280,17 @@ def test_equal_cards_keep_apart_cards_another_seat_can_split():
 
 def test_grand_with_four_jacks_and_four_aces_takes_everything():
     state = solver.position(ALL_WINNERS, "grand", declarer=0)
-    s = solver.solve(state, "H10 D10", table=TABLE)
+    s = solver.solve(state, "H10 D10", transpositions=TABLE)
     assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (120, True, True)
     assert s.best_cards == tuple(cards_of(parse_hand(ALL_WINNERS[0])))  # any card keeps 120
-    assert solver.can_reach(state, "H10 D10", 90, table=TABLE)
+    assert solver.can_reach(state, "H10 D10", 90, transpositions=TABLE)
     assert s.nodes > 0
 
 
 def test_mid_trick_position_of_a_known_deal():
     # middlehand declares grand with the defenders holding every jack, ace and ten but two
     state = solver.position(ALL_WINNERS, "grand", declarer=1, played="CJ C9")
-    s = solver.solve(state, "H10 D10", table=TABLE)
+    s = solver.solve(state, "H10 D10", transpositions=TABLE)
     assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (20, False, False)
     assert s.best_cards == tuple(cards_of(parse_hand(ALL_WINNERS[2])))  # the trick is lost whatever
 
@@ -299,19 +299,19 @@ def test_declarer_with_only_sevens_eights_and_nines_takes_nothing():
     hands = ["H7 H8 H9 S7 S8 S9 D7 D8 D9 C7", "CJ SJ CA C10 CK CQ SA S10 SK SQ",
              "HJ DJ HA H10 HK HQ DA D10 DK DQ"]
     state = solver.position(hands, "grand", declarer=0)
-    s = solver.solve(state, "C8 C9", table=TABLE)
+    s = solver.solve(state, "C8 C9", transpositions=TABLE)
     assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (0, False, False)
-    assert not solver.can_reach(state, "C8 C9", 1, table=TABLE)
+    assert not solver.can_reach(state, "C8 C9", 1, transpositions=TABLE)
 
 
 def test_null_with_the_lowest_cards_is_won_and_with_the_highest_lost():
     low = ["C7 S7 S8 S9 H7 H8 H9 D7 D8 D9", "CA CK CQ CJ C10 SA SK SQ SJ S10",
            "C9 C8 HA HK HQ HJ H10 DA DK DQ"]
-    s = solver.solve(solver.position(low, "null", declarer=0), table=TABLE)
+    s = solver.solve(solver.position(low, "null", declarer=0), transpositions=TABLE)
     assert (s.declarer_points, s.declarer_wins, s.schwarz_possible) == (None, True, None)
     assert s.best_cards == tuple(cards_of(parse_hand(low[0])))
     high = [low[1], low[0], low[2]]
-    s = solver.solve(solver.position(high, "null", declarer=0), table=TABLE)
+    s = solver.solve(solver.position(high, "null", declarer=0), transpositions=TABLE)
     assert not s.declarer_wins and s.best_cards == tuple(cards_of(parse_hand(high[0])))
 
 
@@ -320,7 +320,7 @@ def test_a_finished_game_keeps_its_result():
     while not state[STATE.finished]:
         play_card(state, cards_of(int(legal_now(state)))[-1])
     assert int(state[STATE.tricks_done]) == 10
-    s = solver.solve(state, "H10 D10", table=TABLE)
+    s = solver.solve(state, "H10 D10", transpositions=TABLE)
     assert (s.declarer_points, s.best_cards) == (120, ())
 
 

@@ -159,10 +159,10 @@ def solve(source: str, out: str | None, trace: bool, keep_going: bool) -> None:
     microseconds; with --trace, "trace" lists every card played with the value after
     it and what it gave away. Bad records as in replay.
     """
-    from sim.solver import new_table
+    from sim.solver import new_transpositions
     from sim.solver.open_hand import solve_record
 
-    table = new_table()
+    table = new_transpositions()
     answer_records(source, out, keep_going, lambda record: solve_record(record, trace, table))
 
 

@@ -30,9 +30,9 @@ def _ask(policy_f, policy_m, policy_r, seat, view, legal, params, data, rng):
 
 
 @njit(cache=True, inline="always")
-def start_turn(state, declarer_skat, view):
+def start_turn(state, discard, view):
     """Fill ``view`` for the seat to play; returns its legal cards."""
-    seat_view(state, to_play(state), declarer_skat, view)
+    seat_view(state, to_play(state), discard, view)
     return legal_now(state)
 
 
@@ -58,7 +58,7 @@ def log_and_play(state, card, log, n):
 
 
 @njit
-def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, data, rng, log):
+def play_out(state, discard, view, policy_f, policy_m, policy_r, params, data, rng, log):
     """Play ``state`` to the end; ``log`` (30 int8) receives the cards in order, -1 for none.
 
     ``params`` and ``data`` are (3, k) float64 arrays of each seat's policy parameters and data. Returns
@@ -70,7 +70,7 @@ def play_out(state, declarer_skat, view, policy_f, policy_m, policy_r, params, d
     log[:] = -1
     n = 0
     while not state[STATE.finished]:
-        legal = start_turn(state, declarer_skat, view)
+        legal = start_turn(state, discard, view)
         rng, card = _ask(policy_f, policy_m, policy_r, to_play(state), view, legal, params, data, rng)
         finish_turn(state, legal, card, log, n)
         n += 1

@@ -164,7 +164,7 @@ class Position:
 
     declarer: int
     declaration: Declaration
-    declarer_skat: int      # the two cards that count for the declarer unplayed
+    aside: int      # the two cards that count for the declarer unplayed
     hands: list[int]        # the three hands at the first lead (the declarer's after the discard)
     played: list[int]       # the cards played, in order
     play: CardPlay          # the play state after them

@@ -192,14 +192,14 @@ def play_card(state, card):
 
 
 @njit(cache=True, inline="always")
-def declarer_result(state, declarer_skat):
+def declarer_result(state, aside):
     """(declarer card points with the skat, declarer tricks) of a finished play state.
 
-    ``declarer_skat`` holds the two cards that count for the declarer unplayed: the
+    ``aside`` holds the two cards that count for the declarer unplayed: the
     discard, or the skat of a hand game.
     """
     won = state[STATE.won + state[STATE.declarer]]
-    return card_points(won) + card_points(declarer_skat), popcount(won) // 3
+    return card_points(won) + card_points(aside), popcount(won) // 3
 
 
 @njit(cache=True, inline="always")
@@ -261,9 +261,9 @@ class CardPlay:
         (:func:`announcement_missed`): the game may stop there, lost."""
         return bool(announcement_missed(self.state, schneider, schwarz))
 
-    def declarer_result(self, declarer_skat: int) -> tuple[int, int]:
-        """(declarer card points with ``declarer_skat``, declarer tricks) of the finished game."""
-        points, tricks = declarer_result(self.state, declarer_skat)
+    def declarer_result(self, aside: int) -> tuple[int, int]:
+        """(declarer card points with ``aside``, declarer tricks) of the finished game."""
+        points, tricks = declarer_result(self.state, aside)
         return int(points), int(tricks)
 
     def play(self, card: int) -> None:

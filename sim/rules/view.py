@@ -49,10 +49,10 @@ def set_declaration(view, hand, schneider_announced, schwarz_announced, ouvert, 
 
 
 @njit(cache=True, inline="always")
-def seat_view(state, seat, declarer_skat, view):
+def seat_view(state, seat, discard, view):
     """Fill ``view`` (declaration fields already set) with what ``seat`` may know in ``state``.
 
-    ``declarer_skat`` is the declarer's discard after a pick-up, 0 in a hand game.
+    ``discard`` is the declarer's discard after a pick-up, 0 in a hand game.
     """
     view[VIEW.seat], view[VIEW.game] = seat, state[t.STATE.game]
     declarer = state[t.STATE.declarer]
@@ -71,7 +71,7 @@ def seat_view(state, seat, declarer_skat, view):
     for k in range(30):
         view[VIEW.order + k] = state[t.STATE.order + k]
     view[VIEW.ouvert_cards] = state[t.STATE.hands + declarer] if view[VIEW.ouvert] else 0
-    view[VIEW.discard] = declarer_skat if seat == declarer else 0
+    view[VIEW.discard] = discard if seat == declarer else 0
 
 
 @njit(cache=True)

@@ -38,7 +38,7 @@ from sim.runs.folder import (
 from sim.runs.runner import RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
 from strategies.deals import DECLARE_VARIANTS, card_play_left_out, declare_every_game, play_deals, warm_card_play
-from strategies.profiles import Profile, build_profile, load_profile, mixed_table
+from strategies.profiles import Profile, build_profile, load_profile, mixed_seating
 from strategies.registry import build, logged_evaluators
 
 _profiles: dict[str, Profile] = {}
@@ -171,7 +171,7 @@ class MatchDeals(CompiledInTwo):
         a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
         plays = []
         for seating in range(len(SEATINGS)):
-            table = mixed_table(a, b, seats_of("a", seating), self.card_play_only)
+            table = mixed_seating(a, b, seats_of("a", seating), self.card_play_only)
             columns = play_deals(table, seed, start, count, self.log_tricks)
             columns.update(evaluator_columns(sorted(self.evaluators), columns))
             columns["seating"] = np.full(count, seating, dtype=np.int8)
@@ -183,7 +183,7 @@ class MatchDeals(CompiledInTwo):
         """Compile (or load) the kernels of every seating's card play alone (see :func:`sim.runs.runner.warm_up`)."""
         a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
         for seating in range(len(SEATINGS)):
-            warm_card_play(mixed_table(a, b, seats_of("a", seating), self.card_play_only))
+            warm_card_play(mixed_seating(a, b, seats_of("a", seating), self.card_play_only))
 
     def description(self) -> dict:
         described = {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,

@@ -19,7 +19,7 @@ From Python, on one position::
     hands = ["CJ SJ HJ DJ CA SA HA DA C10 S10", "C9 C8 C7 S9 S8 S7 H9 H8 H7 D9",
              "CK CQ SK SQ HK HQ DK DQ D8 D7"]
     state = solver.position(hands, "grand", declarer=0)
-    s = solver.solve(state, declarer_skat="H10 D10")
+    s = solver.solve(state, aside="H10 D10")
     s.declarer_points, s.declarer_wins, s.schwarz_possible   # 120, True, True
     s.best_cards                                           # all ten of forehand's cards keep 120
     solver.can_reach(state, "H10 D10", 90)                 # True: schneider
@@ -28,18 +28,18 @@ From Python, on one position::
     later = solver.position(hands, "grand", declarer=1, played="CJ C9")
     solver.solve(later, "H10 D10").declarer_points         # 20: only the skat
 
-``solve`` takes an optional ``table`` (:func:`new_table`) to keep between calls; by
-default a module-wide 16 MB table is used. Entries are keyed by the whole position
-(hands, leader, game, declarer, what is counted), so one table serves any mix of
+``solve`` takes an optional ``transpositions`` (:func:`new_transpositions`) to keep between calls; by
+default a module-wide 16 MB transposition table is used. Entries are keyed by the whole position
+(hands, leader, game, declarer, what is counted), so one transposition table serves any mix of
 deals, games and declarers without clearing.
 
 From numba (for example a Monte Carlo card player solving many sampled worlds per
-decision), with a table and a search stack made once per thread::
+decision), with a transposition table and a search stack made once per thread::
 
-    table, stack = solver.new_table(), solver.new_stack()
-    value = solver.open_hand_value(state, declarer_skat, table, stack)
+    transpositions, stack = solver.new_transpositions(), solver.new_stack()
+    value = solver.open_hand_value(state, aside, transpositions, stack)
     nodes = stack[solver.NODES, 0]
-    solver.solve_batch(states, declarer_skats, table, out_values, out_nodes)
+    solver.solve_batch(states, asides, transpositions, out_values, out_nodes)
 
 ``open_hand_value`` gives the declarer's card points (suit, grand) or 1 / 0 (null:
 the declarer avoids every trick / does not); :func:`declarer_reaches`,
@@ -68,7 +68,7 @@ The package, one module each:
 - :mod:`sim.solver.frames`: what a search counts, the columns of a search frame, the stack.
 - :mod:`sim.solver.layout`: cards laid out by each game's order, their runs, the cards of a hand worth searching.
 - :mod:`sim.solver.bounds`: sure points, cheap bounds at a trick start.
-- :mod:`sim.solver.transpositions`: the transposition table (:func:`new_table`, probe, store).
+- :mod:`sim.solver.transpositions`: the transposition table (:func:`new_transpositions`, probe, store).
 - :mod:`sim.solver.search`: the alpha-beta search over the stack of frames.
 - :mod:`sim.solver.endgame`: the last two and three tricks played out directly.
 - :mod:`sim.solver.roots`: the numba kernels on a play state (:func:`open_hand_value` and the others).
@@ -80,7 +80,7 @@ This module re-exports the public names of all but the last.
 
 from __future__ import annotations
 
-from sim.solver.api import Solution, can_reach, default_table, position, schwarz_possible, solve
+from sim.solver.api import Solution, can_reach, default_transpositions, position, schwarz_possible, solve
 from sim.solver.frames import FRAME_SIZE, NODES, NULL_AVOID, POINTS, SCHWARZ, STACK, new_stack
 from sim.solver.roots import (
     card_values,
@@ -91,7 +91,7 @@ from sim.solver.roots import (
     open_hand_value,
     solve_batch,
 )
-from sim.solver.transpositions import new_table
+from sim.solver.transpositions import new_transpositions
 
 __all__ = [
     "FRAME_SIZE",
@@ -105,11 +105,11 @@ __all__ = [
     "card_values",
     "declarer_reaches",
     "declarer_takes_all",
-    "default_table",
+    "default_transpositions",
     "equal_cards",
     "keeping_cards",
     "new_stack",
-    "new_table",
+    "new_transpositions",
     "open_hand_value",
     "position",
     "schwarz_possible",

@@ -1,5 +1,5 @@
 """The Python API: :func:`position` and :func:`solve` (a :class:`Solution`), :func:`can_reach`,
-:func:`schwarz_possible`, and the module-wide table they use when given none."""
+:func:`schwarz_possible`, and the module-wide transposition table they use when given none."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sim.rules.games import NULL, game_id
 from sim.rules.tricks import STATE, CardPlay
 from sim.solver.frames import NODES, new_stack
 from sim.solver.roots import declarer_reaches, declarer_takes_all, keeping_cards, open_hand_value
-from sim.solver.transpositions import new_table
+from sim.solver.transpositions import new_transpositions
 
 
 @dataclass(frozen=True)
@@ -35,22 +35,22 @@ class Solution:
     nodes: int
 
 
-_DEFAULT_TABLE: list[np.ndarray] = []
+_DEFAULT_TRANSPOSITIONS: list[np.ndarray] = []
 
 
-def default_table() -> np.ndarray:
+def default_transpositions() -> np.ndarray:
     """The module-wide transposition table the Python API uses when given none (made on first use)."""
-    if not _DEFAULT_TABLE:
-        _DEFAULT_TABLE.append(new_table())
-    return _DEFAULT_TABLE[0]
+    if not _DEFAULT_TRANSPOSITIONS:
+        _DEFAULT_TRANSPOSITIONS.append(new_transpositions())
+    return _DEFAULT_TRANSPOSITIONS[0]
 
 
-def _workspace(table):
-    return (default_table() if table is None else table), new_stack()
+def _workspace(transpositions):
+    return (default_transpositions() if transpositions is None else transpositions), new_stack()
 
 
-def _skat_mask(declarer_skat) -> int:
-    return parse_hand(declarer_skat) if isinstance(declarer_skat, (str, list, tuple)) else int(declarer_skat)
+def _aside_mask(aside) -> int:
+    return parse_hand(aside) if isinstance(aside, (str, list, tuple)) else int(aside)
 
 
 def _checked(state) -> np.ndarray:
@@ -75,22 +75,22 @@ def position(hands, game, declarer, played=()) -> np.ndarray:
     return play.state.copy()
 
 
-def solve(state, declarer_skat=0, table: np.ndarray | None = None, best_cards: bool = True) -> Solution:
+def solve(state, aside=0, transpositions: np.ndarray | None = None, best_cards: bool = True) -> Solution:
     """Everything the solver knows about one position (see :class:`Solution`).
 
-    ``declarer_skat``: the two cards that count for the declarer unplayed (mask or
-    text): the discard, or the skat of a hand game. ``table``: a transposition table
-    to reuse (:func:`new_table`); by default a module-wide one.
+    ``aside``: the two cards that count for the declarer unplayed (mask or
+    text): the discard, or the skat of a hand game. ``transpositions``: a transposition table
+    to reuse (:func:`new_transpositions`); by default a module-wide one.
     """
     state = _checked(state)
-    tt, stack = _workspace(table)
-    skat = _skat_mask(declarer_skat)
+    tt, stack = _workspace(transpositions)
+    aside = _aside_mask(aside)
     game = int(state[STATE.game])
-    value = int(open_hand_value(state, skat, tt, stack))
+    value = int(open_hand_value(state, aside, tt, stack))
     nodes = int(stack[NODES, 0])
     keep = ()
     if best_cards:
-        keep = tuple(cards_of(int(keeping_cards(state, skat, value, tt, stack))))
+        keep = tuple(cards_of(int(keeping_cards(state, aside, value, tt, stack))))
         nodes += int(stack[NODES, 0])
     if game == NULL:
         return Solution(game, None, bool(value), None, keep, nodes)
@@ -99,20 +99,20 @@ def solve(state, declarer_skat=0, table: np.ndarray | None = None, best_cards: b
     return Solution(game, value, value >= 61, schwarz, keep, nodes)
 
 
-def can_reach(state, declarer_skat, threshold: int, table: np.ndarray | None = None) -> bool:
+def can_reach(state, aside, threshold: int, transpositions: np.ndarray | None = None) -> bool:
     """Suit and grand games: can the declarer reach ``threshold`` card points (31 out of
     schneider, 61 to win, 90 schneider)? False means the defenders can hold them under it."""
     state = _checked(state)
     if int(state[STATE.game]) == NULL:
         raise ValueError("null games have no card points to reach; use solve() for whether the declarer wins")
-    tt, stack = _workspace(table)
-    return bool(declarer_reaches(state, _skat_mask(declarer_skat), int(threshold), tt, stack))
+    tt, stack = _workspace(transpositions)
+    return bool(declarer_reaches(state, _aside_mask(aside), int(threshold), tt, stack))
 
 
-def schwarz_possible(state, table: np.ndarray | None = None) -> bool:
+def schwarz_possible(state, transpositions: np.ndarray | None = None) -> bool:
     """Suit and grand games: can the declarer take every trick? False means the defenders can take one."""
     state = _checked(state)
     if int(state[STATE.game]) == NULL:
         raise ValueError("schwarz is not a question in null games")
-    tt, stack = _workspace(table)
+    tt, stack = _workspace(transpositions)
     return bool(declarer_takes_all(state, tt, stack))

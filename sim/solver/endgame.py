@@ -1,7 +1,7 @@
 """The last tricks played out directly: every card, no table, no frames.
 
 Near the end a position has so few plays that trying each is cheaper than the frame
-search's bookkeeping (the table probe, the sure points, grouping and ordering the
+search's bookkeeping (the transposition table probe, the sure points, grouping and ordering the
 cards). :func:`_two_tricks` gives the exact value of the last two tricks,
 :func:`_three_tricks` a fail-soft alpha-beta value of the last three. Hands are given
 from the leader on: the leader's, the next seat's, the one after.

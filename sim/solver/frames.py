@@ -3,7 +3,7 @@ search frame, the search stack and its node counter.
 
 The search walks card by card with an explicit stack of frames, one per card played
 since the root (row 0). A frame holds the hands twice, as card masks for the rules and
-laid out (:mod:`sim.solver.layout`) for equivalent cards and the table, the trick so
+laid out (:mod:`sim.solver.layout`) for equivalent cards and the transposition table, the trick so
 far, the window and the moves still to try. Row ``NODES`` of the stack holds the node
 counter of the last search in ``[NODES, 0]``.
 """

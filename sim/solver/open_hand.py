@@ -27,7 +27,7 @@ from sim.rules.games import GAME_NAMES, NULL
 from sim.rules.records import Position, read_position, record_id
 from sim.rules.scoring import game_outcome, matadors
 from sim.rules.tricks import STATE, CardPlay, start_play
-from sim.solver.api import default_table, solve
+from sim.solver.api import default_transpositions, solve
 from sim.solver.frames import NODES, new_stack
 from sim.solver.roots import declarer_takes_all, open_hand_value
 
@@ -36,7 +36,7 @@ ANSWER_FIELDS = ("game", "declarer", "cards_played", "to_play", "declarer_points
                  "declarer_schwarz_possible", "best_cards", "nodes", "microseconds")
 
 
-def solve_record(record: dict, trace: bool = False, table: np.ndarray | None = None) -> dict:
+def solve_record(record: dict, trace: bool = False, transpositions: np.ndarray | None = None) -> dict:
     """The open-hand answer for one record as a JSON-ready dict (see the module doc).
 
     Raises :class:`sim.rules.records.RecordError` for a record that breaks a rule.
@@ -45,7 +45,7 @@ def solve_record(record: dict, trace: bool = False, table: np.ndarray | None = N
     if position is None:
         return {"id": record_id(record), "passed_in": True, **dict.fromkeys(ANSWER_FIELDS)}
     start = time.perf_counter_ns()
-    s = solve(position.play.state, position.declarer_skat, table)
+    s = solve(position.play.state, position.aside, transpositions)
     microseconds = (time.perf_counter_ns() - start) // 1000
     play = position.play
     answer = {
@@ -63,26 +63,26 @@ def solve_record(record: dict, trace: bool = False, table: np.ndarray | None = N
         "microseconds": microseconds,
     }
     if trace:
-        first_lead, answer["trace"] = card_by_card(position, table)
+        first_lead, answer["trace"] = card_by_card(position, transpositions)
         points = first_lead if position.declaration.game != NULL else None
         answer["first_lead"] = {"declarer_points": points,
                                 "declarer_wins": bool(first_lead) if points is None else first_lead >= 61}
     return answer
 
 
-def card_by_card(position: Position, table: np.ndarray | None = None) -> tuple[int, list[dict]]:
+def card_by_card(position: Position, transpositions: np.ndarray | None = None) -> tuple[int, list[dict]]:
     """The open-hand value at the first lead (points, or null's 1/0), and for each card played:
     its trick (1 to 10), who played it, the value after it, and what it gave away."""
-    tt = default_table() if table is None else table
+    tt = default_transpositions() if transpositions is None else transpositions
     stack = new_stack()
     play = CardPlay(position.hands, position.declaration.game, position.declarer)
-    skat = position.declarer_skat
-    before = first_lead = int(open_hand_value(play.state, skat, tt, stack))
+    aside = position.aside
+    before = first_lead = int(open_hand_value(play.state, aside, tt, stack))
     steps = []
     for card in position.played:
         seat, trick = play.to_play, len(play.trick_winners) + 1
         play.play(card)
-        after = int(open_hand_value(play.state, skat, tt, stack))
+        after = int(open_hand_value(play.state, aside, tt, stack))
         steps.append({"trick": trick, **_step(card, seat, position, before, after)})
         before = after
     return first_lead, steps
@@ -104,7 +104,7 @@ _LEVELS = np.array([[61, 5], [90, 8], [120, 10]], dtype=np.int64)
 
 
 def first_lead_outcomes(hands, skat, declarer, game, discard, bid, hand, schneider, schwarz, ouvert,
-                        table: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                        transpositions: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Open-hand outcomes of declared games at their first lead, row by row: (values, won, nodes).
 
     ``hands`` (n, 3): the hands as dealt; ``skat``: the skat as dealt; ``declarer``: the
@@ -122,7 +122,7 @@ def first_lead_outcomes(hands, skat, declarer, game, discard, bid, hand, schneid
     values, won, nodes = np.full(n, -1, np.int64), np.zeros(n, np.bool_), np.zeros(n, np.int64)
     flags = np.column_stack([np.asarray(a, np.int64).reshape(n) for a in
                              (declarer, game, discard, bid, hand, schneider, schwarz, ouvert)])
-    tt = default_table() if table is None else table
+    tt = default_transpositions() if transpositions is None else transpositions
     _first_lead_outcomes(np.asarray(hands, np.int64).reshape(n, 3), np.asarray(skat, np.int64).reshape(n),
                          flags, tt, new_stack(), values, won, nodes)
     return values, won, nodes
@@ -148,12 +148,12 @@ def _first_lead_outcomes(hands, skat, flags, tt, stack, values, won, nodes):
         d, game, discard = flags[k, 0], flags[k, 1], flags[k, 2]
         if d < 0:
             continue
-        counted = discard if discard else skat[k]
+        aside = discard if discard else skat[k]
         twelve = hands[k, d] | skat[k]
         in_play[:] = hands[k]
-        in_play[d] = twelve & ~counted
+        in_play[d] = twelve & ~aside
         start_play(state, in_play[0], in_play[1], in_play[2], game, d)
-        values[k] = open_hand_value(state, counted, tt, stack)
+        values[k] = open_hand_value(state, aside, tt, stack)
         nodes[k] = stack[NODES, 0]
         if game == NULL:
             won[k] = values[k] == 1

@@ -5,8 +5,8 @@ taken, and asks the search (:mod:`sim.solver.search`) one question or a few:
 :func:`open_hand_value` (one principal variation search; null: one null window),
 :func:`declarer_reaches` and :func:`declarer_takes_all` (one null window each),
 :func:`keeping_cards` and :func:`card_values` (each legal card of the side to move) and
-:func:`solve_batch` (many states, one table); :func:`equal_cards` finds the legal cards that
-are worth the same without a search. Each counts a new solve in the table and
+:func:`solve_batch` (many states, one transposition table); :func:`equal_cards` finds the legal cards that
+are worth the same without a search. Each counts a new solve in the transposition table and
 leaves its node count in ``stack[NODES, 0]``.
 """
 
@@ -59,15 +59,15 @@ def _set_root(frames, state, mode):
 
 
 @njit(cache=True, inline="always")
-def _taken(state, declarer_skat):
+def _taken(state, aside):
     """The declarer's card points so far: tricks won and the two cards that count unplayed."""
-    return card_points(state[STATE.won + state[STATE.declarer]]) + card_points(declarer_skat)
+    return card_points(state[STATE.won + state[STATE.declarer]]) + card_points(aside)
 
 
 @njit(cache=True)
-def _points(state, declarer_skat, tt, stack):
+def _points(state, aside, tt, stack):
     """Exact declarer points of a suit or grand position: one principal variation search."""
-    taken = _taken(state, declarer_skat)
+    taken = _taken(state, aside)
     if state[STATE.finished]:
         return taken
     mode = np.int64(POINTS)
@@ -77,9 +77,9 @@ def _points(state, declarer_skat, tt, stack):
 
 
 @njit(cache=True)
-def _reaches(state, declarer_skat, threshold, tt, stack):
+def _reaches(state, aside, threshold, tt, stack):
     """Does the declarer of a suit or grand position reach ``threshold`` points? One null-window test."""
-    need = threshold - _taken(state, declarer_skat)
+    need = threshold - _taken(state, aside)
     if state[STATE.finished] or need <= 0:
         return need <= 0
     mode = np.int64(POINTS)
@@ -105,29 +105,29 @@ def _takes_every_trick(state, mode, tt, stack):
 
 
 @njit(cache=True)
-def open_hand_value(state, declarer_skat, tt, stack):
+def open_hand_value(state, aside, tt, stack):
     """Open-hand value of a play state: the declarer's card points at the end (suit and grand
     games), or 1 when the declarer avoids every trick and 0 when not (null).
 
-    ``declarer_skat`` (a mask) holds the two cards that count for the declarer unplayed:
+    ``aside`` (a mask) holds the two cards that count for the declarer unplayed:
     the discard, or the skat of a hand game. Leaves the node count in ``stack[NODES, 0]``.
     """
     stack[NODES, 0] = 0
     tt[0] += np.uint64(1)
     if state[STATE.game] == NULL:
         return 1 if _takes_every_trick(state, np.int64(NULL_AVOID), tt, stack) else 0
-    return _points(state, np.int64(declarer_skat), tt, stack)
+    return _points(state, np.int64(aside), tt, stack)
 
 
 @njit(cache=True)
-def declarer_reaches(state, declarer_skat, threshold, tt, stack):
+def declarer_reaches(state, aside, threshold, tt, stack):
     """Suit and grand games: can the declarer reach ``threshold`` card points (31, 61, 90 ...)?
 
     The defenders can hold the declarer under ``threshold`` exactly when this is False.
     """
     stack[NODES, 0] = 0
     tt[0] += np.uint64(1)
-    return _reaches(state, np.int64(declarer_skat), np.int64(threshold), tt, stack)
+    return _reaches(state, np.int64(aside), np.int64(threshold), tt, stack)
 
 
 @njit(cache=True)
@@ -140,17 +140,17 @@ def declarer_takes_all(state, tt, stack):
 
 
 @njit(cache=True)
-def _keeps(child, declarer_skat, value, mover_is_declarer, tt, stack):
+def _keeps(child, aside, value, mover_is_declarer, tt, stack):
     """Does the position after a card keep ``value`` (points, or the null outcome 1/0)?"""
     if child[STATE.game] == NULL:
         return (1 if _takes_every_trick(child, np.int64(NULL_AVOID), tt, stack) else 0) == value
     if mover_is_declarer:
-        return _reaches(child, declarer_skat, value, tt, stack)
-    return not _reaches(child, declarer_skat, value + 1, tt, stack)
+        return _reaches(child, aside, value, tt, stack)
+    return not _reaches(child, aside, value + 1, tt, stack)
 
 
 @njit(cache=True)
-def keeping_cards(state, declarer_skat, value, tt, stack):
+def keeping_cards(state, aside, value, tt, stack):
     """Mask of the legal cards of the side to move that keep the open-hand ``value``.
 
     ``value`` is what :func:`open_hand_value` returned for ``state``; the count of
@@ -158,7 +158,7 @@ def keeping_cards(state, declarer_skat, value, tt, stack):
     """
     stack[NODES, 0] = 0
     tt[0] += np.uint64(1)
-    declarer_skat = np.int64(declarer_skat)
+    aside = np.int64(aside)
     keep = np.int64(0)
     if state[STATE.finished]:
         return keep
@@ -172,7 +172,7 @@ def keeping_cards(state, declarer_skat, value, tt, stack):
         child[:] = state
         play_card(child, card)
         stack[NODES, 0] = 0
-        if _keeps(child, declarer_skat, value, mover_is_declarer, tt, stack):
+        if _keeps(child, aside, value, mover_is_declarer, tt, stack):
             keep |= np.int64(1) << card
         nodes += stack[NODES, 0]
     stack[NODES, 0] = nodes
@@ -183,7 +183,7 @@ def keeping_cards(state, declarer_skat, value, tt, stack):
 # each child and the other its exact value, and a numba kernel cannot take the question as an argument
 # and still be cached.
 @njit(cache=True)
-def card_values(state, declarer_skat, tt, stack, out):
+def card_values(state, aside, tt, stack, out):
     """``out[card]``: the open-hand value after each legal card of the side to move; -1 for the others.
 
     Exact for every card, so dearer than :func:`keeping_cards`; the node count adds up.
@@ -200,21 +200,21 @@ def card_values(state, declarer_skat, tt, stack, out):
         legal &= legal - 1
         child[:] = state
         play_card(child, card)
-        out[card] = open_hand_value(child, declarer_skat, tt, stack)
+        out[card] = open_hand_value(child, aside, tt, stack)
         nodes += stack[NODES, 0]
     stack[NODES, 0] = nodes
 
 
 @njit(cache=True)
-def solve_batch(states, declarer_skats, tt, out_values, out_nodes):
+def solve_batch(states, asides, tt, out_values, out_nodes):
     """:func:`open_hand_value` of each row of ``states`` (n, STATE.size) into ``out_values``.
 
-    ``declarer_skats`` (n,) holds each row's two cards that count for the declarer; the
-    node counts go to ``out_nodes``. The table is shared by all rows.
+    ``asides`` (n,) holds each row's two cards that count for the declarer; the
+    node counts go to ``out_nodes``. The transposition table is shared by all rows.
     """
     stack = np.zeros((STACK, FRAME_SIZE), dtype=np.int64)
     for k in range(states.shape[0]):
-        out_values[k] = open_hand_value(states[k], declarer_skats[k], tt, stack)
+        out_values[k] = open_hand_value(states[k], asides[k], tt, stack)
         out_nodes[k] = stack[NODES, 0]
 
 

@@ -4,11 +4,11 @@ The value searched is what the declarer still wins from here. :func:`_search` wa
 card by card with an explicit stack of frames (:mod:`sim.solver.frames`), one per card
 played since the root, so that numba compiles (and caches) it as one loop. Windows are
 exclusive: a result ``g <= alpha`` is an upper bound of the value, ``g >= beta`` a
-lower bound, anything between exact. Each node is opened (:func:`_enter`: the table,
+lower bound, anything between exact. Each node is opened (:func:`_enter`: the transposition table,
 sure points, the moves in order), played move by move (:func:`_play_next`, with null
 windows after the first move) and closed (:func:`_finish`, storing its bounds at trick
 starts). The search kernels allocate nothing and run without numba's reference
-counting (_nrt=False): counting the references of the table and the stack at every
+counting (_nrt=False): counting the references of the transposition table and the stack at every
 call cost about a quarter of the time.
 """
 
@@ -144,7 +144,7 @@ def _order(frames, p, game, declarer, mode, moves, seat, n, best):
 
 @njit(cache=True, _nrt=False)
 def _probe_trick_start(tt, frames, p, game, declarer, mode):
-    """Look the trick start up in the table: (lower, upper, best card), and keep its key in the frame."""
+    """Look the trick start up in the transposition table: (lower, upper, best card), and keep its key in the frame."""
     l0, l1, l2 = frames[p, F_LAID], frames[p, F_LAID + 1], frames[p, F_LAID + 2]
     laid_out = l0 | l1 | l2
     k0, k1, k2 = _canonical(game, l0, l1, l2)
@@ -191,7 +191,7 @@ def _enter(tt, frames, p, game, declarer, mode):
             return _two_tricks(game, declarer, mode, leader, frames[p, F_HANDS + leader],
                                frames[p, F_HANDS + (leader + 1) % 3], frames[p, F_HANDS + (leader + 2) % 3])
         # the declarer's sure points first: they settle a third of the trick starts without the
-        # table's memory (on the bench deals 3 to 11% less time in the median)
+        # transposition table's memory (on the bench deals 3 to 11% less time in the median)
         mine = 0
         if mode == POINTS:
             mine = _declarer_sure(frames, p, game, declarer)

@@ -3,12 +3,12 @@
 Entries are two uint64 words: the key (the three hands, the leader, what is counted,
 the game and the declarer; 96 + 9 bits) and, above the key's 41 bits in the second
 word, the bounds of the value of the remaining tricks, the best card and the
-generation. Word 0 of the table counts solves (the generation), entries follow in
-buckets of four. A position means the same in every deal, so the table need not be
+generation. Word 0 of the transposition table counts solves (the generation), entries follow in
+buckets of four. A position means the same in every deal, so the transposition table need not be
 cleared between positions; the generation only tells the replacement which entries
 belong to earlier solves.
 
-The table has two parts: positions of five tricks or fewer, the most numerous and
+It has two parts: positions of five tricks or fewer, the most numerous and
 mostly met again within one solve, go to a near part of 1 MB that stays in the
 processor's cache, the deeper ones to the large far part. On the solver benchmark's
 deals this gave 5% less time for the exact value and 14% for the win question than
@@ -28,13 +28,13 @@ BUCKET = 4
 _TABLE_HEADER = 8                                         # one cache line: buckets stay on lines
 
 
-#: Positions of this many cards or fewer (five tricks) go to the near part of the table.
+#: Positions of this many cards or fewer (five tricks) go to the near part of the transposition table.
 NEAR_CARDS = 15
-#: Entries of the near part: 2**16 (1 MB) once the table has 2**18 entries, else a quarter of them.
+#: Entries of the near part: 2**16 (1 MB) once the transposition table has 2**18 entries, else a quarter of them.
 NEAR_BITS = 16
 
 
-def new_table(bits: int = 20) -> np.ndarray:
+def new_transpositions(bits: int = 20) -> np.ndarray:
     """A transposition table of ``2**bits`` entries (16 bytes each) and its near part, made once and
     passed to every solve."""
     if not 8 <= bits <= 30:

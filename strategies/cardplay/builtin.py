@@ -22,8 +22,8 @@ How a new card player joins this loop (docs/writing-strategies.md works one thro
    gives :func:`builtin_card` a branch before its last line:
    ``if kind == NAME_KIND: return kernel(view, legal, params, data, rng)``. A player that searches
    with the open-hand solver also takes ``tt`` and ``stack`` (and may take ``state`` and
-   ``counted_skat`` if it is meant to see every hand), and its kind goes into
-   ``SEARCHING_KINDS`` so that the batch gets a solver table of full size.
+   ``aside`` if it is meant to see every hand), and its kind goes into
+   ``SEARCHING_KINDS`` so that the batch gets a transposition table of full size.
 3. ``strategies/cardplay/__init__.py`` imports its module, so that it registers with the package.
 
 The loop plays exactly what ``play_out`` plays with the same kernels: the same cards from
@@ -47,18 +47,18 @@ from .random_cards import RANDOM_KIND, random_card, random_choice
 
 #: The kinds builtin_card plays.
 BUILTIN_KINDS = (RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND, LEARNED_KIND)
-#: The kinds that search with the open-hand solver (the play loop hands them its table).
+#: The kinds that search with the open-hand solver (the play loop hands them its transposition table).
 SEARCHING_KINDS = (PIMC_KIND, OPEN_HAND_KIND)
 #: The kinds the play loop asks straight, without builtin_card: the players whose decisions cost tens of
-#: nanoseconds. A table of these alone plays with ``tt`` None, and its loop compiles without the other
+#: nanoseconds. A seating of these alone plays with ``tt`` None, and its loop compiles without the other
 #: players' kernels (the default profile's first run compiles no solver, PIMC or learned model).
 DIRECT_KINDS = (HEURISTIC_KIND, RANDOM_KIND)
 
 
 @njit(cache=True)
-def builtin_card(kind, view, legal, params, data, rng, state, counted_skat, tt, stack):
+def builtin_card(kind, view, legal, params, data, rng, state, aside, tt, stack):
     """The card of the built-in player of ``kind``, its row ``params`` and its ``data``. The searching
-    players use the solver's table ``tt`` and ``stack``; only ``open_hand`` reads the full ``state`` (it
+    players use the solver's transposition table ``tt`` and ``stack``; only ``open_hand`` reads the full ``state`` (it
     sees every hand)."""
     if kind == HEURISTIC_KIND:
         return heuristic_card(view, legal, params, data, rng)
@@ -66,7 +66,7 @@ def builtin_card(kind, view, legal, params, data, rng, state, counted_skat, tt, 
         rng, best = pimc_best(view, legal, params, data, rng, tt, stack)
         return rng, choose_among(view, best)
     if kind == OPEN_HAND_KIND:
-        return rng, choose_among(view, open_hand_best(state, counted_skat, legal, tt, stack))
+        return rng, choose_among(view, open_hand_best(state, aside, legal, tt, stack))
     if kind == LEARNED_KIND:
         return learned_card(view, legal, params, data, rng)
     return random_card(view, legal, params, data, rng)
@@ -75,20 +75,21 @@ def builtin_card(kind, view, legal, params, data, rng, state, counted_skat, tt, 
 # Inlined (numba IR) into play_batch_builtin, its caller once a deal: compiled on its own, the whole play
 # loop would be optimised twice, once here and again inside the batch (about 2 s of the first run).
 @njit(cache=True, inline="always")
-def play_out_builtin(state, declarer_skat, view, kinds, params, data, rng, log, counted_skat, tt, stack):
+def play_out_builtin(state, discard, view, kinds, params, data, rng, log, aside, tt, stack):
     """:func:`sim.rules.play.play_out` for built-in players, calling them directly so numba can cache it.
 
     ``kinds``, ``params`` and ``data`` are the seats' (:class:`strategies.cardplay.policy.Seats`).
-    ``declarer_skat`` is the declarer's discard as the views show it (0 in a hand game);
-    ``counted_skat`` the two cards that count for the declarer unplayed, for the open-hand player.
-    With ``tt`` and ``stack`` None the table must be of :data:`DIRECT_KINDS` alone (numba then leaves
+    ``discard`` is the declarer's discard as the views show it (0 in a hand game);
+    ``aside`` the two cards that count for the declarer unplayed (its discard, or the skat of a hand game),
+    for the open-hand player.
+    With ``tt`` and ``stack`` None the seats must be of :data:`DIRECT_KINDS` alone (numba then leaves
     ``builtin_card`` out of this loop's compile).
     """
     log[:] = -1
     n = 0
     while not state[STATE.finished]:
         seat = to_play(state)
-        legal = start_turn(state, declarer_skat, view)
+        legal = start_turn(state, discard, view)
         # The players of DIRECT_KINDS are called straight from here, the others through builtin_card: a
         # call of builtin_card passes its ten arguments (seven arrays) in memory, tens of ns a turn.
         kind = kinds[seat]
@@ -97,7 +98,7 @@ def play_out_builtin(state, declarer_skat, view, kinds, params, data, rng, log, 
         elif kind == RANDOM_KIND or tt is None:
             rng, card = random_choice(legal, rng)
         else:
-            rng, card = builtin_card(kind, view, legal, params[seat], data[seat], rng, state, counted_skat, tt,
+            rng, card = builtin_card(kind, view, legal, params[seat], data[seat], rng, state, aside, tt,
                                      stack)
         # finish_turn's two halves, called apart: bound across the check's raise, the state and the log
         # would each cost numba two atomic reference counts a turn
@@ -108,5 +109,5 @@ def play_out_builtin(state, declarer_skat, view, kinds, params, data, rng, log, 
 
 
 def new_workspace(bits: int = 20) -> tuple[np.ndarray, np.ndarray]:
-    """The solver's table and stack a play loop hands its searching players (``bits``: 2**bits entries)."""
-    return solver.new_table(bits), solver.new_stack()
+    """The transposition table and stack a play loop hands its searching players (``bits``: 2**bits entries)."""
+    return solver.new_transpositions(bits), solver.new_stack()

@@ -22,13 +22,13 @@ OPEN_HAND_KIND = 3
 
 
 @njit(cache=True)
-def open_hand_best(state, declarer_skat, legal, tt, stack):
+def open_hand_best(state, aside, legal, tt, stack):
     """The legal cards that keep the open-hand value, seeing every hand (the caller picks one)."""
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return legal
-    value = solver.open_hand_value(state, declarer_skat, tt, stack)
-    keep = np.int64(solver.keeping_cards(state, declarer_skat, value, tt, stack)) & legal
+    value = solver.open_hand_value(state, aside, tt, stack)
+    keep = np.int64(solver.keeping_cards(state, aside, value, tt, stack)) & legal
     return keep if keep else legal
 
 

@@ -137,26 +137,26 @@ def _spread(results, solved, best, card, sign, mean):
 
 
 @njit(cache=True)
-def _played_out(view, child, skat, score, params, data, seen, tt, stack, stats):
+def _played_out(view, child, aside, score, params, data, seen, tt, stack, stats):
     """The declarer's result (:func:`played_result`) of the world ``child`` played to its end by the learned
     card player of the model ``data``, at every seat from its own view (``seen``: a view
     with the declaration every seat's view shares). With ``solve_last`` the play-out
     stops at the start of that many last tricks and the open-hand solver values the rest
     (:func:`counted_result`)."""
     stats[S_CALLS] += 1  # the play-out; the solver's searches at its end count too
-    discard = 0 if view[VIEW.hand_game] else skat
+    discard = 0 if view[VIEW.hand_game] else aside
     solved_from = 10 - int(params[PIMC.solve_last])
     while not child[STATE.finished]:
         if child[STATE.in_trick] == 0 and child[STATE.tricks_done] >= solved_from:
-            return counted_result(view, child, skat, score, tt, stack, stats)
+            return counted_result(view, child, aside, score, tt, stack, stats)
         now = start_turn(child, discard, seen)
         play_card(child, learned_card(seen, now, params, data, np.uint64(0))[1])
-    taken, tricks = declarer_result(child, skat)
+    taken, tricks = declarer_result(child, aside)
     return played_result(view, taken, tricks, score)
 
 
 @njit(cache=True)
-def _value_world(view, legal, world, skat, params, data, tt, stack, stats, row):
+def _value_world(view, legal, world, aside, params, data, tt, stack, stats, row):
     """``row[card]``: the world's result after each legal card, solved open-handed (:func:`counted_result`)
     or, with ``play_out``, played out by the learned player (:func:`_played_out`). Cards worth the same in
     the world (``solver.equal_cards``) are valued once: with every hand seen they lead to the same ends, and
@@ -172,9 +172,9 @@ def _value_world(view, legal, world, skat, params, data, tt, stack, stats, row):
         child[:] = world
         play_card(child, card)
         if play_out:
-            row[card] = _played_out(view, child, skat, score, params, data, seen, tt, stack, stats)
+            row[card] = _played_out(view, child, aside, score, params, data, seen, tt, stack, stats)
         else:
-            row[card] = counted_result(view, child, skat, score, tt, stack, stats)
+            row[card] = counted_result(view, child, aside, score, tt, stack, stats)
     m = legal
     while m:
         card = lowest_card(m)
@@ -184,14 +184,14 @@ def _value_world(view, legal, world, skat, params, data, tt, stack, stats, row):
 
 
 @njit(cache=True)
-def _draw_candidates(view, rng, params, pool, pool_skats, weights, stats):
+def _draw_candidates(view, rng, params, pool, pool_asides, weights, stats):
     """Fill the candidate worlds and their weights (the bid's and the play's, pimc_inference)."""
     replay = np.empty(STATE.size, dtype=np.int64)
     seen = np.empty(VIEW.size, dtype=np.int64)
     for c in range(pool.shape[0]):
-        rng, pool_skats[c] = sample_world(view, rng, pool[c])
-        weights[c] = bid_weight(view, pool[c], pool_skats[c]) * play_likelihood(
-            view, pool[c], pool_skats[c], params[PIMC.deviation], replay, seen)
+        rng, pool_asides[c] = sample_world(view, rng, pool[c])
+        weights[c] = bid_weight(view, pool[c], pool_asides[c]) * play_likelihood(
+            view, pool[c], pool_asides[c], params[PIMC.deviation], replay, seen)
         stats[S_CANDIDATES] += 1
     return rng
 
@@ -280,15 +280,15 @@ def pimc_results(view, legal, params, data, rng, tt, stack, stats, results):
     world = np.empty(STATE.size, dtype=np.int64)
     if not inference and most == worlds:
         for k in range(worlds):
-            rng, skat = sample_world(view, rng, world)
-            _value_world(view, legal, world, skat, params, data, tt, stack, stats, results[k])
+            rng, aside = sample_world(view, rng, world)
+            _value_world(view, legal, world, aside, params, data, tt, stack, stats, results[k])
         return rng, worlds
     candidates = max(int(params[PIMC.candidates]), most) if inference else 0
     pool = np.empty((candidates, STATE.size), dtype=np.int64)
-    pool_skats = np.zeros(candidates, dtype=np.int64)
+    pool_asides = np.zeros(candidates, dtype=np.int64)
     weights = np.zeros(candidates)
     if inference:
-        rng = _draw_candidates(view, rng, params, pool, pool_skats, weights, stats)
+        rng = _draw_candidates(view, rng, params, pool, pool_asides, weights, stats)
     solved = 0
     while solved < most:
         if inference:
@@ -296,33 +296,33 @@ def pimc_results(view, legal, params, data, rng, tt, stack, stats, results):
                 break
             rng, c = _pick(rng, weights)
             weights[c] = 0.0            # each candidate is valued once
-            _value_world(view, legal, pool[c], pool_skats[c], params, data, tt, stack, stats, results[solved])
+            _value_world(view, legal, pool[c], pool_asides[c], params, data, tt, stack, stats, results[solved])
         else:
-            rng, skat = sample_world(view, rng, world)
-            _value_world(view, legal, world, skat, params, data, tt, stack, stats, results[solved])
+            rng, aside = sample_world(view, rng, world)
+            _value_world(view, legal, world, aside, params, data, tt, stack, stats, results[solved])
         solved += 1
         if solved >= worlds and (solved == most or _clear(results, solved, legal, sign, params[PIMC.clear])):
             break
     return rng, solved
 
 
-#: The table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid
-#: out as ``solver.new_table`` lays them out (its header words, then two words an entry).
-OWN_TABLE_BITS = 16
-OWN_TABLE_SIZE = len(solver.new_table(OWN_TABLE_BITS))
+#: The transposition table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid
+#: out as ``solver.new_transpositions`` lays them out (its header words, then two words an entry).
+OWN_TRANSPOSITION_BITS = 16
+OWN_TRANSPOSITIONS_SIZE = len(solver.new_transpositions(OWN_TRANSPOSITION_BITS))
 STACK_SHAPE = solver.new_stack().shape
 
 
 @njit(cache=True)
 def own_workspace():
-    """A solver table and stack made for one decision."""
-    return (np.zeros(OWN_TABLE_SIZE, dtype=np.uint64),
+    """A transposition table and stack made for one decision."""
+    return (np.zeros(OWN_TRANSPOSITIONS_SIZE, dtype=np.uint64),
             np.zeros((STACK_SHAPE[0], STACK_SHAPE[1]), dtype=np.int64))
 
 
 @njit(cache=True)
 def pimc_card(view, legal, params, data, rng):
-    """The PIMC card for a play loop that hands out no solver table: one is made per decision."""
+    """The PIMC card for a play loop that hands out no transposition table: one is made per decision."""
     tt, stack = own_workspace()
     rng, best = pimc_best(view, legal, params, data, rng, tt, stack)
     return rng, choose_among(view, best)

@@ -34,22 +34,22 @@ UNLIKELY = 0.25
 
 
 @njit(cache=True)
-def bid_weight(view, world, skat):
+def bid_weight(view, world, aside):
     """1, or :data:`UNLIKELY` for a world whose declared game could not reach the bid."""
     game = view[VIEW.game]
     if game == NULL:
         return 1.0
     declarer = view[VIEW.declarer]
-    twelve = world[STATE.hands + declarer] | view[VIEW.played_by + declarer] | skat
+    twelve = world[STATE.hands + declarer] | view[VIEW.played_by + declarer] | aside
     value = BASE_VALUES[game] * (abs(matadors(game, twelve)) + 1 + view[VIEW.hand_game])
     return 1.0 if value >= view[VIEW.bid] else UNLIKELY
 
 
 @njit(cache=True)
-def play_likelihood(view, world, skat, deviation, replay, seen):
+def play_likelihood(view, world, aside, deviation, replay, seen):
     """The chance of the other seats' cards so far in ``world`` under the model (module doc).
 
-    ``skat``: the world's two cards that count for the declarer (its discard unless it played
+    ``aside``: the world's two cards that count for the declarer (its discard unless it played
     hand). ``replay`` (a play state) and ``seen`` (a view) are scratch arrays. Seats whose
     cards the seat sees (an ouvert declarer) have the same chance in every world: skipped.
     """
@@ -60,7 +60,7 @@ def play_likelihood(view, world, skat, deviation, replay, seen):
     start_play(replay, start[0], start[1], start[2], game, declarer)
     set_declaration(seen, view[VIEW.hand_game], view[VIEW.schneider_announced], view[VIEW.schwarz_announced],
                     view[VIEW.ouvert], view[VIEW.bid])
-    discard = 0 if view[VIEW.hand_game] else skat
+    discard = 0 if view[VIEW.hand_game] else aside
     likelihood = 1.0
     for k in range(3 * view[VIEW.tricks_done] + view[VIEW.in_trick]):
         seat = to_play(replay)

@@ -32,9 +32,9 @@ def _levels(view):
 
 
 @njit(cache=True)
-def world_result(view, child, skat, score, tt, stack):
+def world_result(view, child, aside, score, tt, stack):
     """:func:`counted_result` without counting."""
-    return counted_result(view, child, skat, score, tt, stack, np.zeros(STATS, dtype=np.int64))
+    return counted_result(view, child, aside, score, tt, stack, np.zeros(STATS, dtype=np.int64))
 
 
 #: Per-decision counts a PIMC search keeps: worlds valued, solver calls or play-outs, nodes, candidate worlds drawn.
@@ -49,7 +49,7 @@ def _asked(stack, stats):
 
 
 @njit(cache=True)
-def counted_result(view, child, skat, score, tt, stack, stats):
+def counted_result(view, child, aside, score, tt, stack, stats):
     """The declarer's result with perfect play from ``child`` (the world after a card), in game
     terms (``score`` 0) or card points (1).
 
@@ -60,26 +60,26 @@ def counted_result(view, child, skat, score, tt, stack, stats):
     """
     game = view[VIEW.game]
     if game == NULL:
-        won = solver.open_hand_value(child, skat, tt, stack) == 1
+        won = solver.open_hand_value(child, aside, tt, stack) == 1
         _asked(stack, stats)
         if score == 1:
             return 1.0 if won else 0.0
         won_value, lost_value = plain_results(view)
         return won_value if won else lost_value
     if score == 1:
-        points = solver.open_hand_value(child, skat, tt, stack)
+        points = solver.open_hand_value(child, aside, tt, stack)
         _asked(stack, stats)
         return float(points)
     schneider_announced, schwarz_announced = view[VIEW.schneider_announced], view[VIEW.schwarz_announced]
     if schwarz_announced:
         won = solver.declarer_takes_all(child, tt, stack)
     else:
-        won = solver.declarer_reaches(child, skat, 90 if schneider_announced else 61, tt, stack)
+        won = solver.declarer_reaches(child, aside, 90 if schneider_announced else 61, tt, stack)
     _asked(stack, stats)
     if won:
         schneider = False
         if not schneider_announced:
-            schneider = solver.declarer_reaches(child, skat, 90, tt, stack)
+            schneider = solver.declarer_reaches(child, aside, 90, tt, stack)
             _asked(stack, stats)
         schwarz = False
         if (schneider or schneider_announced) and not schwarz_announced:
@@ -88,7 +88,7 @@ def counted_result(view, child, skat, score, tt, stack, stats):
         return _in_game_terms(view, True, schneider, schwarz, False)
     schneidered = False
     if not schneider_announced:
-        schneidered = not solver.declarer_reaches(child, skat, 31, tt, stack)
+        schneidered = not solver.declarer_reaches(child, aside, 31, tt, stack)
         _asked(stack, stats)
     return _in_game_terms(view, False, False, False, schneidered)
 
@@ -104,7 +104,7 @@ def _in_game_terms(view, won, schneider, schwarz, schneidered):
 
 @njit(cache=True)
 def played_result(view, taken, tricks, score):
-    """The declarer's result of a world played to its end, taking ``taken`` card points (the counted skat
+    """The declarer's result of a world played to its end, taking ``taken`` card points (the cards aside
     included) and ``tricks`` tricks: in game terms (``score`` 0) as :func:`counted_result` counts a solved
     world, or card points (1; null: won 1, lost 0)."""
     if view[VIEW.game] == NULL:

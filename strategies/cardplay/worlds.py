@@ -48,8 +48,8 @@ def sample_world(view, rng, world):
     open_declarer = view[VIEW.ouvert] != 0 and declarer != me
     if open_declarer:
         hands[declarer] = view[VIEW.ouvert_cards]
-    skat = view[VIEW.discard] if me == declarer else np.int64(0)
-    hidden = ALL_CARDS & ~(view[VIEW.played] | view[VIEW.own_hand] | view[VIEW.ouvert_cards] | skat)
+    aside = view[VIEW.discard] if me == declarer else np.int64(0)
+    hidden = ALL_CARDS & ~(view[VIEW.played] | view[VIEW.own_hand] | view[VIEW.ouvert_cards] | aside)
     seats = np.empty(2, dtype=np.int64)
     room = np.zeros(3, dtype=np.int64)        # free slots of the two other seats and of the skat
     k = 0
@@ -59,7 +59,7 @@ def sample_world(view, rng, world):
             if not (open_declarer and s == declarer):
                 room[k] = sizes[s]
             k += 1
-    if skat == 0:
+    if aside == 0:
         room[SKAT_PLACE] = 2
     cards = np.empty(32, dtype=np.int64)
     allowed = np.empty(32, dtype=np.int64)
@@ -86,10 +86,10 @@ def sample_world(view, rng, world):
             break
     for place in range(2):
         hands[seats[place]] |= placed[place]
-    if skat == 0:
-        skat = placed[SKAT_PLACE]
+    if aside == 0:
+        aside = placed[SKAT_PLACE]
     play_state_of_view(view, hands, world)
-    return rng, skat
+    return rng, aside
 
 
 @njit(cache=True)

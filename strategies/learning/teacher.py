@@ -42,9 +42,9 @@ from sim.rules.view import VIEW
 from ..cardplay.builtin import builtin_card, new_workspace, play_out_builtin
 from ..cardplay.policy import seats_of
 from ..deals import (
+    DECLARED_ASIDE,
     DECLARED_DECLARER,
     DECLARED_DISCARDED,
-    DECLARED_SKAT_CARDS,
     _start_deal,
     declare,
     declared_matrix,
@@ -56,8 +56,8 @@ from ..profiles import Profile
 SCHNEIDER_WEIGHT = 0.25
 #: At most this many decisions with a choice in one deal (30 cards, the last of each seat forced).
 DECISIONS_PER_DEAL = 27
-#: The solver's table of the teacher: 2**20 entries, shared by a batch of deals.
-TEACHER_TABLE_BITS = 20
+#: The solver's transposition table of the teacher: 2**20 entries, shared by a batch of deals.
+TEACHER_TRANSPOSITION_BITS = 20
 #: The teachers: the open-hand value on the real deal, and the end of the real deal played out by the seats'
 #: own players.
 TEACHERS = ("open_hand", "rollout")
@@ -65,13 +65,13 @@ OPEN_HAND_TEACHER, ROLLOUT_TEACHER = 0, 1
 
 
 @njit(cache=True)
-def _game_value(child, counted_skat, win_at, tt, stack):
+def _game_value(child, aside, win_at, tt, stack):
     """The teacher's value of a suit or grand position from null-window questions only."""
-    if solver.declarer_reaches(child, counted_skat, win_at, tt, stack):
-        if win_at < 90 and solver.declarer_reaches(child, counted_skat, 90, tt, stack):
+    if solver.declarer_reaches(child, aside, win_at, tt, stack):
+        if win_at < 90 and solver.declarer_reaches(child, aside, 90, tt, stack):
             return 1.0 + SCHNEIDER_WEIGHT
         return 1.0
-    if not solver.declarer_reaches(child, counted_skat, 31, tt, stack):
+    if not solver.declarer_reaches(child, aside, 31, tt, stack):
         return -SCHNEIDER_WEIGHT
     return 0.0
 
@@ -85,15 +85,15 @@ def _points_value(taken, win_at):
 
 
 @njit(cache=True)
-def _solved_value(child, counted_skat, win_at, tt, stack):
+def _solved_value(child, aside, win_at, tt, stack):
     """The first teacher's value of a position: null won (1) or lost (0), else :func:`_game_value`."""
     if child[STATE.game] == NULL:
-        return float(solver.open_hand_value(child, counted_skat, tt, stack))
-    return _game_value(child, counted_skat, win_at, tt, stack)
+        return float(solver.open_hand_value(child, aside, tt, stack))
+    return _game_value(child, aside, win_at, tt, stack)
 
 
 @njit(cache=True)
-def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, stack, out):
+def card_teacher_values(state, aside, legal, schneider_announced, tt, stack, out):
     """``out[card]``: the teacher's value of each legal card (see the module; NaN for the cards not legal)."""
     out[:] = np.nan
     child = np.empty(STATE.size, dtype=np.int64)
@@ -104,11 +104,11 @@ def card_teacher_values(state, counted_skat, legal, schneider_announced, tt, sta
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        out[card] = _solved_value(child, counted_skat, win_at, tt, stack)
+        out[card] = _solved_value(child, aside, win_at, tt, stack)
 
 
 @njit(cache=True)
-def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, kinds, params, data, rng, tt, stack, out):
+def rollout_teacher_values(state, discard, aside, legal, view, kinds, params, data, rng, tt, stack, out):
     """``out[card]``: the value, on the open-hand teacher's scale, of the end each legal card leads to on the
     real deal when every seat then plays its own card player (``kinds``, ``params`` and ``data``, a row per
     seat) from its view, all
@@ -125,8 +125,8 @@ def rollout_teacher_values(state, seen_skat, counted_skat, legal, view, kinds, p
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        play_out_builtin(child, seen_skat, seen, kinds, params, data, rng, log, counted_skat, tt, stack)
-        taken, tricks = declarer_result(child, counted_skat)
+        play_out_builtin(child, discard, seen, kinds, params, data, rng, log, aside, tt, stack)
+        taken, tricks = declarer_result(child, aside)
         if state[STATE.game] == NULL:
             out[card] = 1.0 if tricks == 0 else 0.0
         else:
@@ -148,20 +148,20 @@ def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stac
         if declared[k, DECLARED_DECLARER] < 0:
             continue
         _start_deal(declared[k], deals[k], state, view)
-        seen_skat = declared[k, DECLARED_SKAT_CARDS] if declared[k, DECLARED_DISCARDED] else 0
-        counted = declared[k, DECLARED_SKAT_CARDS]
+        discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
+        counted = declared[k, DECLARED_ASIDE]
         rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
         n = 0
         while not state[STATE.finished]:
             seat = to_play(state)
-            legal = start_turn(state, seen_skat, view)
+            legal = start_turn(state, discard, view)
             rng, card = builtin_card(kinds[seat], view, legal, params[seat], data[seat], rng, state, counted, tt,
                                      stack)
             if popcount(legal) > 1:
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
                 if teacher == ROLLOUT_TEACHER:
-                    rollout_teacher_values(state, seen_skat, counted, legal, view, kinds, params, data, rng, tt,
+                    rollout_teacher_values(state, discard, counted, legal, view, kinds, params, data, rng, tt,
                                            stack, values[kept])
                 else:
                     card_teacher_values(state, counted, legal, view[VIEW.schneider_announced], tt, stack,
@@ -186,7 +186,7 @@ def decision_columns(profile: Profile, seed: int, start: int, count: int, teache
     if any(p.builtin is None for p in policies):
         raise ValueError("decisions are logged with skatsim's own card players only")
     deal_ids = np.arange(start, start + count, dtype=np.int64)
-    tt, stack = new_workspace(TEACHER_TABLE_BITS)
+    tt, stack = new_workspace(TEACHER_TRANSPOSITION_BITS)
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
     views, values = np.empty((size, VIEW.size), np.int64), np.empty((size, 32), np.float32)

@@ -94,7 +94,7 @@ class Parameter:
         if self.kind in ("number", "whole", "numbers") and self.range is not None:
             whole = self.kind == "whole"
             if not self.range.admits(value) or (whole and not isinstance(value, int)):
-                return ("a whole number" + self.range.describe()[len("a number"):]) if whole else self.range.describe()
+                return self.values()
             return None
         if self.kind == "choice":
             return None if value in self.choices else "one of " + ", ".join(map(repr, self.choices))
@@ -108,15 +108,20 @@ class Parameter:
             return float(self.choices.index(value))
         return float(value)
 
+    def values(self) -> str:
+        """The values it may take, in words."""
+        bounded = self.range.describe() if self.range else None
+        if self.kind == "whole":
+            return "a whole number" + (bounded[len("a number"):] if bounded else "")
+        words = {"number": bounded or "a number", "flag": "true or false", "text": "a text",
+                 "choice": " or ".join(f'"{c}"' for c in self.choices), "numbers": bounded or "a list of numbers",
+                 "section": "a section of settings"}
+        return words[self.kind]
+
     def describe(self) -> str:
         """One line: the name, the default, the values it may take and the doc."""
-        values = {"number": self.range.describe() if self.range else "a number",
-                  "whole": ("a whole number" + self.range.describe()[len("a number"):]) if self.range else
-                  "a whole number", "flag": "true or false", "choice": " or ".join(map(repr, self.choices)),
-                  "text": "a text", "numbers": self.range.describe() if self.range else "a list of numbers",
-                  "section": "a section"}[self.kind]
-        default = "none" if self.default is None else repr(self.default)
-        return f"{self.name} = {default} ({values}): {self.doc}"
+        default = "none" if self.default is None else _toml(self.default)
+        return f"{self.name} = {default} ({self.values()}){': ' + self.doc if self.doc else ''}"
 
 
 _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -184,3 +189,22 @@ def row(layout, parameters: tuple[Parameter, ...], values: dict) -> tuple[float,
     for name in layout._fields[:-1]:
         out[getattr(layout, name)] = declared[name].code(values.get(name, declared[name].default))
     return tuple(out)
+
+
+def markdown_table(parameters: tuple[Parameter, ...]) -> str:
+    """The declaration as a Markdown table, as the docs print it: a row a parameter with its default, the
+    values it may take and its doc."""
+    lines = ["| parameter | default | values | meaning |", "|---|---|---|---|"]
+    for p in parameters:
+        default = "none" if p.default is None else f"`{_toml(p.default)}`"
+        lines.append(f"| `{p.name}` | {default} | {p.values()} | {p.doc} |")
+    return "\n".join(lines)
+
+
+def _toml(value) -> str:
+    """A value as a profile or ``--set`` writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return f"{value:g}" if isinstance(value, float) else str(value)

@@ -46,3 +46,16 @@ def test_every_note_is_dated_and_listed_once_in_the_notes_index():
         assert note.read_text().startswith(f"# {note.name[:10]}: "), note.name
         assert index.count(f"]({note.name})") == 1, note.name
     assert "notes/README.md" in (ROOT / "README.md").read_text()
+
+
+def test_the_parameter_tables_of_the_docs_are_the_strategies_declarations():
+    from strategies.parameters import markdown_table
+    from strategies.registry import lookup
+
+    found = 0
+    for doc in DOCUMENTS:
+        for match in re.finditer(r"<!-- parameters: (\w+) (\w+) -->\n((?:\|.*\n?)+)", doc.read_text()):
+            role, name, table = match.groups()
+            assert table.strip() == markdown_table(lookup(role, name).parameters), f"{doc.name}: {role} {name}"
+            found += 1
+    assert found >= 9

@@ -9,8 +9,9 @@ games, so the measures compare evaluators on the same hands:
   lost games at each distinct score. 0.5 is no better than chance.
 - **Brier score** and **log loss** of a calibrated probability: a logistic fit
   P(won) = 1 / (1 + exp(-(a + b * score))) by Newton's method on the aggregated
-  counts. Two parameters hardly overfit millions of games; ``brier_reference``
-  is the Brier score of always predicting the overall win rate.
+  counts (:func:`sim.statistics.fitted_probabilities`). Two parameters hardly overfit
+  millions of games; ``brier_reference`` is the Brier score of always predicting the
+  overall win rate.
 - **calibration**: per score bin, the mean fitted probability against the observed
   win rate (Wilson interval).
 
@@ -33,6 +34,7 @@ import numpy as np
 import polars as pl
 
 from sim.rules.games import GAME_NAMES, GRAND
+from sim.statistics import brier, fitted_probabilities, log_loss
 
 from .binning import FINE_PER_BIN, Grid, by_evaluator, evaluator_cube, grids
 from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, group_matrices
@@ -42,11 +44,6 @@ from .runs import Run
 
 SUIT_GAMES = "suit games"
 HEURISTIC_REPLICATES = 1000
-NEWTON_STEPS = 30
-#: The fit stops before NEWTON_STEPS once no step of any replicate moves a coefficient by more than
-#: this: it has converged (in about six steps on real runs); a separated group, whose coefficients
-#: grow without limit, takes every step.
-NEWTON_TOLERANCE = 1e-12
 
 
 def auc(won: np.ndarray, lost: np.ndarray) -> np.ndarray:
@@ -58,53 +55,13 @@ def auc(won: np.ndarray, lost: np.ndarray) -> np.ndarray:
         return (won * (lost_below + 0.5 * lost)).sum(-1) / pairs
 
 
-def fit_logistic(score: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    """Fitted P(won) at each score: weighted logistic regression, Newton steps; replicates along axis 0."""
-    won, lost = np.atleast_2d(np.asarray(won, float)), np.atleast_2d(np.asarray(lost, float))
-    n = won + lost
-    weights = n[0] / n[0].sum()
-    centre = weights @ score
-    spread = np.sqrt(weights @ (score - centre) ** 2) or 1.0
-    z = (score - centre) / spread
-    rate = np.clip(won.sum(1) / np.maximum(n.sum(1), 1), 1e-6, 1 - 1e-6)
-    a, b = np.log(rate / (1 - rate)), np.zeros(len(won))
-    for _ in range(NEWTON_STEPS):
-        a_next, b_next = _newton_step(a, b, z, won, n)
-        converged = (np.abs(a_next - a) <= NEWTON_TOLERANCE).all() and (np.abs(b_next - b) <= NEWTON_TOLERANCE).all()
-        a, b = a_next, b_next
-        if converged:  # a NaN step is not converged: such a fit takes every step, as before
-            break
-    return 1 / (1 + np.exp(-(a[:, None] + b[:, None] * z)))
-
-
-def _newton_step(a, b, z, won, n):
-    """One Newton step of the logistic log-likelihood; steps are capped, and none is taken where the
-    curvature is singular (a single distinct score)."""
-    p = 1 / (1 + np.exp(-(a[:, None] + b[:, None] * z)))
-    residual, curvature = won - n * p, n * p * (1 - p) + 1e-9
-    g0, g1 = residual.sum(1), (residual * z).sum(1)
-    h00, h01, h11 = curvature.sum(1), (curvature * z).sum(1), (curvature * z * z).sum(1)
-    det = h00 * h11 - h01 ** 2
-    safe = np.where(det > 1e-12 * h00 * h00, det, np.inf)
-    return a + np.clip((h11 * g0 - h01 * g1) / safe, -5, 5), b + np.clip((h00 * g1 - h01 * g0) / safe, -5, 5)
-
-
-def brier(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    return (won * (1 - p) ** 2 + lost * p ** 2).sum(-1) / (won + lost).sum(-1)
-
-
-def log_loss(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    p = np.clip(p, 1e-12, 1 - 1e-12)
-    return -(won * np.log(p) + lost * np.log(1 - p)).sum(-1) / (won + lost).sum(-1)
-
-
 def measures(score, won, lost) -> dict[str, np.ndarray]:
     """AUC, Brier score and log loss for won/lost counts (replicates along axis 0) at ascending scores.
 
     Where the score separates won from lost games completely (AUC 0 or 1, or games of one kind only)
     the fit's limit predicts every game exactly: Brier score and log loss are 0, not the 1e-20 that
     Newton steps reach on the way."""
-    p = fit_logistic(score, won, lost)
+    p = fitted_probabilities(score, won, lost)
     with np.errstate(invalid="ignore", divide="ignore"):  # a replicate without games gives NaN
         area = auc(won, lost)
         games = won.sum(-1) + lost.sum(-1)
@@ -156,7 +113,7 @@ def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     if by_deals(counts):  # the fit reads one row per score
         cells = (counts.group_by("group", "fine", "score", "bin").agg(pl.col("won", "lost").sum())
                  .sort("group", "fine"))
-    fitted = [fit_logistic(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
+    fitted = [fitted_probabilities(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
               for part in cells.partition_by("group", maintain_order=True)]  # counts are sorted by group
     n = pl.col("won") + pl.col("lost")
     table = (cells.with_columns(fitted=pl.Series(np.concatenate([np.zeros(0), *fitted]), dtype=pl.Float64))

@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 
 from analysis.binning import round_width
-from analysis.heuristics import auc, brier, fit_logistic, group_measures, log_loss
+from analysis.heuristics import auc, group_measures
 from analysis.intervals import BOOTSTRAP_SEED, MIN_GAMES, bootstrap_ratio, mean_table, normal_mean, wilson
 from analysis.thresholds import break_even, first_positive_run, reachable_bids, sf_at_bid
 
@@ -96,16 +96,6 @@ def test_auc_of_replicates_at_once():
     won = np.array([[0, 0, 1, 1], [1, 1, 0, 0]])
     lost = np.array([[1, 1, 0, 0], [0, 0, 1, 1]])
     assert auc(won, lost).tolist() == [1.0, 0.0]
-
-
-def test_logistic_fit_recovers_a_known_curve():
-    score = np.linspace(-3, 3, 13)
-    truth = 1 / (1 + np.exp(-(0.5 + 1.5 * score)))
-    won, lost = 100_000 * truth, 100_000 * (1 - truth)
-    fitted = fit_logistic(score, won, lost)[0]
-    assert fitted == pytest.approx(truth, abs=1e-6)
-    assert brier(fitted, won, lost) == pytest.approx(np.average(truth * (1 - truth), weights=won + lost))
-    assert log_loss(fitted, won, lost) > 0
 
 
 def test_seeger_fabian_score_at_a_higher_bid_applies_the_overbid_rule():

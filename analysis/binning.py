@@ -7,11 +7,11 @@ range (read from the Parquet column statistics, so no pass over the rows):
   ``TARGET_BINS`` bins over the range; bin ``k`` holds scores in
   ``[k * width, (k + 1) * width)`` and is named by its lower edge;
 - a fine grid ``FINE_PER_BIN`` times finer (scores rounded to it), which keeps
-  the order of distinct scores for the rank statistics of :mod:`analysis.heuristics`.
+  the order of distinct scores for the rank statistics of :mod:`analysis.evaluator_comparison`.
 
 The cube counts the games per (seat, game, fine cell, bin, value reached, won in
 play, won, Seeger-Fabian score, score against the table, won open-handed; and deal group in
-declare mode, see :mod:`analysis.deal_groups`) and sums their scores; thresholds and heuristic
+declare mode, see :mod:`analysis.deal_groups`) and sums their scores; thresholds and evaluator
 comparisons are computed from it, never from rows.
 """
 

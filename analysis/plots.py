@@ -182,7 +182,7 @@ def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: 
 
 
 @drawn
-def heuristic_ranking(table: pl.DataFrame, path: Path) -> Path | None:
+def evaluator_ranking(table: pl.DataFrame, path: Path) -> Path | None:
     """ROC AUC of each evaluator per pooled game group, with bootstrap intervals, one marker per run."""
     rows = table.filter(pl.col("group").is_in(["suit games", "grand", "null"]), _finite("auc"))
     if not rows.height:  # no group has both won and lost games

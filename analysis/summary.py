@@ -101,11 +101,11 @@ def contracts_part(report: Report) -> list[str]:
                             empty="No game was declared: every deal was passed in.")]
 
 
-def heuristics_part(report: Report) -> list[str]:
+def evaluators_part(report: Report) -> list[str]:
     tables = report.tables
-    if "heuristics" not in tables:
+    if "evaluators" not in tables:
         return []
-    measured = tables["heuristics"]
+    measured = tables["evaluators"]
     best = measured.filter(pl.col("group").is_in(POOLED_GROUPS), pl.col("rank") == 1)
     columns = {"run": "run", "game group": "group", "best evaluator": "evaluator",
                "ROC AUC (95% interval)": mean_column("auc", 3)}

@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 
 from analysis.binning import round_width
-from analysis.heuristics import auc, group_measures
+from analysis.evaluator_comparison import auc, group_measures
 from analysis.intervals import BOOTSTRAP_SEED, MIN_GAMES, bootstrap_ratio, mean_table, normal_mean, wilson
 from analysis.thresholds import break_even, first_positive_run, reachable_bids, sf_at_bid
 

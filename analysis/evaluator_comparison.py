@@ -1,4 +1,4 @@
-"""Heuristic comparison: how well each evaluator's score predicts that the declarer wins.
+"""Evaluator comparison: how well each evaluator's score predicts that the declarer wins.
 
 Within one game group (each game type, and the four suit games together, whose
 scores share one scale) every evaluator that assesses the group scores the same
@@ -16,7 +16,7 @@ games, so the measures compare evaluators on the same hands:
   win rate (Wilson interval).
 
 Intervals are percentile bootstraps: the won and lost counts of every score are
-redrawn as one multinomial (the same as resampling the games), and the whole
+redrawn by the Poisson bootstrap (:func:`analysis.intervals.resample_counts`), and the whole
 measure, logistic fit included, is recomputed for every replicate at once. In a
 declare-mode run whole deals are redrawn instead (:mod:`analysis.deal_groups`): a deal's
 rows (every seat, every game) share its cards.
@@ -43,7 +43,7 @@ from .intervals import BOOTSTRAP_SEED, add_rate, percentile_interval, resample_c
 from .runs import Run
 
 SUIT_GAMES = "suit games"
-HEURISTIC_REPLICATES = 1000
+MEASURE_REPLICATES = 1000
 
 
 def auc(won: np.ndarray, lost: np.ndarray) -> np.ndarray:
@@ -85,7 +85,7 @@ def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.Data
             .sort("group", "fine", *groups))
 
 
-def group_measures(counts: pl.DataFrame, replicates: int = HEURISTIC_REPLICATES,
+def group_measures(counts: pl.DataFrame, replicates: int = MEASURE_REPLICATES,
                    seed: int = BOOTSTRAP_SEED) -> dict:
     """The measures of one group's score counts with their bootstrap intervals (over deals when the
     counts carry deal groups)."""
@@ -126,9 +126,9 @@ def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     return table.drop("bin")
 
 
-#: The columns of :func:`heuristic_tables` (an evaluator without games gives them without rows).
-HEURISTIC_SCHEMAS = {
-    "heuristics": {"group": pl.String, "games": pl.Int64, "win_rate": pl.Float64,
+#: The columns of :func:`measure_tables` (an evaluator without games gives them without rows).
+MEASURE_SCHEMAS = {
+    "evaluators": {"group": pl.String, "games": pl.Int64, "win_rate": pl.Float64,
                    "brier_reference": pl.Float64,
                    **{f"{measure}{end}": pl.Float64 for measure in ("auc", "brier", "log_loss")
                       for end in ("", "_lo", "_hi")}},
@@ -137,26 +137,28 @@ HEURISTIC_SCHEMAS = {
                     "win_rate_hi": pl.Float64},
 }
 #: The columns of :func:`open_hand_tables`.
-OPEN_HAND_SCHEMAS = {"heuristics_open_hand": HEURISTIC_SCHEMAS["heuristics"]}
+OPEN_HAND_SCHEMAS = {"evaluators_open_hand": MEASURE_SCHEMAS["evaluators"]}
 
 
-def heuristic_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
-    """Measures per game group and the calibration table of one evaluator's collected cube."""
+def measure_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
+    """The measures per game group (``evaluators``) and the calibration table of one evaluator's
+    collected cube."""
     counts = score_counts(cube, grid)
-    return {"heuristics": measure_table(counts), "calibration": calibration(counts, grid)}
+    return {"evaluators": measures_by_group(counts), "calibration": calibration(counts, grid)}
 
 
 def open_hand_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
     """The measures of one evaluator against open-hand outcomes (a run made with ``--open-hand``):
     does its score predict the game won with best play on both sides? A target free of the
     card players' mistakes, as bridge hand evaluators are judged against double-dummy results."""
-    return {"heuristics_open_hand": measure_table(score_counts(cube, grid, "oh_won"))}
+    return {"evaluators_open_hand": measures_by_group(score_counts(cube, grid, "oh_won"))}
 
 
-def measure_table(counts: pl.DataFrame) -> pl.DataFrame:
+def measures_by_group(counts: pl.DataFrame) -> pl.DataFrame:
+    """The measures of each game group of :func:`score_counts`, one row a group."""
     rows = [{"group": group, **group_measures(part)}
             for (group,), part in sorted(counts.partition_by("group", as_dict=True).items())]
-    return pl.DataFrame(rows, schema=HEURISTIC_SCHEMAS["heuristics"])
+    return pl.DataFrame(rows, schema=MEASURE_SCHEMAS["evaluators"])
 
 
 def rank(table: pl.DataFrame) -> pl.DataFrame:
@@ -166,11 +168,11 @@ def rank(table: pl.DataFrame) -> pl.DataFrame:
     return table.with_columns(rank=order).sort("group", "rank", nulls_last=True)
 
 
-def compare_heuristics(run: Run, evaluators: list[str] | None = None) -> dict[str, pl.DataFrame]:
+def compare_evaluators(run: Run, evaluators: list[str] | None = None) -> dict[str, pl.DataFrame]:
     """Ranked measures and calibration of every evaluator of a run (one scan for all)."""
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found]
     frame = games(run, names)
     cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
-    tables = by_evaluator(cubes, lambda name, cube: heuristic_tables(cube, found[name]), HEURISTIC_SCHEMAS)
-    return {**tables, "heuristics": rank(tables["heuristics"])}
+    tables = by_evaluator(cubes, lambda name, cube: measure_tables(cube, found[name]), MEASURE_SCHEMAS)
+    return {**tables, "evaluators": rank(tables["evaluators"])}

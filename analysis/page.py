@@ -118,7 +118,7 @@ TOO_FEW_PLOTTED = f"Too few games to plot: no {{what}} has {plots.MIN_GAMES_PLOT
 TOO_FEW_BINS = "Too few games for {what}: no score bin has {min_rows} games yet."
 
 DECLARE_NOTE = """The rows of declare-mode runs ({runs}) describe every seat declaring every game at bid 18
-(no auction), not the games a table would play."""
+(no auction), not the games players would bid and declare."""
 
 IMPORTED_NOTE = """{runs}: imported from game archives. Contract success counts only the games played out or
 conceded (resigned or claimed); games a time-out or a player leaving ended are scored by the server's penalty

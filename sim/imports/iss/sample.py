@@ -5,7 +5,7 @@ No real archive ships with skatsim, so the importer is tested on records written
 - :func:`profile_lines`: the deals of a profile played by the engine in bulk
   (:func:`strategies.deals.play_deals`), one record per deal, passed-in deals included; the
   imported rows must equal the simulated ones;
-- :func:`constructed_games`: games the table's profiles rarely or never play (every game type
+- :func:`constructed_games`: games the built-in profiles rarely or never play (every game type
   from every seat, hand, ouvert and announced games, overbids, random legal cards) and games that
   end early (RE, SC, TI.n, LE.n), each with the replay record it was made from, in both of the
   forms an archive may use (a declaration after picking up the skat in one move or in two,

@@ -36,9 +36,8 @@ import polars as pl
 from sim.rules.games import GAME_NAMES, GRAND
 from sim.statistics import brier, fitted_probabilities, log_loss
 
-from .binning import FINE_PER_BIN, Grid, by_evaluator, evaluator_cube, grids
+from .binning import FINE_PER_BIN, Grid, by_evaluator, collected_cubes
 from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, group_matrices
-from .games import games
 from .intervals import BOOTSTRAP_SEED, add_rate, percentile_interval, resample_counts
 from .runs import Run
 
@@ -170,9 +169,6 @@ def rank(table: pl.DataFrame) -> pl.DataFrame:
 
 def compare_evaluators(run: Run, evaluators: list[str] | None = None) -> dict[str, pl.DataFrame]:
     """Ranked measures and calibration of every evaluator of a run (one scan for all)."""
-    found = grids(run)
-    names = [e for e in (evaluators or found) if e in found]
-    frame = games(run, names)
-    cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
+    found, cubes = collected_cubes(run, evaluators)
     tables = by_evaluator(cubes, lambda name, cube: measure_tables(cube, found[name]), MEASURE_SCHEMAS)
     return {**tables, "evaluators": rank(tables["evaluators"])}

@@ -53,9 +53,9 @@ from sim.rules.auction import BID_VALUES
 from sim.rules.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
 from sim.rules.scoring import SF_DEFENDER_BONUS, seeger_fabian_at_bid
 
-from .binning import Grid, by_evaluator, evaluator_cube, grids
+from .binning import Grid, by_evaluator, collected_cubes
 from .deal_groups import add_deal_rates, by_deals, group_matrices, sandwich_mean
-from .games import SEATS, games
+from .games import SEATS
 from .intervals import (
     BOOTSTRAP_SEED,
     MIN_GAMES,
@@ -335,10 +335,7 @@ THRESHOLD_SCHEMAS = {"threshold_curves": CURVES_SCHEMA,
 def thresholds(run: Run, evaluators: list[str] | None = None,
                min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
     """The threshold tables of a run for each evaluator (all logged ones by default)."""
-    found = grids(run)
-    names = [e for e in (evaluators or found) if e in found]
-    frame = games(run, names)
-    cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
+    found, cubes = collected_cubes(run, evaluators)
     return by_evaluator(cubes, lambda name, cube: threshold_tables(cube, found[name], min_rows,
                                                                    shipped_thresholds(run, name)),
                         THRESHOLD_SCHEMAS)

@@ -171,16 +171,21 @@ def _auction_for(rng: np.random.Generator, declarer: int, bid: int) -> list:
     return [(1, low), (0, "pass"), (2, bid), (1, "pass")]
 
 
+def _dealt(seed: int, count: int):
+    """Deals ``0 .. count - 1`` of ``seed``: each one's number, its three hands and skat (card masks),
+    and the record's first move, which deals them."""
+    deals = deal_batch(seed, 0, count)
+    for k in range(count):
+        hands, skat = [int(h) for h in deals[k, :3]], int(deals[k, 3])
+        yield k, hands, skat, [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+
+
 def constructed_games(seed: int = 7, count: int = 200, early_share: float = 0.25,
                       passed_share: float = 0.05, first_id: int = 100_000) -> list[Constructed]:
     """``count`` constructed records: random declarations, bids and legal cards on the deals of ``seed``."""
     rng = np.random.default_rng(seed)
-    deals = deal_batch(seed, 0, count)
     out = []
-    for k in range(count):
-        hands = [int(h) for h in deals[k, :3]]
-        skat = int(deals[k, 3])
-        moves = [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+    for k, hands, skat, moves in _dealt(seed, count):
         base = {"id": str(first_id + k), "hands": [cards_text(h).replace(".", " ") for h in hands],
                 "skat": cards_text(skat).replace(".", " ")}
         players, date = _players(k), START + timedelta(days=1, seconds=k)
@@ -350,11 +355,8 @@ def penalty_records(seed: int = 9, count: int = 20, first_id: int = 200_000) -> 
     and a penalty point, or, after the pick-up, the declarer's loss): in the auction, once it is
     over, or after the skat was picked up. The kernels leave them to the checked path."""
     rng = np.random.default_rng(seed)
-    deals = deal_batch(seed, 0, count)
     out = []
-    for k in range(count):
-        hands, skat = [int(h) for h in deals[k, :3]], int(deals[k, 3])
-        moves = [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+    for k, _, skat, moves in _dealt(seed, count):
         winner = int(rng.integers(3))
         calls = _auction_for(rng, winner, int(rng.choice(BID_VALUES[:8])))
         where = int(rng.integers(3))  # 0: in the auction, 1: after it, 2: after picking up the skat

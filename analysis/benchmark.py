@@ -39,7 +39,7 @@ def _timed(run_folder, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int = 0) -> Path:
+def enlarge_run(source, out, rows: int, *, rows_per_part: int = 100_000, seed: int = 0) -> Path:
     """A run folder of about ``rows`` rows resampled from the deals of the run in ``source``."""
     run, out = load_run(source), Path(out)
     out.mkdir(parents=True, exist_ok=False)

@@ -62,7 +62,7 @@ def evaluator_plots(report, folder):
 def calibration_plots(report, folder):
     for run, part in report.tables["calibration"].group_by("run", maintain_order=True):
         path = folder / f"calibration_{slug(run[0])}.png"
-        yield f"Calibration, run {run[0]}", partial(plots.calibration, part, run[0], path, report.min_rows)
+        yield f"Calibration, run {run[0]}", partial(plots.calibration, part, run[0], path, min_rows=report.min_rows)
 
 
 def threshold_plots(report, folder):
@@ -71,8 +71,8 @@ def threshold_plots(report, folder):
         pick = (pl.col("run") == run) & (pl.col("evaluator") == evaluator)
         path = folder / f"thresholds_{slug(run)}_{slug(evaluator)}.png"
         yield (f"{evaluator} thresholds, run {run}",
-               partial(plots.threshold_curves, table.filter(pick), even.filter(pick), evaluator, run, path,
-                       report.min_rows))
+               partial(plots.threshold_curves, table.filter(pick), even.filter(pick), evaluator, run=run,
+                       path=path, min_rows=report.min_rows))
 
 
 def comparison_plots(report, folder):
@@ -87,15 +87,15 @@ def threshold_curves(cube, evaluator: Evaluator):
 
 
 def break_even(cube, evaluator: Evaluator):
-    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped, "own")
+    return break_even_shipped(cube, min_rows=evaluator.min_rows, shipped=evaluator.shipped, objective="own")
 
 
 def break_even_against_table(cube, evaluator: Evaluator):
-    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped, "table")
+    return break_even_shipped(cube, min_rows=evaluator.min_rows, shipped=evaluator.shipped, objective="table")
 
 
 def bid_up_to(cube, evaluator: Evaluator):
-    return bid_table(cube, evaluator.grid, evaluator.min_rows)
+    return bid_table(cube, evaluator.grid, min_rows=evaluator.min_rows)
 
 
 def measured(cube, evaluator: Evaluator):

@@ -84,7 +84,7 @@ def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.Data
             .sort("group", "fine", *groups))
 
 
-def group_measures(counts: pl.DataFrame, replicates: int = MEASURE_REPLICATES,
+def group_measures(counts: pl.DataFrame, *, replicates: int = MEASURE_REPLICATES,
                    seed: int = BOOTSTRAP_SEED) -> dict:
     """The measures of one group's score counts with their bootstrap intervals (over deals when the
     counts carry deal groups)."""
@@ -121,7 +121,7 @@ def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
              .with_columns(bin_from=pl.col("bin") * grid.width).sort("group", "bin"))
     table = add_rate(table, "won", "games", "win_rate")
     if by_deals(counts):
-        table = add_deal_rates(table, counts, ["group", "bin"], {"win_rate": (pl.col("won"), n)})
+        table = add_deal_rates(table, counts, ["group", "bin"], rates={"win_rate": (pl.col("won"), n)})
     return table.drop("bin")
 
 

@@ -83,7 +83,7 @@ def image_html(path: Path, caption: str) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">\n'
 
 
-def titled_table(name: str, heading: str, columns: dict, intro: str = "",
+def titled_table(name: str, heading: str, columns: dict, *, intro: str = "",
                  empty: str = "No rows: none of these runs has games for this table.") -> Part:
     """The part of a plain table ``name``: an h3 ``heading``, ``intro`` (HTML), its plots, then the
     table folded (or the sentence ``empty`` when it has no rows); nothing when no run has it."""
@@ -255,7 +255,7 @@ def game_mix_html(report: Report) -> list[str]:
         return []
     return ["<h3>Game mix</h3>\n<p>Each game type's share of the games declared (95% Wilson interval), and "
             "the number of games.</p>\n",
-            html_table(*side_by_side(report.tables["game_mix"], "game", "share", "games"))]
+            html_table(*side_by_side(report.tables["game_mix"], "game", rate="share", count="games"))]
 
 
 def game_ends_html(report: Report) -> list[str]:
@@ -264,7 +264,7 @@ def game_ends_html(report: Report) -> list[str]:
         return []
     return ["<h3>How the deals ended</h3>\n<p>Share of all deals (95% Wilson interval) and the number of "
             "deals; contract success counts played, resigned and claimed games.</p>\n",
-            html_table(*side_by_side(report.tables["game_ends"], "ended", "share", "deals"))]
+            html_table(*side_by_side(report.tables["game_ends"], "ended", rate="share", count="deals"))]
 
 
 BRIEF = ("games", "win rate", "Seeger-Fabian")

@@ -55,10 +55,10 @@ def mix_part(report: Report) -> list[str]:
     if "game_mix" not in tables:
         return []
     lines = ["## Game mix (share of declared games, 95% intervals, games)", "",
-             *markdown_table(*side_by_side(tables["game_mix"], "game", "share", "games"))]
+             *markdown_table(*side_by_side(tables["game_mix"], "game", rate="share", count="games"))]
     if any(r.imported for r in runs):
         lines += ["## How the deals ended (share of deals, 95% intervals, deals)", "",
-                  *markdown_table(*side_by_side(tables["game_ends"], "ended", "share", "deals"))]
+                  *markdown_table(*side_by_side(tables["game_ends"], "ended", rate="share", count="deals"))]
     return lines
 
 

@@ -286,7 +286,7 @@ def cube(runs):
 
 
 @pytest.mark.parametrize("build, schemas", [
-    (lambda cube, grid: threshold_tables(cube, grid, 1, {"clubs": 4.0}), THRESHOLD_SCHEMAS),
+    (lambda cube, grid: threshold_tables(cube, grid, min_rows=1, shipped={"clubs": 4.0}), THRESHOLD_SCHEMAS),
     (measure_tables, MEASURE_SCHEMAS)], ids=["thresholds", "evaluators"])
 def test_evaluator_tables_keep_their_columns_without_games(cube, build, schemas):
     full, grid = cube
@@ -335,11 +335,11 @@ def test_plots_without_data_are_not_drawn(tmp_path):
     assert plots.bid_success(games, tmp_path / "bids.png") is None
     assert plots.by_matadors(games.with_columns(contract=pl.lit("grand")), tmp_path / "m.png") is None
     curves = pl.DataFrame({"seats": ["all"], "rows": [3], "game": ["grand"]})
-    assert plots.threshold_curves(curves, curves, "classic", "r", tmp_path / "t.png", 50) is None
+    assert plots.threshold_curves(curves, curves, "classic", run="r", path=tmp_path / "t.png", min_rows=50) is None
     ranking = pl.DataFrame({"run": ["r"], "group": ["grand"], "evaluator": ["classic"], "auc": [np.nan],
                             "auc_lo": [np.nan], "auc_hi": [np.nan]})
     assert plots.evaluator_ranking(ranking, tmp_path / "e.png") is None
     calibration = pl.DataFrame({"group": ["grand"], "games": [3], "evaluator": ["classic"]})
-    assert plots.calibration(calibration, "r", tmp_path / "c.png", 50) is None
+    assert plots.calibration(calibration, "r", tmp_path / "c.png", min_rows=50) is None
     assert plots.grouped_bars(games.clear(), "contract", "win_rate", tmp_path / "g.png", "t", "y") is None
     assert not list(tmp_path.iterdir())

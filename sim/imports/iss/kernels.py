@@ -87,7 +87,7 @@ def legal_declarations() -> np.ndarray:
             for picked in (0, 1):
                 for b, bid in enumerate(BID_VALUES):
                     try:
-                        d = declaration_of(game, letters, bool(picked), int(bid), "")
+                        d = declaration_of(game, letters, picked_up=bool(picked), bid=int(bid), where="")
                     except IssError:
                         continue
                     legal[game, bits, picked, b] = d.hand + 2 * d.schneider + 4 * d.schwarz + 8 * d.ouvert
@@ -387,7 +387,7 @@ def _auction(text: bytes) -> tuple[int, int] | None:
     return _auctions[text]
 
 
-def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, ok: np.ndarray):
+def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, *, ok: np.ndarray):
     """(declarer, bid index) of every accepted line: each distinct auction text replayed once by the
     engine; a line whose auction is not valid is flagged (``ok`` cleared)."""
     n = len(ok)
@@ -408,7 +408,7 @@ def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, ok: np.ndarr
     return declarer, bid_index
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CheckedLines:
     """What the kernels made of the lines of a batch (one entry per line)."""
 
@@ -430,9 +430,9 @@ def check_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> CheckedLin
     auction = np.zeros((n, 4), dtype=np.int64)  # start, end of the auction's text, the word after it, its hash
     dates = np.full(n, MISSING, dtype=np.int64)
     scan_lines(buf, starts, ends, ok, spans, hands, auction, dates)
-    declarer, bid_index = _auctions_of(data, buf, auction, ok)
+    declarer, bid_index = _auctions_of(data, buf, auction, ok=ok)
     out = np.zeros((n, OUT_SIZE), dtype=np.int64)
     logs = np.full((n, 30), -1, dtype=np.int8)
     replay_lines(buf, spans, auction[:, 2], hands, declarer, bid_index, _declarations(), ok, out, logs)
-    return CheckedLines(ok, spans, hands, dates, out, logs)
+    return CheckedLines(ok=ok, spans=spans, hands=hands, dates=dates, out=out, logs=logs)
 

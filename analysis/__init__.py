@@ -11,7 +11,7 @@ polars DataFrames (see docs/analysis.md):
 - :func:`load_run` checks a run folder (:class:`AnalysisError` if it is not one);
 - :func:`contract_success` win rates, scores and the passed-in rate;
 - :func:`thresholds` score curves, break-even scores and "bid up to" tables;
-- :func:`compare_heuristics` ROC AUC, Brier score, log loss and calibration per evaluator;
+- :func:`compare_evaluators` ROC AUC, Brier score, log loss and calibration per evaluator;
 - :func:`compare_runs` paired differences between two runs of the same deals;
 - :func:`match_result`, :func:`match_splits` the result of a duplicate match (``skatsim match``);
 - :func:`wilson`, :func:`auc`, :func:`break_even`, :func:`sf_at_bid` the statistics themselves.
@@ -19,7 +19,7 @@ polars DataFrames (see docs/analysis.md):
 Modules: :mod:`~analysis.runs` (run folders checked and scanned), :mod:`~analysis.games` (the
 declared games of a run in one lazy frame), :mod:`~analysis.binning` (evaluator scores on a
 grid), :mod:`~analysis.intervals` (95% intervals), :mod:`~analysis.contracts`,
-:mod:`~analysis.mix`, :mod:`~analysis.thresholds`, :mod:`~analysis.heuristics`,
+:mod:`~analysis.mix`, :mod:`~analysis.thresholds`, :mod:`~analysis.evaluator_comparison`,
 :mod:`~analysis.compare`, :mod:`~analysis.match` (the tables), :mod:`~analysis.registry` and
 :mod:`~analysis.catalogue` (every table registered by name), :mod:`~analysis.tables` (every
 table of a set of runs), :mod:`~analysis.formats`, :mod:`~analysis.plots`, :mod:`~analysis.page`,
@@ -30,7 +30,7 @@ table of a set of runs), :mod:`~analysis.formats`, :mod:`~analysis.plots`, :mod:
 from .benchmark import bench_analyze, enlarge_run
 from .compare import compare_runs
 from .contracts import contract_success
-from .heuristics import auc, compare_heuristics
+from .evaluator_comparison import auc, compare_evaluators
 from .intervals import wilson
 from .match import match_result, match_splits
 from .report import analyze
@@ -40,6 +40,6 @@ from .thresholds import break_even, sf_at_bid, thresholds
 
 __all__ = [
     "analyze", "AnalysisError", "Run", "load_run", "load_runs", "contract_success", "thresholds",
-    "compare_heuristics", "compare_runs", "run_tables", "all_tables", "wilson", "auc", "break_even",
+    "compare_evaluators", "compare_runs", "run_tables", "all_tables", "wilson", "auc", "break_even",
     "sf_at_bid", "bench_analyze", "enlarge_run", "match_result", "match_splits",
 ]

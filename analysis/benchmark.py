@@ -39,23 +39,23 @@ def _timed(run_folder, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def enlarge_run(source, out, rows: int, rows_per_part: int = 100_000, seed: int = 0) -> Path:
+def enlarge_run(source, out, rows: int, *, rows_per_part: int = 100_000, seed: int = 0) -> Path:
     """A run folder of about ``rows`` rows resampled from the deals of the run in ``source``."""
     run, out = load_run(source), Path(out)
     out.mkdir(parents=True, exist_ok=False)
-    table = pq.read_table(list(run.parts))
+    source_rows = pq.read_table(list(run.parts))
     # declare mode: 3 seats x 6 games a deal, or 3 x 14 variants with --variants all
-    per_deal = table.num_rows // max(1, len(set(table.column("deal_id").to_pylist())))
+    per_deal = source_rows.num_rows // max(1, len(set(source_rows.column("deal_id").to_pylist())))
     deals_per_part = max(1, rows_per_part // per_deal)
     parts = -(-rows // (deals_per_part * per_deal))
     rng = np.random.default_rng(seed)
     facts = {}
     for index in range(parts):
-        picked = rng.integers(0, table.num_rows // per_deal, deals_per_part)
+        picked = rng.integers(0, source_rows.num_rows // per_deal, deals_per_part)
         rows_taken = (picked[:, None] * per_deal + np.arange(per_deal)).ravel()
         first = index * deals_per_part
         ids = np.repeat(np.arange(first, first + deals_per_part, dtype=np.int64), per_deal)
-        part = table.take(pa.array(rows_taken))
+        part = source_rows.take(pa.array(rows_taken))
         column = part.schema.get_field_index("deal_id")
         part = part.set_column(column, part.schema.field(column), pa.array(ids))
         write_parquet(part, out / part_name(index))

@@ -7,11 +7,11 @@ range (read from the Parquet column statistics, so no pass over the rows):
   ``TARGET_BINS`` bins over the range; bin ``k`` holds scores in
   ``[k * width, (k + 1) * width)`` and is named by its lower edge;
 - a fine grid ``FINE_PER_BIN`` times finer (scores rounded to it), which keeps
-  the order of distinct scores for the rank statistics of :mod:`analysis.heuristics`.
+  the order of distinct scores for the rank statistics of :mod:`analysis.evaluator_comparison`.
 
 The cube counts the games per (seat, game, fine cell, bin, value reached, won in
 play, won, Seeger-Fabian score, score against the table, won open-handed; and deal group in
-declare mode, see :mod:`analysis.deal_groups`) and sums their scores; thresholds and heuristic
+declare mode, see :mod:`analysis.deal_groups`) and sums their scores; thresholds and evaluator
 comparisons are computed from it, never from rows.
 """
 
@@ -25,7 +25,7 @@ import polars as pl
 import pyarrow.parquet as pq
 
 from .deal_groups import DEAL_GROUP
-from .games import evaluator_columns
+from .games import evaluator_columns, games
 from .packing import Packing
 from .runs import Run
 
@@ -97,6 +97,15 @@ def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFr
                                .with_columns(fine=fine), n=pl.len(), score_sum=score.sum())
     order = [(pl.col("fine") // FINE_PER_BIN).alias("bin") if key == "bin" else key for key in CUBE_KEYS]
     return counted.select(*order, *groups, "n", "score_sum")
+
+
+def collected_cubes(run: Run, evaluators: list[str] | None = None) -> tuple[dict[str, Grid], dict[str, pl.DataFrame]]:
+    """The grid of every evaluator the run logged, and the collected cube of each of ``evaluators``
+    it logged (all of them by default), in one scan of the run."""
+    found = grids(run)
+    names = [e for e in (evaluators or found) if e in found]
+    frame = games(run, names)
+    return found, dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
 
 
 def by_evaluator(cubes: dict[str, pl.DataFrame], build, schemas: dict[str, dict]) -> dict[str, pl.DataFrame]:

@@ -14,8 +14,8 @@ import polars as pl
 from . import page, plots, summary
 from .compare import comparisons
 from .contracts import by_bid, by_game, by_matadors, by_seat, by_variant, contract_cube, passed_in, passed_in_query
+from .evaluator_comparison import MEASURE_SCHEMAS, calibration, measures_by_group, rank, score_counts
 from .formats import slug
-from .heuristics import HEURISTIC_SCHEMAS, calibration, measure_table, rank, score_counts
 from .match import match_result, match_splits
 from .mix import deal_cube, game_ends, game_mix
 from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Section, Source, Table, register, register_section
@@ -55,14 +55,14 @@ def bid_plots(report, folder):
     yield "Bid success", partial(plots.bid_success, report.tables["bid_success"], folder / "bid_success.png")
 
 
-def heuristic_plots(report, folder):
-    yield "ROC AUC", partial(plots.heuristic_ranking, report.tables["heuristics"], folder / "heuristics_auc.png")
+def evaluator_plots(report, folder):
+    yield "ROC AUC", partial(plots.evaluator_ranking, report.tables["evaluators"], folder / "evaluators_auc.png")
 
 
 def calibration_plots(report, folder):
     for run, part in report.tables["calibration"].group_by("run", maintain_order=True):
         path = folder / f"calibration_{slug(run[0])}.png"
-        yield f"Calibration, run {run[0]}", partial(plots.calibration, part, run[0], path, report.min_rows)
+        yield f"Calibration, run {run[0]}", partial(plots.calibration, part, run[0], path, min_rows=report.min_rows)
 
 
 def threshold_plots(report, folder):
@@ -71,8 +71,8 @@ def threshold_plots(report, folder):
         pick = (pl.col("run") == run) & (pl.col("evaluator") == evaluator)
         path = folder / f"thresholds_{slug(run)}_{slug(evaluator)}.png"
         yield (f"{evaluator} thresholds, run {run}",
-               partial(plots.threshold_curves, table.filter(pick), even.filter(pick), evaluator, run, path,
-                       report.min_rows))
+               partial(plots.threshold_curves, table.filter(pick), even.filter(pick), evaluator, run=run,
+                       path=path, min_rows=report.min_rows))
 
 
 def comparison_plots(report, folder):
@@ -87,27 +87,27 @@ def threshold_curves(cube, evaluator: Evaluator):
 
 
 def break_even(cube, evaluator: Evaluator):
-    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped, "own")
+    return break_even_shipped(cube, min_rows=evaluator.min_rows, shipped=evaluator.shipped, objective="own")
 
 
 def break_even_against_table(cube, evaluator: Evaluator):
-    return break_even_shipped(cube, evaluator.min_rows, evaluator.shipped, "table")
+    return break_even_shipped(cube, min_rows=evaluator.min_rows, shipped=evaluator.shipped, objective="table")
 
 
 def bid_up_to(cube, evaluator: Evaluator):
-    return bid_table(cube, evaluator.grid, evaluator.min_rows)
+    return bid_table(cube, evaluator.grid, min_rows=evaluator.min_rows)
 
 
-def heuristics(cube, evaluator: Evaluator):
-    return measure_table(score_counts(cube, evaluator.grid))
+def measured(cube, evaluator: Evaluator):
+    return measures_by_group(score_counts(cube, evaluator.grid))
 
 
 def calibrated(cube, evaluator: Evaluator):
     return calibration(score_counts(cube, evaluator.grid), evaluator.grid)
 
 
-def heuristics_open_hand(cube, evaluator: Evaluator):
-    return measure_table(score_counts(cube, evaluator.grid, "oh_won"))
+def measured_open_hand(cube, evaluator: Evaluator):
+    return measures_by_group(score_counts(cube, evaluator.grid, "oh_won"))
 
 
 # --- the registrations ---------------------------------------------------------------------
@@ -115,7 +115,7 @@ def heuristics_open_hand(cube, evaluator: Evaluator):
 for name, intro in (("match", lambda report: [page.MATCH_INTRO]), ("contracts", page.contracts_intro),
                     ("bids", lambda report: [page.BIDS_INTRO]),
                     ("thresholds", lambda report: [page.THRESHOLDS_INTRO]),
-                    ("heuristics", lambda report: [page.HEURISTICS_INTRO]),
+                    ("evaluators", lambda report: [page.EVALUATORS_INTRO]),
                     ("comparison", lambda report: [page.COMPARISON_INTRO])):
     register_section(Section(name, intro))
 
@@ -139,14 +139,14 @@ for table in (
     Table("bid_success", by_bid, CONTRACT_CUBE, modes=("game",), plots=bid_plots, section="bids",
           html=page.bid_success_html),
     # the summary gives the best evaluators before the break-even scores
-    Table("heuristics", heuristics, EVALUATOR_CUBES, schema=HEURISTIC_SCHEMAS["heuristics"],
-          finish=rank, plots=heuristic_plots, section="heuristics", html=page.heuristics_html,
-          summary=summary.heuristics_part),
-    Table("calibration", calibrated, EVALUATOR_CUBES, schema=HEURISTIC_SCHEMAS["calibration"],
-          plots=calibration_plots),  # its plots are in the part of heuristics
-    Table("heuristics_open_hand", heuristics_open_hand, EVALUATOR_CUBES, open_hand=True,
-          schema=HEURISTIC_SCHEMAS["heuristics"], finish=rank, section="heuristics",
-          html=page.open_hand_heuristics_html),
+    Table("evaluators", measured, EVALUATOR_CUBES, schema=MEASURE_SCHEMAS["evaluators"],
+          finish=rank, plots=evaluator_plots, section="evaluators", html=page.evaluators_html,
+          summary=summary.evaluators_part),
+    Table("calibration", calibrated, EVALUATOR_CUBES, schema=MEASURE_SCHEMAS["calibration"],
+          plots=calibration_plots),  # its plots are in the part of evaluators
+    Table("evaluators_open_hand", measured_open_hand, EVALUATOR_CUBES, open_hand=True,
+          schema=MEASURE_SCHEMAS["evaluators"], finish=rank, section="evaluators",
+          html=page.evaluators_open_hand_html),
     Table("threshold_curves", threshold_curves, EVALUATOR_CUBES, schema=THRESHOLD_SCHEMAS["threshold_curves"],
           plots=threshold_plots),  # its plots are in the part of break_even
     Table("break_even", break_even, EVALUATOR_CUBES, schema=THRESHOLD_SCHEMAS["break_even"],

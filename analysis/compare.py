@@ -152,7 +152,7 @@ def deal_differences(sums: pl.DataFrame, metrics: dict) -> pl.DataFrame:
         games.append(column["n"])
     mean, lo, hi, kind = deal_mean(np.stack(differences, 1), np.stack(games, 1))
     return pl.DataFrame({"metric": list(metrics), "rows": rows, "sum_a": sum_a, "sum_b": sum_b}).with_columns(
-        pl.Series("difference", mean), *interval_columns("difference", lo, hi, kind))
+        pl.Series("difference", mean), *interval_columns("difference", lo, hi, kind=kind))
 
 
 def compare_runs(a: Run, b: Run) -> pl.DataFrame:

@@ -73,9 +73,9 @@ def success_table(cube: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     for count, total, name in RATES:
         counts = add_rate(counts, count, total, name)
     if by_deals(cube):
-        counts = add_deal_rates(counts, cube, keys, deal_rates())
+        counts = add_deal_rates(counts, cube, keys, rates=deal_rates())
     for value, name in (("score", "mean_score"), ("sf", "mean_sf")):
-        means = (deal_mean_table(cube, keys, pl.col(value), n, name) if by_deals(cube)
+        means = (deal_mean_table(cube, keys, pl.col(value), count=n, name=name) if by_deals(cube)
                  else mean_table(cube, keys, value, name=name))
         counts = counts.join(means, on=keys, how="left", nulls_equal=True)
     return counts
@@ -97,7 +97,7 @@ def deal_rates() -> dict[str, tuple[pl.Expr, pl.Expr]]:
     return rates
 
 
-def _pooled(cube: pl.DataFrame, column: str, label: pl.Expr, pools: dict[str, pl.Expr]) -> pl.DataFrame:
+def _pooled(cube: pl.DataFrame, column: str, label: pl.Expr, *, pools: dict[str, pl.Expr]) -> pl.DataFrame:
     """``cube`` labelled per row by ``label``, plus copies labelled by each pool name for its rows."""
     parts = [cube.with_columns(label.alias(column))]
     parts += [cube.filter(where).with_columns(pl.lit(name).alias(column)) for name, where in pools.items()]
@@ -110,7 +110,7 @@ POOLS = {SUIT_GAMES: SUIT, ALL_GAMES: pl.lit(True)}
 
 def by_game(cube: pl.DataFrame) -> pl.DataFrame:
     """Each game type, the suit games together, and all games."""
-    table = success_table(_pooled(cube, "contract", game_label(), POOLS), ["contract"])
+    table = success_table(_pooled(cube, "contract", game_label(), pools=POOLS), ["contract"])
     return _in_order(table, "contract", [*GAME_NAMES, SUIT_GAMES, ALL_GAMES])
 
 
@@ -120,7 +120,7 @@ def by_variant(cube: pl.DataFrame) -> pl.DataFrame:
     not_null = pl.col("game") != NULL
     pools = {"hand games (suit, grand)": not_null & pl.col("hand"),
              "ouvert games (suit, grand)": not_null & pl.col("ouvert")}
-    table = success_table(_pooled(cube, "contract", variant_label(), pools), ["contract"])
+    table = success_table(_pooled(cube, "contract", variant_label(), pools=pools), ["contract"])
     order = pl.col("contract").str.contains(r"\(").cast(pl.Int8)
     return table.sort(order, pl.col("contract"))
 
@@ -128,7 +128,7 @@ def by_variant(cube: pl.DataFrame) -> pl.DataFrame:
 def by_seat(cube: pl.DataFrame) -> pl.DataFrame:
     """Each game type (and all games) by the declarer's seat."""
     seat = pl.col("seat").replace_strict([0, 1, 2], list(SEATS), return_dtype=pl.String)
-    pooled = _pooled(cube, "contract", game_label(), {ALL_GAMES: pl.lit(True)})
+    pooled = _pooled(cube, "contract", game_label(), pools={ALL_GAMES: pl.lit(True)})
     table = success_table(pooled.with_columns(declarer=seat), ["contract", "declarer"])
     return _in_order(table, "contract", [*GAME_NAMES, ALL_GAMES])
 
@@ -136,7 +136,7 @@ def by_seat(cube: pl.DataFrame) -> pl.DataFrame:
 def by_matadors(cube: pl.DataFrame) -> pl.DataFrame:
     """Suit games (each and together) and grand by signed matadors (+2 "with 2", -3 "without 3")."""
     trumps = cube.filter(pl.col("game") != NULL)
-    pooled = _pooled(trumps, "contract", game_label(), {SUIT_GAMES: SUIT})
+    pooled = _pooled(trumps, "contract", game_label(), pools={SUIT_GAMES: SUIT})
     table = success_table(pooled, ["contract", "matadors"])
     return _in_order(table, "contract", [*GAME_NAMES, SUIT_GAMES])
 
@@ -145,7 +145,7 @@ def by_bid(cube: pl.DataFrame) -> pl.DataFrame:
     """Bid success: the declarer's win and overbid rates by final bid, all games and by group."""
     group = (pl.when(pl.col("game") < GRAND).then(pl.lit(SUIT_GAMES))
              .otherwise(game_label()))
-    table = success_table(_pooled(cube, "contract", group, {ALL_GAMES: pl.lit(True)}), ["contract", "bid"])
+    table = success_table(_pooled(cube, "contract", group, pools={ALL_GAMES: pl.lit(True)}), ["contract", "bid"])
     return _in_order(table, "contract", [ALL_GAMES, SUIT_GAMES, "grand", "null"])
 
 

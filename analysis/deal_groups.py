@@ -80,7 +80,7 @@ def group_matrices(cube: pl.DataFrame, keys: list[str], values: dict[str, pl.Exp
     return cells, matrices
 
 
-def replicate_ratios(numerator: np.ndarray, denominator: np.ndarray,
+def replicate_ratios(numerator: np.ndarray, denominator: np.ndarray, *,
                      replicates: int = BOOTSTRAP_REPLICATES, seed: int = BOOTSTRAP_SEED) -> np.ndarray:
     """(replicates, cells) ratios of the sums of two (groups, cells) matrices under the deal bootstrap."""
     weights = deal_weights(len(numerator), replicates, seed)
@@ -88,14 +88,14 @@ def replicate_ratios(numerator: np.ndarray, denominator: np.ndarray,
         return (weights @ numerator) / (weights @ denominator)
 
 
-def deal_rate(won: np.ndarray, games: np.ndarray, replicates: int = BOOTSTRAP_REPLICATES,
+def deal_rate(won: np.ndarray, games: np.ndarray, *, replicates: int = BOOTSTRAP_REPLICATES,
               seed: int = BOOTSTRAP_SEED) -> tuple[np.ndarray, np.ndarray]:
     """Wilson interval (low, high) of each cell's rate at its effective number of games (module doc)."""
     k, n = won.sum(0), games.sum(0)
     groups = (games > 0).sum(0)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
-        spread = _variance(replicate_ratios(won, games, replicates, seed)) if n.size else n
+        spread = _variance(replicate_ratios(won, games, replicates=replicates, seed=seed)) if n.size else n
         deff = spread / (p * (1 - p) / n)
     usable = (groups > 1) & (p > 0) & (p < 1) & np.isfinite(deff) & (deff > 0)
     effective = np.where(usable, n / np.where(usable, deff, 1.0), np.where(groups > 1, n, np.minimum(n, 1.0)))
@@ -109,21 +109,21 @@ def _variance(replicates: np.ndarray) -> np.ndarray:
         return np.nanvar(replicates, axis=0, ddof=1)
 
 
-def deal_mean(total: np.ndarray, games: np.ndarray, replicates: int = BOOTSTRAP_REPLICATES,
+def deal_mean(total: np.ndarray, games: np.ndarray, *, replicates: int = BOOTSTRAP_REPLICATES,
               seed: int = BOOTSTRAP_SEED) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(mean, low, high, kind) of each cell: the percentile interval of the deal bootstrap, or "too few"."""
     n = games.sum(0)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = total.sum(0) / n
     if n.size:
-        lo, hi = percentile_interval(replicate_ratios(total, games, replicates, seed))
+        lo, hi = percentile_interval(replicate_ratios(total, games, replicates=replicates, seed=seed))
     else:
         lo = hi = n
     few = (games > 0).sum(0) < MIN_GAMES
     return mean, lo, hi, np.where(few, TOO_FEW, DEAL_BOOTSTRAP)
 
 
-def add_deal_rates(table: pl.DataFrame, cube: pl.DataFrame, keys: list[str],
+def add_deal_rates(table: pl.DataFrame, cube: pl.DataFrame, keys: list[str], *,
                    rates: dict[str, tuple[pl.Expr, pl.Expr]]) -> pl.DataFrame:
     """``table`` (one row per cell of ``keys``) with ``name_lo``, ``name_hi`` of each rate ``name``:
     (its count, its total) as expressions over ``cube``'s rows, resampled by deals."""
@@ -141,12 +141,12 @@ def add_deal_rates(table: pl.DataFrame, cube: pl.DataFrame, keys: list[str],
             .join(bounds, on=keys, how="left", nulls_equal=True).select(order))
 
 
-def deal_mean_table(cube: pl.DataFrame, keys: list[str], value: pl.Expr, count: pl.Expr, name: str) -> pl.DataFrame:
+def deal_mean_table(cube: pl.DataFrame, keys: list[str], value: pl.Expr, *, count: pl.Expr, name: str) -> pl.DataFrame:
     """Per cell of ``keys`` (sorted): the mean of ``value`` (summed as ``value * count`` over the
     cube) with its deal-bootstrap interval, as :func:`analysis.intervals.mean_table` gives it."""
     cells, matrices = group_matrices(cube, keys, {"total": value * count, "games": count})
     mean, lo, hi, kind = deal_mean(matrices["total"], matrices["games"])
-    return cells.select(keys).with_columns(pl.Series(name, mean), *interval_columns(name, lo, hi, kind))
+    return cells.select(keys).with_columns(pl.Series(name, mean), *interval_columns(name, lo, hi, kind=kind))
 
 
 def sandwich_mean(total: np.ndarray, games: np.ndarray, z: float = Z95):

@@ -93,7 +93,7 @@ def contract_columns(*keys: str, results=tuple(CONTRACT_COLUMNS)) -> dict:
     return {**{key: key for key in keys}, **{name: CONTRACT_COLUMNS[name] for name in results}}
 
 
-def side_by_side(table: pl.DataFrame, key: str, rate: str, count: str) -> tuple[list[str], list[list[str]]]:
+def side_by_side(table: pl.DataFrame, key: str, *, rate: str, count: str) -> tuple[list[str], list[list[str]]]:
     """One row per value of ``key``, one column per run: the rate with its interval, and the count."""
     runs = list(dict.fromkeys(table["run"].to_list()))
     cells: dict[str, dict[str, str]] = {}

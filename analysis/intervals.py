@@ -58,7 +58,7 @@ def add_rate(df: pl.DataFrame, count: str, n: str, name: str) -> pl.DataFrame:
     return df.with_columns(rate.alias(name), pl.Series(f"{name}_lo", lo), pl.Series(f"{name}_hi", hi))
 
 
-def normal_mean(total, total_sq, n, z: float = Z95):
+def normal_mean(total, total_sq, n, *, z: float = Z95):
     """(mean, low, high) of the normal interval from a group's sum, sum of squares and size."""
     total, total_sq, n = (np.asarray(a, dtype=float) for a in (total, total_sq, n))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -100,7 +100,7 @@ def percentile_interval(replicates: np.ndarray, axis: int = 0) -> tuple[np.ndarr
     return lo, hi
 
 
-def bootstrap_means(values, counts, starts, replicates: int = BOOTSTRAP_REPLICATES,
+def bootstrap_means(values, counts, starts, *, replicates: int = BOOTSTRAP_REPLICATES,
                     seed: int = BOOTSTRAP_SEED) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval (low, high) of the mean of each group of cells; groups start at ``starts``."""
     values = np.asarray(values, dtype=float)
@@ -111,7 +111,7 @@ def bootstrap_means(values, counts, starts, replicates: int = BOOTSTRAP_REPLICAT
     return percentile_interval(means)
 
 
-def bootstrap_ratio(numerators, denominators, counts, replicates: int = BOOTSTRAP_REPLICATES,
+def bootstrap_ratio(numerators, denominators, counts, *, replicates: int = BOOTSTRAP_REPLICATES,
                     seed: int = BOOTSTRAP_SEED) -> tuple[float, float, float]:
     """(ratio, low, high) of sum(numerators) / sum(denominators) over units (deals) seen ``counts``
     times each, with a percentile bootstrap interval that resamples whole units, so that what a
@@ -126,7 +126,7 @@ def bootstrap_ratio(numerators, denominators, counts, replicates: int = BOOTSTRA
     return float(counts @ numerators / (counts @ denominators)), float(lo), float(hi)
 
 
-def mean_table(cube: pl.DataFrame, keys: list[str], value: str, count: str = "n",
+def mean_table(cube: pl.DataFrame, keys: list[str], value: str, *, count: str = "n",
                name: str | None = None) -> pl.DataFrame:
     """Mean of ``value`` per group of ``keys`` in an aggregated table, with a 95% interval.
 
@@ -144,12 +144,12 @@ def mean_table(cube: pl.DataFrame, keys: list[str], value: str, count: str = "n"
     small = (rows < NORMAL_FROM) & (rows >= MIN_GAMES)
     if small.any():
         lo[small], hi[small] = _bootstrap_groups(cube, sums.filter(pl.Series(small)).select(keys),
-                                                 keys, value, count)
+                                                 keys, value=value, count=count)
     kind = np.where(rows >= NORMAL_FROM, "normal", np.where(small, "bootstrap", TOO_FEW))
-    return sums.select(keys).with_columns(pl.Series(name, mean), *interval_columns(name, lo, hi, kind))
+    return sums.select(keys).with_columns(pl.Series(name, mean), *interval_columns(name, lo, hi, kind=kind))
 
 
-def interval_columns(name: str, lo, hi, kind) -> list[pl.Series]:
+def interval_columns(name: str, lo, hi, *, kind) -> list[pl.Series]:
     """``name_lo``, ``name_hi`` (null where ``kind`` is "too few" or there is no interval) and
     ``name_interval``."""
     few = np.asarray(kind) == TOO_FEW
@@ -158,7 +158,7 @@ def interval_columns(name: str, lo, hi, kind) -> list[pl.Series]:
             pl.Series(f"{name}_interval", np.asarray(kind, dtype=object), dtype=pl.String)]
 
 
-def _bootstrap_groups(cube, groups, keys, value, count):
+def _bootstrap_groups(cube, groups, keys, *, value, count):
     """Bootstrap intervals of the mean of ``value`` for each of ``groups`` (in their order), in one draw."""
     values = cube.group_by(*keys, value).agg(pl.col(count).sum())  # equal values pool exactly
     # cells in a fixed order (group, then value): the replicates are drawn cell by cell, and group_by

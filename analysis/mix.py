@@ -1,4 +1,4 @@
-"""Game mix and how the deals ended: what a table declares, and how its deals end.
+"""Game mix and how the deals ended: what the players declare, and how their deals end.
 
 Both tables of a game-mode run come from one small cube, the count of deals per (how the
 deal ended, game type):

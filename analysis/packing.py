@@ -14,7 +14,7 @@ a column of another type is grouped by as it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 
 import polars as pl
 
@@ -39,6 +39,7 @@ class Digit:
 
     name: str
     dtype: pl.DataType
+    _: KW_ONLY
     low: int
     count: int
     scale: int
@@ -62,7 +63,10 @@ class Digit:
 
 def _digit(name: str, dtype: pl.DataType) -> Digit | None:
     found = RANGES.get(name) or _TYPE_RANGES.get(dtype)
-    return None if found is None else Digit(name, dtype, *found)
+    if found is None:
+        return None
+    low, count, scale = found
+    return Digit(name, dtype, low=low, count=count, scale=scale)
 
 
 def _keys(digits: list[Digit]) -> list[list[Digit]]:
@@ -73,7 +77,7 @@ def _keys(digits: list[Digit]) -> list[list[Digit]]:
         if stride * digit.radix > KEY_LIMIT:
             keys.append([])
             stride = 1
-        keys[-1].append(Digit(digit.name, digit.dtype, digit.low, digit.count, digit.scale, stride))
+        keys[-1].append(replace(digit, stride=stride))
         stride *= digit.radix
     return keys
 

@@ -83,7 +83,7 @@ def image_html(path: Path, caption: str) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(caption)}">\n'
 
 
-def titled_table(name: str, heading: str, columns: dict, intro: str = "",
+def titled_table(name: str, heading: str, columns: dict, *, intro: str = "",
                  empty: str = "No rows: none of these runs has games for this table.") -> Part:
     """The part of a plain table ``name``: an h3 ``heading``, ``intro`` (HTML), its plots, then the
     table folded (or the sentence ``empty`` when it has no rows); nothing when no run has it."""
@@ -118,7 +118,7 @@ TOO_FEW_PLOTTED = f"Too few games to plot: no {{what}} has {plots.MIN_GAMES_PLOT
 TOO_FEW_BINS = "Too few games for {what}: no score bin has {min_rows} games yet."
 
 DECLARE_NOTE = """The rows of declare-mode runs ({runs}) describe every seat declaring every game at bid 18
-(no auction), not the games a table would play."""
+(no auction), not the games players would bid and declare."""
 
 IMPORTED_NOTE = """{runs}: imported from game archives. Contract success counts only the games played out or
 conceded (resigned or claimed); games a time-out or a player leaving ended are scored by the server's penalty
@@ -158,7 +158,7 @@ playing the game at bid X stays positive, for forehand / middlehand / rearhand. 
 with the overbid rule. Bins with fewer than {min_rows} games are not used; {missing}: never positive.</p>
 """
 
-HEURISTICS_CAVEAT = """<b>Range restriction</b> in game-mode runs ({runs}): the measures see only the games the
+RANGE_CAVEAT = """<b>Range restriction</b> in game-mode runs ({runs}): the measures see only the games the
 auction let through, declared by bidders whose models read these evaluators; hands below the bidders'
 thresholds are missing. That lowers the AUC, and by different amounts for different evaluators: compare
 evaluators on declare-mode runs (<code>skatsim simulate --mode declare</code>), where every seat declares
@@ -168,7 +168,7 @@ at low scores, and those few are special: a good skat, or a game the bidding for
 off the diagonal, with intervals that exclude it, where the curve misdescribes the games. On declare-mode
 runs, which declare every hand, the fits of the built-in evaluators lie close to it."""
 
-HEURISTICS_INTRO = """<h2>Heuristic comparison</h2>
+EVALUATORS_INTRO = """<h2>Evaluator comparison</h2>
 <p>How well each evaluator's score predicts that the declarer wins, on the same games: ROC AUC (higher is
 better), and the Brier score and log loss of a logistic fit of the score (lower is better; compare the
 Brier score with that of always predicting the base rate).</p>
@@ -178,7 +178,7 @@ OPEN_HAND_NOTE = """The open-hand win rate (runs made with <code>--open-hand</co
 won with best play on both sides, every hand seen, from the first lead: what the cards allow, without the
 card players' mistakes and without the declarer's advantage of hidden cards."""
 
-OPEN_HAND_HEURISTICS = """<h3>Against open-hand outcomes</h3>
+OPEN_HAND_INTRO = """<h3>Against open-hand outcomes</h3>
 <p>The same measures with the game won open-handed (best play, every hand seen) as the target: a target free
 of the card players' mistakes, the way bridge hand evaluators are judged against double-dummy results.</p>
 """
@@ -255,7 +255,7 @@ def game_mix_html(report: Report) -> list[str]:
         return []
     return ["<h3>Game mix</h3>\n<p>Each game type's share of the games declared (95% Wilson interval), and "
             "the number of games.</p>\n",
-            html_table(*side_by_side(report.tables["game_mix"], "game", "share", "games"))]
+            html_table(*side_by_side(report.tables["game_mix"], "game", rate="share", count="games"))]
 
 
 def game_ends_html(report: Report) -> list[str]:
@@ -264,7 +264,7 @@ def game_ends_html(report: Report) -> list[str]:
         return []
     return ["<h3>How the deals ended</h3>\n<p>Share of all deals (95% Wilson interval) and the number of "
             "deals; contract success counts played, resigned and claimed games.</p>\n",
-            html_table(*side_by_side(report.tables["game_ends"], "ended", "share", "deals"))]
+            html_table(*side_by_side(report.tables["game_ends"], "ended", rate="share", count="deals"))]
 
 
 BRIEF = ("games", "win rate", "Seeger-Fabian")
@@ -409,9 +409,9 @@ def bid_up_to_html(report: Report) -> list[str]:
     return parts
 
 
-# --- heuristics ------------------------------------------------------------------------------
+# --- evaluator comparison --------------------------------------------------------------------
 
-HEURISTIC_COLUMNS = {"run": "run", "group": "group", "rank": "rank", "evaluator": "evaluator",
+MEASURE_COLUMNS = {"run": "run", "group": "group", "rank": "rank", "evaluator": "evaluator",
                      "games": "games", "win rate": lambda r: percent(r["win_rate"]),
                      "ROC AUC": mean_column("auc", 3), "Brier": mean_column("brier", 4),
                      "Brier of base rate": lambda r: number(r["brier_reference"], 4),
@@ -420,39 +420,39 @@ POOLED = pl.col("group").is_in(POOLED_GROUPS)
 
 
 def ranked(report: Report) -> bool:
-    """Whether some game group of the heuristics has a ranking (both won and lost games)."""
-    measured = report.tables.get("heuristics")
+    """Whether some game group of the evaluator comparison has a ranking (both won and lost games)."""
+    measured = report.tables.get("evaluators")
     return measured is not None and measured.height > 0 and bool(measured["rank"].is_not_null().any())
 
 
 def _measures(table: pl.DataFrame) -> list[str]:
     """The pooled groups' rows, and the rows of each suit game folded."""
-    return [table_or(table.filter(POOLED), HEURISTIC_COLUMNS, NO_SCORES),
-            folded("Each suit game", table_or(table.filter(~POOLED), HEURISTIC_COLUMNS, NO_SUIT_GAMES))]
+    return [table_or(table.filter(POOLED), MEASURE_COLUMNS, NO_SCORES),
+            folded("Each suit game", table_or(table.filter(~POOLED), MEASURE_COLUMNS, NO_SUIT_GAMES))]
 
 
-def heuristics_html(report: Report) -> list[str]:
+def evaluators_html(report: Report) -> list[str]:
     """The range-restriction caveat of game-mode runs, the measures of every evaluator, their plot and the
     calibration plots."""
-    if "heuristics" not in report.tables:
+    if "evaluators" not in report.tables:
         return []
-    if not report.tables["heuristics"].height:
+    if not report.tables["evaluators"].height:
         return [missing(NO_SCORES)]
     if not ranked(report):
         return [missing(NO_AUC)]
-    pooled, each_suit = _measures(report.tables["heuristics"])
+    pooled, each_suit = _measures(report.tables["evaluators"])
     game_runs = _labels(report.runs, lambda r: r.mode == "game")
-    caveat = [note(HEURISTICS_CAVEAT.format(runs=html.escape(game_runs)))] if game_runs else []
-    return [*caveat, pooled, plots_or(report, "heuristics", NO_AUC),
+    caveat = [note(RANGE_CAVEAT.format(runs=html.escape(game_runs)))] if game_runs else []
+    return [*caveat, pooled, plots_or(report, "evaluators", NO_AUC),
             plots_or(report, "calibration", TOO_FEW_BINS.format(what="calibration plots", min_rows=report.min_rows)),
             each_suit]
 
 
-def open_hand_heuristics_html(report: Report) -> list[str]:
-    open_hand = report.tables.get("heuristics_open_hand")
+def evaluators_open_hand_html(report: Report) -> list[str]:
+    open_hand = report.tables.get("evaluators_open_hand")
     if not ranked(report) or open_hand is None or not open_hand.height:
         return []
-    return [OPEN_HAND_HEURISTICS, *_measures(open_hand)]
+    return [OPEN_HAND_INTRO, *_measures(open_hand)]
 
 
 def comparison_html(report: Report) -> list[str]:
@@ -487,7 +487,7 @@ percentile bootstrap (1,000 Poisson resamples of the aggregated counts). 'positi
 <li><b>Bid up to X</b>: each game is replayed at bid X with the overbid rule (value reached below X: lost
 at the lowest multiple of the base value reaching X; a null variant worth less than X counts as lost at
 the lowest null value reaching X).</li>
-<li><b>Heuristics</b>: ROC AUC by the rank (Mann-Whitney) formula, ties counting one half; a logistic fit
+<li><b>Evaluator comparison</b>: ROC AUC by the rank (Mann-Whitney) formula, ties counting one half; a logistic fit
 for Brier score and log loss; percentile bootstrap intervals (1,000 Poisson resamples of the won and lost
 counts per score, the fit repeated on each).</li>
 </ul>

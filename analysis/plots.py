@@ -104,7 +104,7 @@ def grouped_bars(table: pl.DataFrame, category: str, value: str, path: Path, tit
     return save(fig, path)
 
 
-def _band(ax, x, table: pl.DataFrame, name: str, label: str, **style):
+def _band(ax, x, table: pl.DataFrame, *, name: str, label: str, **style):
     line, = ax.plot(x, table[name].to_numpy(), marker="o", markersize=3, label=label, **style)
     ax.fill_between(x, table[f"{name}_lo"].to_numpy(), table[f"{name}_hi"].to_numpy(),
                     color=line.get_color(), alpha=BAND_ALPHA, linewidth=0)
@@ -144,7 +144,7 @@ def by_matadors(table: pl.DataFrame, path: Path) -> Path | None:
                     va="center", transform=ax.transAxes, color="grey")
         for run in dict.fromkeys(rows["run"].to_list()):
             part = rows.filter(pl.col("run") == run).sort("matadors")
-            _band(ax, part["matadors"].to_numpy(), part, "win_rate", run)
+            _band(ax, part["matadors"].to_numpy(), part, name="win_rate", label=run)
         ax.set(title=f"{contract}", xlabel="matadors (+ with, - without)", ylabel="declarer win rate")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # matadors are whole numbers
         _percent(ax)
@@ -154,7 +154,7 @@ def by_matadors(table: pl.DataFrame, path: Path) -> Path | None:
 
 
 @drawn
-def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: str, run: str,
+def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: str, *, run: str,
                      path: Path, min_rows: int) -> Path | None:
     """Win rate and expected Seeger-Fabian score against the evaluator's score, one line per game."""
     rows = curves.filter(pl.col("seats") == "all", pl.col("rows") >= min_rows)
@@ -165,8 +165,8 @@ def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: 
     for game in (g for g in GAME_NAMES if g in set(rows["game"].to_list())):
         part = rows.filter(pl.col("game") == game).sort("mean_score")
         x = part["mean_score"].to_numpy()
-        _band(left, x, part, "win_rate", game)
-        line = _band(right, x, part, "mean_sf", game)
+        _band(left, x, part, name="win_rate", label=game)
+        line = _band(right, x, part, name="mean_sf", label=game)
         crossing = even.filter(pl.col("game") == game)["break_even"].to_list()
         if crossing and np.isfinite(crossing[0]):
             right.axvline(crossing[0], color=line.get_color(), linestyle=":", linewidth=1)
@@ -182,7 +182,7 @@ def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: 
 
 
 @drawn
-def heuristic_ranking(table: pl.DataFrame, path: Path) -> Path | None:
+def evaluator_ranking(table: pl.DataFrame, path: Path) -> Path | None:
     """ROC AUC of each evaluator per pooled game group, with bootstrap intervals, one marker per run."""
     rows = table.filter(pl.col("group").is_in(["suit games", "grand", "null"]), _finite("auc"))
     if not rows.height:  # no group has both won and lost games
@@ -205,7 +205,7 @@ def heuristic_ranking(table: pl.DataFrame, path: Path) -> Path | None:
 
 
 @drawn
-def calibration(table: pl.DataFrame, run: str, path: Path, min_rows: int) -> Path | None:
+def calibration(table: pl.DataFrame, run: str, path: Path, *, min_rows: int) -> Path | None:
     """Fitted win probability against the observed win rate per score bin, one panel per game group."""
     rows = table.filter(pl.col("games") >= min_rows)
     groups = [g for g in ("suit games", "grand", "null") if g in set(rows["group"].to_list())]

@@ -15,7 +15,7 @@ registered, and within each section its tables' parts in the order the tables we
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -55,6 +55,7 @@ class Evaluator:
 
     name: str
     grid: Grid
+    _: KW_ONLY
     min_rows: int
     #: the thresholds the evaluator came with when the run was made, by game name (from the manifest)
     shipped: dict[str, float]
@@ -66,6 +67,7 @@ class Report:
 
     runs: list[Run]
     tables: dict[str, pl.DataFrame]
+    _: KW_ONLY
     notes: list[str]
     min_rows: int
     #: table name -> the HTML of its plots (filled once the plots are drawn)
@@ -87,6 +89,7 @@ class Table:
     name: str
     make: Callable[..., pl.DataFrame]
     source: Source
+    _: KW_ONLY
     #: the run modes it applies to ("game", "declare", "match")
     modes: tuple[str, ...] = ("game", "declare")
     #: only for runs made with ``--open-hand``

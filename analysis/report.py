@@ -29,7 +29,7 @@ from .tables import all_tables
 from .thresholds import MIN_ROWS
 
 
-def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
+def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
             jobs: int | None = None) -> Path:
     """Analyse the run folders ``runs`` into the folder ``out``; returns the path of report.html.
 
@@ -44,16 +44,16 @@ def analyze(runs, out, evaluators: list[str] | None = None, min_rows: int = MIN_
     """
     second = SecondProcess.start(jobs)
     try:
-        return _analyze(runs, Path(out), evaluators, min_rows, second)
+        return _analyze(runs, Path(out), evaluators=evaluators, min_rows=min_rows, second=second)
     finally:
         if second is not None:
             second.close()
 
 
-def _analyze(runs, out: Path, evaluators, min_rows: int, second: SecondProcess | None) -> Path:
+def _analyze(runs, out: Path, *, evaluators, min_rows: int, second: SecondProcess | None) -> Path:
     checked = load_runs(runs)
     try:
-        tables, notes = all_tables(checked, evaluators, min_rows, second)
+        tables, notes = all_tables(checked, evaluators, min_rows=min_rows, second=second)
     except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
         found = [message for message in map(find_damage, checked) if message]
         if not found:
@@ -61,7 +61,7 @@ def _analyze(runs, out: Path, evaluators, min_rows: int, second: SecondProcess |
         raise AnalysisError(found[0]) from None
     try:
         with folder_in_place(out, is_report) as folder:
-            write_report(folder, Report(checked, tables, notes, min_rows), second)
+            write_report(folder, Report(checked, tables, notes=notes, min_rows=min_rows), second)
     except RunError as error:
         raise AnalysisError(str(error)) from None
     return out / "report.html"

@@ -19,7 +19,7 @@ class AnalysisError(ValueError):
     """Runs that cannot be analysed or compared; the message is one line naming the folder and the problem."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Run:
     """A checked run folder: what the manifest says and where its parts are."""
 

@@ -88,7 +88,8 @@ def share(jobs: list, inputs: tuple, second: SecondProcess | None) -> list:
     waiting = deque(range(len(jobs)))
     feeder = None
     if second is not None and jobs and second.ask(("inputs", inputs)) == (DONE, None):
-        feeder = threading.Thread(target=_feed, args=(second, jobs, waiting, results, done), daemon=True)
+        feeder = threading.Thread(target=_feed, args=(second, jobs), daemon=True,
+                                  kwargs={"waiting": waiting, "results": results, "done": done})
         feeder.start()
     try:
         while True:
@@ -108,7 +109,7 @@ def share(jobs: list, inputs: tuple, second: SecondProcess | None) -> list:
     return results
 
 
-def _feed(second: SecondProcess, jobs: list, waiting: deque, results: list, done: list) -> None:
+def _feed(second: SecondProcess, jobs: list, *, waiting: deque, results: list, done: list) -> None:
     while True:
         try:
             index = waiting.popleft()

@@ -55,10 +55,10 @@ def mix_part(report: Report) -> list[str]:
     if "game_mix" not in tables:
         return []
     lines = ["## Game mix (share of declared games, 95% intervals, games)", "",
-             *markdown_table(*side_by_side(tables["game_mix"], "game", "share", "games"))]
+             *markdown_table(*side_by_side(tables["game_mix"], "game", rate="share", count="games"))]
     if any(r.imported for r in runs):
         lines += ["## How the deals ended (share of deals, 95% intervals, deals)", "",
-                  *markdown_table(*side_by_side(tables["game_ends"], "ended", "share", "deals"))]
+                  *markdown_table(*side_by_side(tables["game_ends"], "ended", rate="share", count="deals"))]
     return lines
 
 
@@ -101,11 +101,11 @@ def contracts_part(report: Report) -> list[str]:
                             empty="No game was declared: every deal was passed in.")]
 
 
-def heuristics_part(report: Report) -> list[str]:
+def evaluators_part(report: Report) -> list[str]:
     tables = report.tables
-    if "heuristics" not in tables:
+    if "evaluators" not in tables:
         return []
-    measured = tables["heuristics"]
+    measured = tables["evaluators"]
     best = measured.filter(pl.col("group").is_in(POOLED_GROUPS), pl.col("rank") == 1)
     columns = {"run": "run", "game group": "group", "best evaluator": "evaluator",
                "ROC AUC (95% interval)": mean_column("auc", 3)}

@@ -26,7 +26,7 @@ from .sharing import SecondProcess, share
 from .thresholds import MIN_ROWS, shipped_thresholds
 
 
-def run_tables(run: Run, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
+def run_tables(run: Run, evaluators: list[str] | None = None, *, min_rows: int = MIN_ROWS,
                second: SecondProcess | None = None) -> dict[str, pl.DataFrame]:
     """Every registered table that applies to ``run``, by name (one scan of its parts).
 
@@ -35,7 +35,7 @@ def run_tables(run: Run, evaluators: list[str] | None = None, min_rows: int = MI
     A second process (:mod:`analysis.sharing`) makes some of the evaluator tables.
     """
     chosen = [table for table in registry.tables() if table.source is not RUNS and table.applies_to(run)]
-    collected, cubes = _collected(run, chosen, evaluators, min_rows)
+    collected, cubes = _collected(run, chosen, evaluators=evaluators, min_rows=min_rows)
     by_evaluators = _evaluator_tables([t for t in chosen if t.source is EVALUATOR_CUBES], cubes, second)
     tables = {}
     for table in chosen:
@@ -44,7 +44,7 @@ def run_tables(run: Run, evaluators: list[str] | None = None, min_rows: int = MI
     return _labelled(run, tables)
 
 
-def _collected(run: Run, chosen: list[Table], evaluators: list[str] | None, min_rows: int):
+def _collected(run: Run, chosen: list[Table], *, evaluators: list[str] | None, min_rows: int):
     """The collected aggregate of each source of the ``chosen`` tables, and each evaluator's collected cube
     with what its tables know of it."""
     sources = list(dict.fromkeys(t.source for t in chosen if t.source.query is not None))
@@ -56,7 +56,8 @@ def _collected(run: Run, chosen: list[Table], evaluators: list[str] | None, min_
     frame = games(run, names)
     results = pl.collect_all([*(s.query(run, frame) for s in sources),
                               *(evaluator_cube(frame, e, found[e]) for e in names)])
-    cubes = {name: (cube, Evaluator(name, found[name], min_rows, shipped_thresholds(run, name)))
+    cubes = {name: (cube, Evaluator(name, found[name], min_rows=min_rows,
+                                         shipped=shipped_thresholds(run, name)))
              for name, cube in zip(names, results[len(sources):])}
     return dict(zip(sources, results)), cubes
 
@@ -90,7 +91,7 @@ def _stack(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
     return new if old is None else pl.concat([old, new], how="diagonal_relaxed")
 
 
-def all_tables(runs: list[Run], evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
+def all_tables(runs: list[Run], evaluators: list[str] | None = None, *, min_rows: int = MIN_ROWS,
                second: SecondProcess | None = None) -> tuple[dict[str, pl.DataFrame], list[str]]:
     """Every table of ``runs`` stacked by name, in the order of registration, plus notes on the runs a
     table of several runs could not use (comparisons that were not made).
@@ -100,7 +101,7 @@ def all_tables(runs: list[Run], evaluators: list[str] | None = None, min_rows: i
     """
     stacked: dict[str, pl.DataFrame] = {}
     for run in runs:
-        for key, table in run_tables(run, evaluators, min_rows, second).items():
+        for key, table in run_tables(run, evaluators, min_rows=min_rows, second=second).items():
             stacked[key] = _stack(stacked.get(key), table)
     notes: list[str] = []
     for table in registry.tables():

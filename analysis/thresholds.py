@@ -53,9 +53,9 @@ from sim.rules.auction import BID_VALUES
 from sim.rules.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
 from sim.rules.scoring import SF_DEFENDER_BONUS, seeger_fabian_at_bid
 
-from .binning import Grid, by_evaluator, evaluator_cube, grids
+from .binning import Grid, by_evaluator, collected_cubes
 from .deal_groups import add_deal_rates, by_deals, group_matrices, sandwich_mean
-from .games import SEATS, games
+from .games import SEATS
 from .intervals import (
     BOOTSTRAP_SEED,
     MIN_GAMES,
@@ -83,7 +83,7 @@ def against_table(sf) -> np.ndarray:
     return np.where(sf < 0, sf - SF_DEFENDER_BONUS, sf)
 
 
-def sf_at_bid(game: int, value_reached, won_in_play, bid) -> np.ndarray:
+def sf_at_bid(game: int, value_reached, won_in_play, *, bid) -> np.ndarray:
     """The declarer's Seeger-Fabian score had the game been played at ``bid``.
 
     Suit and grand follow the engine's overbid rule (:func:`sim.rules.scoring.seeger_fabian_at_bid`).
@@ -126,7 +126,7 @@ def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     if by_deals(cube):
         _, matrices = group_matrices(seats, keys, {"sf": n * pl.col("sf"), "rows": n})  # cells sorted as sums
         mean, lo, hi = sandwich_mean(matrices["sf"].T, matrices["rows"].T)
-        sums = add_deal_rates(sums, seats, keys, {"win_rate": (n * pl.col("won"), n)})
+        sums = add_deal_rates(sums, seats, keys, rates={"win_rate": (n * pl.col("won"), n)})
     few = sums["rows"].to_numpy() < MIN_GAMES
     lo, hi = (pl.Series(np.where(few, np.nan, bound)).fill_nan(None) for bound in (lo, hi))
     table = sums.with_columns(
@@ -198,7 +198,7 @@ def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
     return rows, score, won, sf
 
 
-def break_even_group(group: pl.DataFrame, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
+def break_even_group(group: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
                      seed: int = BOOTSTRAP_SEED, objective: str = "own") -> dict:
     """Break-even of one (game, seats) part of a cube for ``objective``, with its bootstrap interval."""
     cells, units = _group_cells(group, objective)
@@ -217,14 +217,15 @@ def break_even_group(group: pl.DataFrame, min_rows: int = MIN_ROWS, replicates: 
             "crossing_share": float(np.mean(np.isfinite(bx))), "win_rate_at_break_even": float(p[0])}
 
 
-def break_even_table(cube: pl.DataFrame, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
+def break_even_table(cube: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
                      seed: int = BOOTSTRAP_SEED, objective: str = "own") -> pl.DataFrame:
     """Break-even score per game and seats for ``objective`` (see the module doc for the definition)."""
     out = []
     for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
                                        key=_group_order):
         out.append({"game": GAME_NAMES[game], "seats": seats, "objective": objective,
-                    **break_even_group(group, min_rows, replicates, seed, objective)})
+                    **break_even_group(group, min_rows=min_rows, replicates=replicates, seed=seed,
+                                       objective=objective)})
     return pl.DataFrame(out, schema=BREAK_EVEN_SCHEMA)
 
 
@@ -241,7 +242,7 @@ def _group_order(item):
     return game, (ALL_SEATS, *SEATS).index(seats)
 
 
-def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
+def bid_group(game: int, group: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS,
               objective: str = "own") -> list[dict]:
     """For each reachable bid: the lowest bin from which the expected score (of ``objective``) at that
     bid stays positive."""
@@ -259,7 +260,7 @@ def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_RO
     value = cells["value_reached"].to_numpy()
     bids = reachable_bids(game)
     bids = bids[bids <= value.max()]
-    sf = sf_at_bid(game, value[None, :], cells["won_in_play"].to_numpy()[None, :], bids[:, None])
+    sf = sf_at_bid(game, value[None, :], cells["won_in_play"].to_numpy()[None, :], bid=bids[:, None])
     if objective == "table":
         sf = against_table(sf)
     rows = np.add.reduceat(n, starts)
@@ -279,14 +280,14 @@ def bid_group(game: int, group: pl.DataFrame, grid: Grid, min_rows: int = MIN_RO
             for b, bid in enumerate(bids) if has[b]]
 
 
-def bid_table(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS, objective: str = "own") -> pl.DataFrame:
+def bid_table(cube: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS, objective: str = "own") -> pl.DataFrame:
     """"Bid up to X when the score reaches Y" for every game, seats and reachable bid X (``objective``:
     ``mean_sf_at_bid_in_bin`` is then the mean of that objective)."""
     out = []
     for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
                                        key=_group_order):
         out += [{"game": GAME_NAMES[game], "seats": seats, **row}
-                for row in bid_group(game, group, grid, min_rows, objective)]
+                for row in bid_group(game, group, grid, min_rows=min_rows, objective=objective)]
     return pl.DataFrame(out, schema=BID_UP_TO_SCHEMA)
 
 
@@ -299,7 +300,7 @@ BID_UP_TO_SCHEMA = {"game": pl.String, "seats": pl.String, "bid": pl.Int64, "sco
 EVEN_TABLES = (("break_even", "own"), ("break_even_table", "table"))
 
 
-def threshold_tables(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
+def threshold_tables(cube: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS,
                      shipped: dict[str, float] | None = None) -> dict[str, pl.DataFrame]:
     """Curves, break-even (both objectives) and bid-up-to tables of one evaluator's collected cube.
 
@@ -307,15 +308,16 @@ def threshold_tables(cube: pl.DataFrame, grid: Grid, min_rows: int = MIN_ROWS,
     the threshold the evaluator came with to the break-even tables.
     """
     return {"threshold_curves": curves(cube, grid),
-            **{name: break_even_shipped(cube, min_rows, shipped, objective) for name, objective in EVEN_TABLES},
-            "bid_up_to": bid_table(cube, grid, min_rows)}
+            **{name: break_even_shipped(cube, min_rows=min_rows, shipped=shipped, objective=objective)
+               for name, objective in EVEN_TABLES},
+            "bid_up_to": bid_table(cube, grid, min_rows=min_rows)}
 
 
-def break_even_shipped(cube: pl.DataFrame, min_rows: int = MIN_ROWS, shipped: dict[str, float] | None = None,
+def break_even_shipped(cube: pl.DataFrame, *, min_rows: int = MIN_ROWS, shipped: dict[str, float] | None = None,
                        objective: str = "own") -> pl.DataFrame:
     """The break-even table for ``objective`` with the threshold the evaluator came with
     (``evaluator_threshold``)."""
-    return break_even_table(cube, min_rows, objective=objective).with_columns(
+    return break_even_table(cube, min_rows=min_rows, objective=objective).with_columns(
         evaluator_threshold=pl.col("game").replace_strict(shipped or {}, default=None, return_dtype=pl.Float64))
 
 
@@ -335,12 +337,9 @@ THRESHOLD_SCHEMAS = {"threshold_curves": CURVES_SCHEMA,
 def thresholds(run: Run, evaluators: list[str] | None = None,
                min_rows: int = MIN_ROWS) -> dict[str, pl.DataFrame]:
     """The threshold tables of a run for each evaluator (all logged ones by default)."""
-    found = grids(run)
-    names = [e for e in (evaluators or found) if e in found]
-    frame = games(run, names)
-    cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
-    return by_evaluator(cubes, lambda name, cube: threshold_tables(cube, found[name], min_rows,
-                                                                   shipped_thresholds(run, name)),
+    found, cubes = collected_cubes(run, evaluators)
+    return by_evaluator(cubes, lambda name, cube: threshold_tables(cube, found[name], min_rows=min_rows,
+                                                                   shipped=shipped_thresholds(run, name)),
                         THRESHOLD_SCHEMAS)
 
 

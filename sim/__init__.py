@@ -1,8 +1,10 @@
 """skatsim: Skat by the International Skat Order, simulated in bulk.
 
-The code is layered, one folder a layer, each importing only those below it (the import
-contract in pyproject.toml, checked by ``lint-imports``, holds it so):
+The code is layered, one folder a layer (the statistics one module), each importing only those
+below it (the import contract in pyproject.toml, checked by ``lint-imports``, holds it so):
 
+- :mod:`sim.statistics`: logistic fits of a win probability and their Brier score and log loss,
+  shared by the strategies and the analysis; it imports nothing of the toolkit;
 - :mod:`sim.rules`: the rules engine (cards, dealing, auction, declarations, trick play,
   what a seat may see, scoring, game records); it imports nothing above it;
 - :mod:`sim.solver`: the open-hand solver and its answers for records and declared games;

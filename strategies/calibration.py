@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.statistics import fit_logistic, logistic
+
 from . import hand_features
 
 GROUPS = ("suit", "grand", "null", "null_ouvert")
@@ -65,59 +67,6 @@ def features(hands, seats, group: str, trump=3) -> np.ndarray:
     return hand_features.features(hands, seats, group, trump)
 
 
-# --- fitting --------------------------------------------------------------------------------
-
-NEWTON_STEPS = 25
-RIDGE = 1e-4
-
-
-def fit_logistic(x: np.ndarray, y: np.ndarray, signs=None, ridge: float = RIDGE) -> tuple[np.ndarray, float]:
-    """Coefficients and intercept of P(y) = 1 / (1 + exp(-(x @ coef + intercept))) by Newton's method,
-    with a small ridge penalty. ``signs`` (+1, -1 or 0 per column) constrain the coefficients'
-    signs: the column whose free fit is furthest on the wrong side is held at 0 and the rest
-    fitted again, until every constraint holds."""
-    signs = np.zeros(x.shape[1]) if signs is None else np.asarray(signs, dtype=float)
-    free = np.ones(x.shape[1], dtype=bool)
-    while True:
-        coef, intercept = _newton(x[:, free], y.astype(float), ridge)
-        full = np.zeros(x.shape[1])
-        full[free] = coef
-        wrong = free & (signs * full < 0)
-        if not wrong.any():
-            return full, intercept
-        free[np.argmin(np.where(wrong, signs * full, np.inf))] = False
-
-
-def _newton(x: np.ndarray, y: np.ndarray, ridge: float) -> tuple[np.ndarray, float]:
-    """The penalized maximum-likelihood fit by Newton's method, each step halved until the
-    penalized log-likelihood grows (so a nearly flat direction cannot throw the fit far off)."""
-    design = np.column_stack([np.ones(len(x)), x])
-    rate = np.clip(y.mean(), 1e-4, 1 - 1e-4)
-    beta = np.zeros(design.shape[1])
-    beta[0] = np.log(rate / (1 - rate))
-    penalty = ridge * len(x) * np.diag([0.0] + [1.0] * x.shape[1])
-
-    def objective(b):
-        z = design @ b
-        return float(y @ z - np.logaddexp(0, z).sum() - 0.5 * b @ penalty @ b)
-
-    current = objective(beta)
-    for _ in range(NEWTON_STEPS):
-        p = 1 / (1 + np.exp(-np.clip(design @ beta, -30, 30)))
-        gradient = design.T @ (y - p) - penalty @ beta
-        hessian = (design * (p * (1 - p))[:, None]).T @ design + penalty + 1e-9 * np.eye(len(beta))
-        step = np.linalg.solve(hessian, gradient)
-        for _ in range(30):
-            value = objective(beta + step)
-            if value >= current - 1e-9 * abs(current):
-                break
-            step /= 2
-        beta, current = beta + step, value
-        if np.abs(step).max() < 1e-8:
-            break
-    return beta[1:], float(beta[0])
-
-
 @dataclass(frozen=True)
 class Logistic:
     """One fitted probability: the group's features standardized, then a logistic regression."""
@@ -145,7 +94,7 @@ class Logistic:
     def probability(self, x: np.ndarray) -> np.ndarray:
         weights, offset = self.folded()
         logit = x @ weights + offset
-        return 1 / (1 + np.exp(-np.clip(logit, -LOGIT_LIMIT, LOGIT_LIMIT)))
+        return logistic(np.clip(logit, -LOGIT_LIMIT, LOGIT_LIMIT))
 
     def to_dict(self) -> dict:
         return {"group": self.group, "features": list(FEATURES[self.group]), "mean": self.mean.tolist(),
@@ -209,10 +158,6 @@ class Model:
 
 
 # --- checks of a fit ------------------------------------------------------------------------
-
-
-def brier(p: np.ndarray, y: np.ndarray) -> float:
-    return float(np.mean((p - y) ** 2))
 
 
 def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[dict]:

@@ -97,7 +97,7 @@ def test_a_new_section_and_a_table_of_the_run_come_in_their_registered_order(mon
     tables, notes = all_tables(runs)
     assert list(tables)[-2:] == ["comparison", "deal_count"]
     assert tables["deal_count"]["deals"].to_list() == [200, 20]
-    report = Report(runs, tables, notes, MIN_ROWS)
+    report = Report(runs, tables, notes=notes, min_rows=MIN_ROWS)
     page = report_html(report, [])
     assert page.index("<h2>Strategy comparison</h2>") < page.index("<p>220 deals</p>") < page.index("<h2>Methods")
     summary = summary_markdown(report)

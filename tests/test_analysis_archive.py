@@ -84,7 +84,7 @@ def test_game_mix_and_how_the_deals_ended(folders):
     counted = dict(zip(ends["ended"], ends["counted_in_contract_success"]))
     assert counted == {"played": True, "passed": False, "resigned": True, "claimed": True, "timeout": False,
                        "left": False, "penalty": False}
-    assert tables["threshold_curves"].height and tables["heuristics"].height
+    assert tables["threshold_curves"].height and tables["evaluators"].height
 
 
 def test_penalty_records_are_neither_games_nor_passed_in_deals(folders):

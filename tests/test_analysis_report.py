@@ -59,7 +59,7 @@ def test_tables_are_written_as_csv_and_parquet_with_a_run_column(report):
     folder = report.parent / "tables"
     for name in ("contracts_by_game", "contracts_by_variant", "contracts_by_seat", "contracts_by_matadors",
                  "bid_success", "passed_in", "threshold_curves", "break_even", "break_even_table", "bid_up_to",
-                 "heuristics",
+                 "evaluators",
                  "calibration", "comparison"):
         table = pl.read_parquet(folder / f"{name}.parquet")
         assert pl.read_csv(folder / f"{name}.csv").height == table.height > 0

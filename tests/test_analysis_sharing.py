@@ -41,7 +41,7 @@ def test_every_built_in_plot_is_a_drawing_the_second_process_can_take(tmp_path):
     run = simulate(300, seed=4, out=tmp_path / "run", jobs=1)
     runs = load_runs([run])
     tables, notes = all_tables(runs)
-    report = Report(runs, tables, notes, MIN_ROWS)
+    report = Report(runs, tables, notes=notes, min_rows=MIN_ROWS)
     drawings = [drawing for table in registry.tables() if table.plots is not None and table.name in tables
                 for _, drawing in table.plots(report, tmp_path / "plots")]
     assert len(drawings) >= 8

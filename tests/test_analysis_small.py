@@ -13,10 +13,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import analyze, compare_heuristics, contract_success, load_run, plots, thresholds
+from analysis import analyze, compare_evaluators, contract_success, load_run, plots, thresholds
 from analysis.binning import by_evaluator
 from analysis.compare import COMPARISON_SCHEMA, comparisons
-from analysis.heuristics import HEURISTIC_SCHEMAS, heuristic_tables, rank
+from analysis.evaluator_comparison import MEASURE_SCHEMAS, measure_tables, rank
 from analysis.mix import ENDS_SCHEMA, MIX_SCHEMA
 from analysis.page import NO_GAMES
 from analysis.thresholds import THRESHOLD_SCHEMAS, threshold_tables
@@ -46,8 +46,8 @@ GAME_MODE_HEADERS = {
 }
 EVALUATOR_HEADERS = {
     **{name: ["run", "evaluator", *schema] for name, schema in THRESHOLD_SCHEMAS.items()},
-    "heuristics": ["run", "evaluator", *HEURISTIC_SCHEMAS["heuristics"], "rank"],
-    "calibration": ["run", "evaluator", *HEURISTIC_SCHEMAS["calibration"]],
+    "evaluators": ["run", "evaluator", *MEASURE_SCHEMAS["evaluators"], "rank"],
+    "calibration": ["run", "evaluator", *MEASURE_SCHEMAS["calibration"]],
 }
 COMPARISON_HEADER = {"comparison": list(COMPARISON_SCHEMA)}
 
@@ -151,7 +151,7 @@ def test_the_report_is_complete_and_its_images_resolve(case, reports, runs):
     report = reports(case)
     names, _ = CASES[case]
     page = Page(report.read_text(encoding="utf-8"))
-    expected = ["Runs", "Contract success", "Bidding thresholds", "Heuristic comparison", "Methods"]
+    expected = ["Runs", "Contract success", "Bidding thresholds", "Evaluator comparison", "Methods"]
     if any(load_run(runs[n]).mode == "game" for n in names):
         expected.append("Bid success")
     if len(names) > 1:
@@ -224,8 +224,8 @@ def test_a_run_without_null_games(reports, runs):
     assert not (frame(runs["no_null"])["game"].cast(pl.String) == "null").any()
     tables = reports("no null games").parent / "tables"
     assert "null" not in pl.read_parquet(tables / "contracts_by_game.parquet")["contract"].to_list()
-    heuristics = pl.read_parquet(tables / "heuristics.parquet")
-    assert heuristics.height and "null" not in heuristics["group"].to_list()
+    measured = pl.read_parquet(tables / "evaluators.parquet")
+    assert measured.height and "null" not in measured["group"].to_list()
     assert (pl.read_parquet(tables / "threshold_curves.parquet")["game"] != "null").all()
 
 
@@ -233,8 +233,8 @@ def test_a_one_deal_run_shows_its_one_game(reports, runs):
     tables = reports("1 deal").parent / "tables"
     by_game = pl.read_parquet(tables / "contracts_by_game.parquet")
     assert by_game.filter(pl.col("contract") == "all games")["games"].to_list() == [1]
-    heuristics = pl.read_parquet(tables / "heuristics.parquet")
-    assert heuristics["rank"].is_null().all()  # one game: won or lost, so no AUC to rank by
+    measured = pl.read_parquet(tables / "evaluators.parquet")
+    assert measured["rank"].is_null().all()  # one game: won or lost, so no AUC to rank by
     summary = (reports("1 deal").parent / "summary.md").read_text(encoding="utf-8")
     assert "None yet: no game group has both a won and a lost game." in summary
 
@@ -250,7 +250,7 @@ def test_only_the_evaluators_asked_for(reports):
     tables = reports("classic evaluator only").parent / "tables"
     for name in EVALUATOR_HEADERS:
         assert set(pl.read_parquet(tables / f"{name}.parquet")["evaluator"].to_list()) <= {"classic"}
-    assert set(pl.read_parquet(tables / "heuristics.parquet")["evaluator"].to_list()) == {"classic"}
+    assert set(pl.read_parquet(tables / "evaluators.parquet")["evaluator"].to_list()) == {"classic"}
 
 
 def test_two_tiny_runs_of_the_same_seed_are_compared(reports):
@@ -286,8 +286,8 @@ def cube(runs):
 
 
 @pytest.mark.parametrize("build, schemas", [
-    (lambda cube, grid: threshold_tables(cube, grid, 1, {"clubs": 4.0}), THRESHOLD_SCHEMAS),
-    (heuristic_tables, HEURISTIC_SCHEMAS)], ids=["thresholds", "heuristics"])
+    (lambda cube, grid: threshold_tables(cube, grid, min_rows=1, shipped={"clubs": 4.0}), THRESHOLD_SCHEMAS),
+    (measure_tables, MEASURE_SCHEMAS)], ids=["thresholds", "evaluators"])
 def test_evaluator_tables_keep_their_columns_without_games(cube, build, schemas):
     full, grid = cube
     tables, empty = build(full, grid), build(full.clear(), grid)
@@ -297,10 +297,10 @@ def test_evaluator_tables_keep_their_columns_without_games(cube, build, schemas)
 
 
 def test_no_evaluator_gives_each_evaluator_table_without_rows():
-    tables = by_evaluator({}, None, {**THRESHOLD_SCHEMAS, **HEURISTIC_SCHEMAS})
-    assert set(tables) == {*THRESHOLD_SCHEMAS, *HEURISTIC_SCHEMAS}
+    tables = by_evaluator({}, None, {**THRESHOLD_SCHEMAS, **MEASURE_SCHEMAS})
+    assert set(tables) == {*THRESHOLD_SCHEMAS, *MEASURE_SCHEMAS}
     assert all(t.height == 0 and t.columns[0] == "evaluator" for t in tables.values())
-    assert rank(tables["heuristics"]).columns[-1] == "rank"
+    assert rank(tables["evaluators"]).columns[-1] == "rank"
 
 
 @pytest.mark.parametrize("name", ["passed", "one"])
@@ -311,7 +311,7 @@ def test_the_notebook_functions_take_tiny_runs(runs, name):
     assert list(contracts["contracts_by_game"].columns) == CONTRACT_HEADERS["contracts_by_game"][1:]
     for tables, schemas in ((thresholds(run), THRESHOLD_SCHEMAS),
                             (thresholds(run, ["nonexistent"]), THRESHOLD_SCHEMAS),
-                            (compare_heuristics(run), HEURISTIC_SCHEMAS)):
+                            (compare_evaluators(run), MEASURE_SCHEMAS)):
         for key, schema in schemas.items():
             assert tables[key].columns[:len(schema) + 1] == ["evaluator", *schema], key
 
@@ -335,11 +335,11 @@ def test_plots_without_data_are_not_drawn(tmp_path):
     assert plots.bid_success(games, tmp_path / "bids.png") is None
     assert plots.by_matadors(games.with_columns(contract=pl.lit("grand")), tmp_path / "m.png") is None
     curves = pl.DataFrame({"seats": ["all"], "rows": [3], "game": ["grand"]})
-    assert plots.threshold_curves(curves, curves, "classic", "r", tmp_path / "t.png", 50) is None
+    assert plots.threshold_curves(curves, curves, "classic", run="r", path=tmp_path / "t.png", min_rows=50) is None
     ranking = pl.DataFrame({"run": ["r"], "group": ["grand"], "evaluator": ["classic"], "auc": [np.nan],
                             "auc_lo": [np.nan], "auc_hi": [np.nan]})
-    assert plots.heuristic_ranking(ranking, tmp_path / "h.png") is None
+    assert plots.evaluator_ranking(ranking, tmp_path / "e.png") is None
     calibration = pl.DataFrame({"group": ["grand"], "games": [3], "evaluator": ["classic"]})
-    assert plots.calibration(calibration, "r", tmp_path / "c.png", 50) is None
+    assert plots.calibration(calibration, "r", tmp_path / "c.png", min_rows=50) is None
     assert plots.grouped_bars(games.clear(), "contract", "win_rate", tmp_path / "g.png", "t", "y") is None
     assert not list(tmp_path.iterdir())

@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 
 from analysis.binning import round_width
-from analysis.heuristics import auc, brier, fit_logistic, group_measures, log_loss
+from analysis.evaluator_comparison import auc, group_measures
 from analysis.intervals import BOOTSTRAP_SEED, MIN_GAMES, bootstrap_ratio, mean_table, normal_mean, wilson
 from analysis.thresholds import break_even, first_positive_run, reachable_bids, sf_at_bid
 
@@ -98,24 +98,14 @@ def test_auc_of_replicates_at_once():
     assert auc(won, lost).tolist() == [1.0, 0.0]
 
 
-def test_logistic_fit_recovers_a_known_curve():
-    score = np.linspace(-3, 3, 13)
-    truth = 1 / (1 + np.exp(-(0.5 + 1.5 * score)))
-    won, lost = 100_000 * truth, 100_000 * (1 - truth)
-    fitted = fit_logistic(score, won, lost)[0]
-    assert fitted == pytest.approx(truth, abs=1e-6)
-    assert brier(fitted, won, lost) == pytest.approx(np.average(truth * (1 - truth), weights=won + lost))
-    assert log_loss(fitted, won, lost) > 0
-
-
 def test_seeger_fabian_score_at_a_higher_bid_applies_the_overbid_rule():
     # RULES example 4: hearts hand with 1 reaches 30; at bid 36 it is lost at 40: classic -80, SF -130
-    assert sf_at_bid(1, 30, True, 36) == -130
-    assert sf_at_bid(3, 36, True, 36) == 86          # clubs reaching the bid keeps its result: 36 + 50
-    assert sf_at_bid(3, 36, False, 30) == -122       # lost, not overbid: -2 * 36 - 50
-    assert sf_at_bid(3, 36, True, 40) == -146        # overbid: lost at 48, the next multiple of 12
-    assert sf_at_bid(5, 23, True, 35) == -120        # plain null at 35 counts as a lost null hand
-    assert sf_at_bid(5, 59, True, 46) == 109
+    assert sf_at_bid(1, 30, True, bid=36) == -130
+    assert sf_at_bid(3, 36, True, bid=36) == 86          # clubs reaching the bid keeps its result: 36 + 50
+    assert sf_at_bid(3, 36, False, bid=30) == -122       # lost, not overbid: -2 * 36 - 50
+    assert sf_at_bid(3, 36, True, bid=40) == -146        # overbid: lost at 48, the next multiple of 12
+    assert sf_at_bid(5, 23, True, bid=35) == -120        # plain null at 35 counts as a lost null hand
+    assert sf_at_bid(5, 59, True, bid=46) == 109
 
 
 def test_reachable_bids_end_at_the_highest_value_of_the_game():

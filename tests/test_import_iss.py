@@ -326,7 +326,8 @@ class LinesInMemory:
         ends = np.cumsum(lengths)
         data = "".join(line + "\n" for line in lines).encode()
         numbers = np.arange(first + 1, first + len(lines) + 1, dtype=np.int64)
-        return Batch(index, first, [FileLines(0, -1, data, len(data), ends - lengths, ends, numbers)])
+        return Batch(index, first, [FileLines(file=0, offset=-1, data=data, size=len(data), starts=ends - lengths,
+                                              ends=ends, lines=numbers)])
 
     def read(self, batch: Batch) -> tuple[dict, list[dict]]:
         return batch_columns(read_batch(batch, self.paths), self.paths, False)

@@ -99,7 +99,7 @@ def test_a_run_without_open_hand_has_no_oh_columns(game_run, tmp_path):
     assert not any(c.startswith("oh_") for c in rows.columns)
     assert rows.equals(_rows(game_run).drop("oh_declarer_points", "oh_won"))
     tables, _ = all_tables([load_run(plain)])
-    assert "heuristics_open_hand" not in tables and (tables["contracts_by_game"]["oh_games"] == 0).all()
+    assert "evaluators_open_hand" not in tables and (tables["contracts_by_game"]["oh_games"] == 0).all()
 
 
 def test_declare_mode_solves_every_row(tmp_path):
@@ -121,7 +121,7 @@ def test_analysis_puts_the_open_hand_win_rate_beside_the_played_one(game_run):
             assert row["oh_games"] == these.height
             assert row["oh_win_rate"] == pytest.approx(these["oh_won"].mean())
             assert row["oh_win_rate_lo"] <= row["oh_win_rate"] <= row["oh_win_rate_hi"]
-    measured = tables["heuristics_open_hand"]
+    measured = tables["evaluators_open_hand"]
     assert measured.height and set(measured["group"]) <= {*GAME_NAMES, "suit games"}
     suits = measured.filter(pl.col("group") == "suit games")
     assert (suits["games"] == played.filter(pl.col("game").is_in(GAME_NAMES[:4])).height).all()

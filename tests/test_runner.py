@@ -255,7 +255,7 @@ def test_an_evaluator_registered_for_logging_is_logged_and_analysed(tmp_path, mo
     the manifest records its thresholds, and analysis compares it with the others."""
     import numpy as np
 
-    from analysis import compare_heuristics, load_run, thresholds
+    from analysis import compare_evaluators, load_run, thresholds
     from strategies import registry
     from strategies.evaluators import JACK_BIT, suit_rows, suit_total
 
@@ -276,7 +276,7 @@ def test_an_evaluator_registered_for_logging_is_logged_and_analysed(tmp_path, mo
     assert {"eval_jacks_only", "eval_jacks_only_r_clubs"} <= set(data.columns)
     assert "eval_jacks_only_r_grand" not in data.columns
     run = load_run(folder)
-    assert "jacks_only" in compare_heuristics(run)["heuristics"]["evaluator"].to_list()
+    assert "jacks_only" in compare_evaluators(run)["evaluators"]["evaluator"].to_list()
     even = thresholds(run, ["jacks_only"])["break_even"]
     assert set(even["evaluator_threshold"].drop_nulls().to_list()) == {2.0}
 

@@ -24,7 +24,8 @@ from analysis.games import game_id
 from sim.rules.deal import deal_batch
 from sim.runs.folder import RunError, part_name, read_manifest, temporary_beside
 from sim.runs.simulation import simulate
-from strategies.calibration import GROUPS, Logistic, Model, brier, features, key, reliability
+from sim.statistics import brier
+from strategies.calibration import GROUPS, Logistic, Model, features, key, reliability
 from strategies.profiles import build_profile
 
 HELD_OUT = 5          # deals whose id is a multiple of this are held out of the fit

@@ -71,7 +71,7 @@ def batch_columns(files: ArchiveFormat, batch: Batch, evaluators: tuple[str, ...
     return columns, problems
 
 
-def write_batch(files: ArchiveFormat, batch: Batch, evaluators: tuple[str, ...], folder: str) -> WrittenPart:
+def write_batch(files: ArchiveFormat, batch: Batch, *, evaluators: tuple[str, ...], folder: str) -> WrittenPart:
     """Read and check the lines of one batch and write its part and its problems (both atomically).
     Runs in a worker."""
     began = time.perf_counter()
@@ -137,7 +137,7 @@ class ImportReport:
                 + (f" (see {self.errors})" if self.disagreements or self.bad_lines else "")]
 
 
-def import_files(files: ArchiveFormat, out, jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK,
+def import_files(files: ArchiveFormat, out, *, jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK,
                  progress=None) -> ImportReport:
     """Import a format's files into the run folder ``out``, ``chunk_size`` lines a part; returns what
     was imported.
@@ -160,7 +160,8 @@ def import_files(files: ArchiveFormat, out, jobs: int | None = None, chunk_size:
         lines_done = len(done) * chunk_size if total is None else \
             sum(min(chunk_size, total - i * chunk_size) for i in done)
         batches = files.batches(chunk_size, done, counted)
-        written = _write_batches(files, batches, tuple(config["evaluators"]), folder, jobs or os.cpu_count() or 1)
+        written = _write_batches(files, batches, evaluators=tuple(config["evaluators"]), folder=folder,
+                                 jobs=jobs or os.cpu_count() or 1)
         record_parts(folder, manifest, written, lines_done, total, progress)
         total = counted[0]
         if total == 0:
@@ -175,7 +176,7 @@ def import_files(files: ArchiveFormat, out, jobs: int | None = None, chunk_size:
     return report(folder, len(files.paths), manifest.config["deals"])
 
 
-def _write_batches(files: ArchiveFormat, batches: Iterator[Batch], evaluators: tuple[str, ...], folder: Path,
+def _write_batches(files: ArchiveFormat, batches: Iterator[Batch], *, evaluators: tuple[str, ...], folder: Path,
                    jobs: int) -> Iterator[WrittenPart]:
     """Write the batches: in this process, and on ``jobs - 1`` worker processes once they are ready.
 
@@ -187,7 +188,7 @@ def _write_batches(files: ArchiveFormat, batches: Iterator[Batch], evaluators: t
     """
     if jobs == 1:
         for batch in batches:
-            yield write_batch(files, batch, evaluators, str(folder))
+            yield write_batch(files, batch, evaluators=evaluators, folder=str(folder))
         return
     from joblib.externals.loky import get_reusable_executor
 
@@ -199,9 +200,9 @@ def _write_batches(files: ArchiveFormat, batches: Iterator[Batch], evaluators: t
             pending.discard(future)
             yield future.result()
         if len(pending) < 2 * sum(f.done() for f in ready):
-            pending.add(executor.submit(write_batch, files, batch, evaluators, str(folder)))
+            pending.add(executor.submit(write_batch, files, batch, evaluators=evaluators, folder=str(folder)))
         else:
-            yield write_batch(files, batch, evaluators, str(folder))
+            yield write_batch(files, batch, evaluators=evaluators, folder=str(folder))
     for future in as_completed(pending):
         yield future.result()
     if not all(f.done() for f in ready):  # a worker still starting: do not wait for it at exit

@@ -54,14 +54,15 @@ class IssArchives:
         return {"sources": [s.identity() for s in self.sources], "anonymize": self.anonymize}
 
     def batches(self, size: int, skip: set[int], counted: list[int]) -> Iterator[Batch]:
-        return batches(list(self.sources), size, skip, counted)
+        return batches(list(self.sources), size, skip=skip, counted=counted)
 
     def read(self, batch: Batch) -> tuple[dict, list[dict]]:
         return batch_columns(read_batch(batch, self.paths), self.names, self.anonymize)
 
     def example(self) -> Batch:
         ends = np.array([len(EXAMPLE)], dtype=np.int64)
-        return Batch(0, 0, [FileLines(0, -1, EXAMPLE, len(EXAMPLE), np.zeros(1, np.int64), ends, np.ones(1, np.int64))])
+        return Batch(0, 0, [FileLines(file=0, offset=-1, data=EXAMPLE, size=len(EXAMPLE), starts=np.zeros(1, np.int64),
+                                      ends=ends, lines=np.ones(1, np.int64))])
 
 
 def import_archives(paths, out, jobs: int | None = None, anonymize: bool = False, chunk_size: int = DEFAULT_CHUNK,
@@ -74,4 +75,4 @@ def import_archives(paths, out, jobs: int | None = None, anonymize: bool = False
     """
     check_chunk_size(chunk_size)
     archives = IssArchives(tuple(describe_sources(paths)), anonymize)
-    return import_files(archives, out, jobs, chunk_size, progress)
+    return import_files(archives, out, jobs=jobs, chunk_size=chunk_size, progress=progress)

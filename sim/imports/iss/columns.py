@@ -50,21 +50,21 @@ def batch_columns(batch: BatchBytes, names: tuple[str, ...], anonymize: bool) ->
         try:
             checked = check_line(_line(batch, k))
         except IssError as e:
-            problems[k] = _problem(batch, names, k, BAD_LINE, str(e))
+            problems[k] = _problem(batch, names, k, kind=BAD_LINE, text=str(e))
             continue
         slow[k] = checked
         keep[k] = True
-        _put_row({**checked.row, "agrees": checked.agrees}, k, out, hands, logs)
+        _put_row({**checked.row, "agrees": checked.agrees}, k, out=out, hands=hands, logs=logs)
     for k in np.flatnonzero(keep & (out[:, O_AGREES] == 0)):
         try:
             checked = slow.get(k) or check_line(_line(batch, k))
         except IssError as e:  # the kernels and the checked path disagree: trust the checked path
-            problems[k], keep[k] = _problem(batch, names, k, BAD_LINE, str(e)), False
+            problems[k], keep[k] = _problem(batch, names, k, kind=BAD_LINE, text=str(e)), False
             continue
-        problems[k] = _disagreement(batch, names, k, checked)
+        problems[k] = _disagreement(batch, names, k, checked=checked)
     rows = np.flatnonzero(keep)
-    columns = _game_columns(batch, rows, out, hands, logs)
-    columns.update(_archive_columns(batch, found, rows, out, slow, names, anonymize))
+    columns = _game_columns(batch, rows, out=out, hands=hands, logs=logs)
+    columns.update(_archive_columns(batch, found, rows, out=out, slow=slow, names=names, anonymize=anonymize))
     return columns, [problems[k] for k in sorted(problems)]
 
 
@@ -72,7 +72,7 @@ def _line(batch: BatchBytes, k: int) -> bytes:
     return batch.data[batch.starts[k]:batch.ends[k]]
 
 
-def _problem(batch: BatchBytes, names, k: int, kind: str, text: str, record_id=None) -> dict:
+def _problem(batch: BatchBytes, names, k: int, *, kind: str, text: str, record_id=None) -> dict:
     if record_id is None:
         record_id = _record_id(_line(batch, k))
     return {"file": names[batch.files[k]], "line": int(batch.lines[k]), "id": record_id, "kind": kind,
@@ -86,13 +86,13 @@ def _record_id(line: bytes) -> str | None:
     return line[start + 3:end].decode("utf-8", errors="replace") if start >= 0 and end > start else None
 
 
-def _disagreement(batch: BatchBytes, names, k: int, checked) -> dict:
+def _disagreement(batch: BatchBytes, names, k: int, *, checked) -> dict:
     keys = compared(checked.row)
     engine = {key: checked.engine.get(key) for key in keys}
     archive = {key: checked.archive.get(key) for key in keys}
     differ = ", ".join(f"{key} {engine[key]} (archive {archive[key]})" for key in keys if engine[key] != archive[key])
-    problem = _problem(batch, names, k, DISAGREEMENT, f"the engine's result differs from the archive's: {differ}",
-                       checked.fields.get("ID"))
+    problem = _problem(batch, names, k, kind=DISAGREEMENT, record_id=checked.fields.get("ID"),
+                       text=f"the engine's result differs from the archive's: {differ}")
     return {**problem, "engine": engine, "archive": archive}
 
 
@@ -102,7 +102,7 @@ _ROW_SLOTS = {"declarer": O_DECLARER, "bid": O_BID, "game": O_GAME, "hand": O_HA
               **{name: O_RESULT + i for i, name in enumerate(RESULT_COLUMNS)}}
 
 
-def _put_row(row: dict, k: int, out: np.ndarray, hands: np.ndarray, logs: np.ndarray) -> None:
+def _put_row(row: dict, k: int, *, out: np.ndarray, hands: np.ndarray, logs: np.ndarray) -> None:
     """A row of the checked path into the kernels' arrays (None becomes MISSING)."""
     for name, slot in _ROW_SLOTS.items():
         value = row.get(name)
@@ -111,7 +111,8 @@ def _put_row(row: dict, k: int, out: np.ndarray, hands: np.ndarray, logs: np.nda
     logs[k] = row["tricks"]
 
 
-def _game_columns(batch: BatchBytes, rows: np.ndarray, out: np.ndarray, hands: np.ndarray, logs: np.ndarray) -> dict:
+def _game_columns(batch: BatchBytes, rows: np.ndarray, *, out: np.ndarray, hands: np.ndarray,
+                  logs: np.ndarray) -> dict:
     """The game-mode columns of the kept rows (see sim.runs.folder.GAME_MODE_TYPES)."""
     o = out[rows]
     dealt = hands[rows].astype(np.uint32)
@@ -132,12 +133,12 @@ def _game_columns(batch: BatchBytes, rows: np.ndarray, out: np.ndarray, hands: n
     return columns
 
 
-def _archive_columns(batch: BatchBytes, found, rows: np.ndarray, out: np.ndarray, slow: dict, names,
+def _archive_columns(batch: BatchBytes, found, rows: np.ndarray, *, out: np.ndarray, slow: dict, names,
                      anonymize: bool) -> dict:
     """The columns an imported run adds: where each game comes from, its id, date, players, how it ended."""
     o = out[rows]
     checked = {int(i): slow[int(rows[i])] for i in np.searchsorted(rows, sorted(slow))}  # row -> checked path
-    strings = {name: _strings(batch, found.spans[rows, f], checked, name)
+    strings = {name: _strings(batch, found.spans[rows, f], checked, name=name)
                for name, f in (("archive_id", F_ID), ("player_f", F_P0), ("player_m", F_P0 + 1),
                                ("player_r", F_P0 + 2))}
     if anonymize:
@@ -170,7 +171,7 @@ def _gather(data, spans, offsets, values):
 _FIELD_OF = {"archive_id": "ID", "player_f": "P0", "player_m": "P1", "player_r": "P2"}
 
 
-def _strings(batch: BatchBytes, spans: np.ndarray, checked: dict, name: str) -> pa.Array:
+def _strings(batch: BatchBytes, spans: np.ndarray, checked: dict, *, name: str) -> pa.Array:
     """A text field of each row (null where the record has none); ``checked``: rows of the checked path."""
     data = np.frombuffer(batch.data, dtype=np.uint8)
     sizes = np.where(spans[:, 0] >= 0, spans[:, 1] - spans[:, 0], 0)

@@ -14,7 +14,7 @@ import bz2
 import gzip
 import hashlib
 import zlib
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -31,6 +31,7 @@ class Source:
     """An archive file: where it is, and what the manifest records of it."""
 
     path: Path
+    _: KW_ONLY
     name: str
     size: int
     sha256: str
@@ -69,7 +70,7 @@ def describe_sources(paths) -> list[Source]:
         if checksum in seen:
             raise ArchiveError(f"{given} and {seen[checksum]} are the same archive (same checksum); give it once")
         seen[checksum] = given
-        sources.append(Source(path, path.name, path.stat().st_size, checksum))
+        sources.append(Source(path, name=path.name, size=path.stat().st_size, sha256=checksum))
     if not sources:
         raise ArchiveError("no archive files given")
     return sources
@@ -100,7 +101,7 @@ def _record_spans(buf, starts, ends, numbers):
     return count, line
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Buffer:
     """Whole lines of a file, read at once, and the record lines among them."""
 
@@ -125,22 +126,23 @@ def buffers(source: Source) -> Iterator[Buffer]:
                 data = tail + read if tail else read
                 cut = data.rfind(b"\n") + 1
                 if cut:
-                    found, lines = _scan(data, cut, lines, position if plain else -1)
+                    found, lines = _scan(data, cut, lines_before=lines, offset=position if plain else -1)
                     yield found
                     position += cut
                 tail = data[cut:]
     except (OSError, EOFError, zlib.error) as e:
         raise ArchiveError(f"cannot read {source.path}: {_reason(e)}") from None
     if tail:
-        yield _scan(tail, len(tail), lines, position if plain else -1)[0]
+        yield _scan(tail, len(tail), lines_before=lines, offset=position if plain else -1)[0]
 
 
-def _scan(data: bytes, size: int, lines_before: int, offset: int) -> tuple[Buffer, int]:
+def _scan(data: bytes, size: int, *, lines_before: int, offset: int) -> tuple[Buffer, int]:
     buf = np.frombuffer(data, dtype=np.uint8)[:size]
     room = int(np.count_nonzero(buf == 10)) + 1
     starts, ends, numbers = (np.empty(room, dtype=np.int64) for _ in range(3))
     count, lines = _record_spans(buf, starts, ends, numbers)
-    found = Buffer(data, size, offset, starts[:count], ends[:count], numbers[:count] + lines_before)
+    found = Buffer(data=data, size=size, offset=offset, starts=starts[:count], ends=ends[:count],
+                   lines=numbers[:count] + lines_before)
     return found, lines_before + lines
 
 
@@ -154,7 +156,7 @@ def _reason(error: Exception) -> str:
 # --- batches -------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FileLines:
     """Record lines of one file that lie together in a batch: where they are in the file (a plain
     file, which the worker reads itself) or their bytes (decompressed data), and each line's span
@@ -182,7 +184,7 @@ class Batch:
         return sum(len(f.starts) for f in self.files)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class BatchBytes:
     """The lines of a batch, read: their bytes one after another, where each starts and ends, its
     file (index into the sources) and its line number there."""
@@ -212,23 +214,23 @@ def read_batch(batch: Batch, paths) -> BatchBytes:
     offsets = np.cumsum([0] + [f.size for f in batch.files])
     cat = np.concatenate
     empty = [np.zeros(0, np.int64)]
-    return BatchBytes(batch.index, batch.first, b"".join(datas),
-                      cat([f.starts + o for f, o in zip(batch.files, offsets)] or empty),
-                      cat([f.ends + o for f, o in zip(batch.files, offsets)] or empty),
-                      cat([np.full(len(f.starts), f.file, dtype=np.int16) for f in batch.files]
-                          or [np.zeros(0, np.int16)]),
-                      cat([f.lines for f in batch.files] or empty))
+    return BatchBytes(index=batch.index, first=batch.first, data=b"".join(datas),
+                      starts=cat([f.starts + o for f, o in zip(batch.files, offsets)] or empty),
+                      ends=cat([f.ends + o for f, o in zip(batch.files, offsets)] or empty),
+                      files=cat([np.full(len(f.starts), f.file, dtype=np.int16) for f in batch.files]
+                                or [np.zeros(0, np.int16)]),
+                      lines=cat([f.lines for f in batch.files] or empty))
 
 
-def _file_lines(buffer: Buffer, a: int, b: int, file: int) -> FileLines:
+def _file_lines(buffer: Buffer, a: int, b: int, *, file: int) -> FileLines:
     """Record lines ``a .. b - 1`` of a buffer."""
     low, high = int(buffer.starts[a]), int(buffer.ends[b - 1])
     data = None if buffer.offset >= 0 else buffer.data[low:high]
-    return FileLines(file, buffer.offset + low, data, high - low, buffer.starts[a:b] - low, buffer.ends[a:b] - low,
-                     buffer.lines[a:b])
+    return FileLines(file=file, offset=buffer.offset + low, data=data, size=high - low,
+                     starts=buffer.starts[a:b] - low, ends=buffer.ends[a:b] - low, lines=buffer.lines[a:b])
 
 
-def batches(sources: list[Source], size: int, skip=frozenset(), counted: list | None = None) -> Iterator[Batch]:
+def batches(sources: list[Source], size: int, *, skip=frozenset(), counted: list | None = None) -> Iterator[Batch]:
     """The batches of the record lines of ``sources`` in order; batches in ``skip`` are not built.
     ``counted`` (a list) gets the number of record lines once they are all read."""
     index, found, count, total = 0, [], 0, 0
@@ -238,7 +240,7 @@ def batches(sources: list[Source], size: int, skip=frozenset(), counted: list | 
             while a < len(buffer.starts):
                 b = min(len(buffer.starts), a + size - count)
                 if index not in skip:
-                    found.append(_file_lines(buffer, a, b, f))
+                    found.append(_file_lines(buffer, a, b, file=f))
                 count, total, a = count + b - a, total + b - a, b
                 if count == size:
                     if index not in skip:

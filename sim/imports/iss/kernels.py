@@ -8,8 +8,8 @@ The lines of a batch lie in one byte buffer. Two kernels and one lookup do the w
    distinct auction is replayed once by the engine's auction (:func:`sim.imports.iss.record.auction_of_text`,
    cached), giving the declarer and the bid;
 3. :func:`replay_lines` takes each line in steps: the end of the auction, the skat and the
-   declaration (legal or not by a table the engine's :meth:`Declaration.check
-   <sim.rules.games.Declaration.check>` filled), the cards played with the engine's kernels
+   declaration (legal or not by the array of legal declarations the engine's
+   :meth:`Declaration.check <sim.rules.games.Declaration.check>` filled), the cards played with the engine's kernels
    (``legal_now``, ``play_card``) and how the game ended, and the result: the engine's
    :func:`sim.rules.scoring.result_row` for a game played out, the server's for one that ended
    early, compared with the server's result field.
@@ -18,7 +18,7 @@ The kernels accept only what the checked path :func:`sim.imports.iss.record.chec
 the same row; a line they do not accept is *flagged*, and the importer asks the checked path,
 which gives the exact one-line problem (or, for a form the kernels leave to it, the row).
 No rule of Skat is written here: legality and results come from the engine's kernels and
-tables.
+lookup arrays.
 """
 
 from __future__ import annotations
@@ -76,22 +76,22 @@ O_ENDED, O_ENDED_BY, O_AGREES = range(O_RESULT + len(RESULT_COLUMNS), O_RESULT +
 OUT_SIZE = O_AGREES + 1
 
 
-def declaration_table() -> np.ndarray:
+def legal_declarations() -> np.ndarray:
     """Legal declarations by [game, modifier bits (O 1, H 2, S 4, Z 8), picked up, bid index]:
     the normalized declaration as bits (hand 1, schneider 2, schwarz 4, ouvert 8), or -1 when the
     ISS rules of writing a declaration or the engine's :meth:`Declaration.check` reject it."""
-    table = np.full((6, 16, 2, len(BID_VALUES)), -1, dtype=np.int64)
+    legal = np.full((6, 16, 2, len(BID_VALUES)), -1, dtype=np.int64)
     for game in range(6):
         for bits in range(16):
             letters = "".join(c for c, b in zip("OHSZ", (1, 2, 4, 8)) if bits & b)
             for picked in (0, 1):
                 for b, bid in enumerate(BID_VALUES):
                     try:
-                        d = declaration_of(game, letters, bool(picked), int(bid), "")
+                        d = declaration_of(game, letters, picked_up=bool(picked), bid=int(bid), where="")
                     except IssError:
                         continue
-                    table[game, bits, picked, b] = d.hand + 2 * d.schneider + 4 * d.schwarz + 8 * d.ouvert
-    return table
+                    legal[game, bits, picked, b] = d.hand + 2 * d.schneider + 4 * d.schwarz + 8 * d.ouvert
+    return legal
 
 
 
@@ -142,11 +142,11 @@ def _pick_up(data, ts, te, i, n, declarer, skat, cards):
 
 
 @njit(cache=True, inline="always")
-def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, table, cards):
+def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, legal, cards):
     """The declaration step at word ``i``: a game letter, modifiers, then cards after dots (the two
-    put away, the ten shown of an ouvert game), legal by ``table``. Returns (the word after it, the
-    game type, the declaration's bits in ``table``, the cards put away); the word -1 when the line
-    is flagged."""
+    put away, the ten shown of an ouvert game), legal by ``legal`` (:func:`legal_declarations`).
+    Returns (the word after it, the game type, the declaration's bits in ``legal``, the cards put
+    away); the word -1 when the line is flagged."""
     if i >= n or seat_at(data, ts[i]) != declarer:
         return -1, 0, 0, 0
     s, e = ts[i + 1], te[i + 1]
@@ -168,7 +168,7 @@ def _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, ta
         count = dotted_cards(data, p + 1, e, cards)
         if count < 0:
             return -1, 0, 0, 0
-    flags = table[game, bits, picked, bid_index]
+    flags = legal[game, bits, picked, bid_index]
     if flags < 0:
         return -1, 0, 0, 0
     ouvert = (flags >> 3) & 1
@@ -311,7 +311,7 @@ def _server_result(declarer, mat, items, out):
 
 
 @njit(cache=True)
-def _replay_one(data, mv, rs, pc, first, hand_masks, declarer, bid_index, table, out, log, ts, te, cards, items,
+def _replay_one(data, mv, rs, pc, first, hand_masks, declarer, bid_index, legal, out, log, ts, te, cards, items,
                 state):
     """Kernel 2 for one line, step by step: the auction's end, the declaration, the play, the result;
     False when the line is flagged."""
@@ -330,7 +330,7 @@ def _replay_one(data, mv, rs, pc, first, hand_masks, declarer, bid_index, table,
     if i < 0:
         return False
     picked = 1 if i > first else 0
-    i, game, flags, put_away = _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, table, cards)
+    i, game, flags, put_away = _declaration(data, ts, te, i, n, hand_masks, declarer, picked, bid_index, legal, cards)
     if i < 0:
         return False
     twelve = hand_masks[declarer] | skat
@@ -350,7 +350,7 @@ def _replay_one(data, mv, rs, pc, first, hand_masks, declarer, bid_index, table,
 
 
 @njit(cache=True)
-def replay_lines(data, spans, first, hands, declarer, bid_index, table, ok, out, logs):
+def replay_lines(data, spans, first, hands, declarer, bid_index, legal, ok, out, logs):
     """Kernel 2 over the lines that kernel 1 and the auction passed (``ok``); clears ``ok`` of a
     line it flags. ``out`` gets the O_* columns, ``logs`` the cards in the order played."""
     ts, te = np.empty(MAX_TOKENS, np.int64), np.empty(MAX_TOKENS, np.int64)
@@ -361,20 +361,20 @@ def replay_lines(data, spans, first, hands, declarer, bid_index, table, ok, out,
         if not ok[k]:
             continue
         ok[k] = _replay_one(data, spans[k, F_MV], spans[k, F_R], spans[k, F_PC], first[k], hands[k], declarer[k],
-                            bid_index[k], table, out[k], logs[k], ts, te, cards, items, state)
+                            bid_index[k], legal, out[k], logs[k], ts, te, cards, items, state)
 
 
 # --- the lines of a batch ------------------------------------------------------------------------
 
 _auctions: dict[bytes, tuple[int, int] | None] = {}
-_table_cache: list[np.ndarray] = []
+_legal_cache: list[np.ndarray] = []
 _BID_INDEX = {int(v): i for i, v in enumerate(BID_VALUES)}
 
 
 def _declarations() -> np.ndarray:
-    if not _table_cache:
-        _table_cache.append(declaration_table())
-    return _table_cache[0]
+    if not _legal_cache:
+        _legal_cache.append(legal_declarations())
+    return _legal_cache[0]
 
 
 def _auction(text: bytes) -> tuple[int, int] | None:
@@ -387,7 +387,7 @@ def _auction(text: bytes) -> tuple[int, int] | None:
     return _auctions[text]
 
 
-def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, ok: np.ndarray):
+def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, *, ok: np.ndarray):
     """(declarer, bid index) of every accepted line: each distinct auction text replayed once by the
     engine; a line whose auction is not valid is flagged (``ok`` cleared)."""
     n = len(ok)
@@ -408,7 +408,7 @@ def _auctions_of(data: bytes, buf: np.ndarray, auction: np.ndarray, ok: np.ndarr
     return declarer, bid_index
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CheckedLines:
     """What the kernels made of the lines of a batch (one entry per line)."""
 
@@ -430,9 +430,9 @@ def check_lines(data: bytes, starts: np.ndarray, ends: np.ndarray) -> CheckedLin
     auction = np.zeros((n, 4), dtype=np.int64)  # start, end of the auction's text, the word after it, its hash
     dates = np.full(n, MISSING, dtype=np.int64)
     scan_lines(buf, starts, ends, ok, spans, hands, auction, dates)
-    declarer, bid_index = _auctions_of(data, buf, auction, ok)
+    declarer, bid_index = _auctions_of(data, buf, auction, ok=ok)
     out = np.zeros((n, OUT_SIZE), dtype=np.int64)
     logs = np.full((n, 30), -1, dtype=np.int8)
     replay_lines(buf, spans, auction[:, 2], hands, declarer, bid_index, _declarations(), ok, out, logs)
-    return CheckedLines(ok, spans, hands, dates, out, logs)
+    return CheckedLines(ok=ok, spans=spans, hands=hands, dates=dates, out=out, logs=logs)
 

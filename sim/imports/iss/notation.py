@@ -210,16 +210,17 @@ def declaration_text(d: Declaration, picked_up_cards: list[int], ouvert_cards: l
     return ".".join([letters] + [ISS_CARDS[c] for c in picked_up_cards + ouvert_cards])
 
 
-def result_text(declarer: int, outcome: str, score: int, matadors: int, overbid: bool, points: int,
-                tricks: int, schneider: bool, schwarz: bool, left: int = -1, timeout: int = -1,
-                resigned: bool = False, penalties=(0, 0, 0)) -> str:
-    """An ``R`` field's items in the server's order."""
+def result_text(declarer: int, outcome: str, score: int, *, matadors: int = 0, overbid: bool = False,
+                points: int = 0, tricks: int = 0, schneider: bool = False, schwarz: bool = False, left: int = -1,
+                timeout: int = -1, resigned: bool = False, penalties=(0, 0, 0)) -> str:
+    """An ``R`` field's items in the server's order. What is not given is as in a deal without a game: no
+    matadors, points, tricks or flags (0), no one left or timed out (-1), no penalty points."""
     return (f"d:{declarer} {outcome} v:{score} m:{matadors} {'overbid' if overbid else 'bidok'} p:{points}"
             f" t:{tricks} s:{int(schneider)} z:{int(schwarz)} p0:{penalties[0]} p1:{penalties[1]}"
             f" p2:{penalties[2]} l:{left} to:{timeout} r:{int(resigned)}")
 
 
-def format_line(game_id, date: datetime, players, moves: list[tuple[str, str]], result: str,
+def format_line(game_id, date: datetime, players, *, moves: list[tuple[str, str]], result: str,
                 series: int = 1) -> str:
     """One record line (without the line break)."""
     mv = " ".join(f"{who} {what}" for who, what in moves)

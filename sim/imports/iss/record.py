@@ -133,7 +133,7 @@ def auction_of_text(text: str) -> tuple[int, int] | None:
 # --- the declaration -------------------------------------------------------------------------
 
 
-def declaration_of(game: int, modifiers: str, picked_up: bool, bid: int, where) -> Declaration:
+def declaration_of(game: int, modifiers: str, *, picked_up: bool, bid: int, where) -> Declaration:
     """The declaration meant by the game letter and modifiers, normalized and checked against the bid.
 
     ISS writes a suit or grand ouvert without ``H`` (ouvert implies hand there), and ``Z`` in a
@@ -292,7 +292,7 @@ def _read_skat_and_declaration(game: Game, rest: list[Move]) -> bool:
         move = _next(rest, "the declaration", skat_shown)
     _by_declarer(move, game, "the declaration")
     kind, modifiers, cards = read_declaration(move)
-    game.declaration = declaration_of(kind, modifiers, game.picked_up, game.bid, move)
+    game.declaration = declaration_of(kind, modifiers, picked_up=game.picked_up, bid=game.bid, where=move)
     wanted = (2 if game.picked_up else 0) + (10 if game.declaration.ouvert else 0)
     if game.picked_up and not cards and rest and _splits(rest[0], move):
         # some archives write the cards put away (and shown) as a move of its own after the game
@@ -418,7 +418,7 @@ def _check_ouvert(game: Game) -> None:
 # --- the row --------------------------------------------------------------------------------
 
 
-def game_row(game: Game, result: dict, items: dict, plays: list[int]) -> dict:
+def game_row(game: Game, result: dict, items: dict, *, plays: list[int]) -> dict:
     """The columns of a checked game (the schema of a game-mode run; see docs/schema.md)."""
     d = game.declaration
     row = {"hand_f": game.hands[0], "hand_m": game.hands[1], "hand_r": game.hands[2], "skat": game.skat,
@@ -465,7 +465,7 @@ def _seeger_fabian(declarer: int, won, value) -> dict:
     return dict(zip(("sf_f", "sf_m", "sf_r"), (int(s) for s in seeger_fabian_seats(declarer, won, value))))
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CheckedLine:
     """A line that holds a valid game: its row, what the record says about it, and the comparison."""
 
@@ -512,8 +512,9 @@ def check_line(line: str | bytes) -> CheckedLine:
             _check_play(game, result)
             _check_ouvert(game)
     plays = [CARD_IDS[m.what] for m in game.plays]
-    row = game_row(game, result, items, plays)
+    row = game_row(game, result, items, plays=plays)
     engine, archive = engine_result(row), archive_result(items)
-    return CheckedLine(row, fields, date, engine, archive, agrees(row, engine, archive))
+    return CheckedLine(row=row, fields=fields, date=date, engine=engine, archive=archive,
+                       agrees=agrees(row, engine, archive))
 
 

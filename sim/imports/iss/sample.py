@@ -5,7 +5,7 @@ No real archive ships with skatsim, so the importer is tested on records written
 - :func:`profile_lines`: the deals of a profile played by the engine in bulk
   (:func:`strategies.deals.play_deals`), one record per deal, passed-in deals included; the
   imported rows must equal the simulated ones;
-- :func:`constructed_games`: games the table's profiles rarely or never play (every game type
+- :func:`constructed_games`: games the built-in profiles rarely or never play (every game type
   from every seat, hand, ouvert and announced games, overbids, random legal cards) and games that
   end early (RE, SC, TI.n, LE.n), each with the replay record it was made from, in both of the
   forms an archive may use (a declaration after picking up the skat in one move or in two,
@@ -14,7 +14,7 @@ No real archive ships with skatsim, so the importer is tested on records written
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
@@ -81,7 +81,7 @@ def _seats_of_play(games, logs, seats):
                                                 logs[k, 3 * t + 2])) % 3
 
 
-def profile_lines(profile: str = "default", seed: int = 1, start: int = 0, count: int = 1000,
+def profile_lines(profile: str = "default", *, seed: int = 1, start: int = 0, count: int = 1000,
                   first_id: int = 1) -> list[str]:
     """Records of deals ``start .. start + count - 1`` of ``seed`` as ``profile`` plays them."""
     columns = play_deals(load_profile(profile), seed, start, count, log_tricks=True)
@@ -94,14 +94,14 @@ def profile_lines(profile: str = "default", seed: int = 1, start: int = 0, count
         row = {name: values[k] for name, values in rows.items()}
         moves = [("w", _deal_text(row))] + _auction_moves(row["max_bid_f"], row["max_bid_m"], row["max_bid_r"])
         if row["passed"]:
-            result = result_text(-1, "passed", 0, 0, False, 0, 0, False, False)
+            result = result_text(-1, "passed", 0)
         else:
             moves += _declaration_moves(row) + [(str(s), ISS_CARDS[c]) for s, c in zip(seats[k], logs[k]) if c >= 0]
-            result = result_text(row["declarer"], "win" if row["won"] else "loss", row["score"], row["matadors"],
-                                 row["overbid"], row["declarer_points"], row["declarer_tricks"], row["schneider"],
-                                 row["schwarz"])
-        lines.append(format_line(first_id + k, START + timedelta(seconds=start + k), _players(start + k), moves,
-                                 result))
+            result = result_text(row["declarer"], "win" if row["won"] else "loss", row["score"],
+                                 matadors=row["matadors"], overbid=row["overbid"], points=row["declarer_points"],
+                                 tricks=row["declarer_tricks"], schneider=row["schneider"], schwarz=row["schwarz"])
+        lines.append(format_line(first_id + k, START + timedelta(seconds=start + k), _players(start + k),
+                                 moves=moves, result=result))
     return lines
 
 
@@ -136,6 +136,7 @@ class Constructed:
     line: str
     record: dict          # the replay record of sim.rules.records
     server: dict          # the R field's result (archive terms: sim.imports.iss.record.archive_result)
+    _: KW_ONLY
     split: bool = False   # the declaration was written in two moves
 
 
@@ -171,32 +172,40 @@ def _auction_for(rng: np.random.Generator, declarer: int, bid: int) -> list:
     return [(1, low), (0, "pass"), (2, bid), (1, "pass")]
 
 
-def constructed_games(seed: int = 7, count: int = 200, early_share: float = 0.25,
+def _dealt(seed: int, count: int):
+    """Deals ``0 .. count - 1`` of ``seed``: each one's number, its three hands and skat (card masks),
+    and the record's first move, which deals them."""
+    deals = deal_batch(seed, 0, count)
+    for k in range(count):
+        hands, skat = [int(h) for h in deals[k, :3]], int(deals[k, 3])
+        yield k, hands, skat, [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+
+
+def constructed_games(seed: int = 7, count: int = 200, *, early_share: float = 0.25,
                       passed_share: float = 0.05, first_id: int = 100_000) -> list[Constructed]:
     """``count`` constructed records: random declarations, bids and legal cards on the deals of ``seed``."""
     rng = np.random.default_rng(seed)
-    deals = deal_batch(seed, 0, count)
     out = []
-    for k in range(count):
-        hands = [int(h) for h in deals[k, :3]]
-        skat = int(deals[k, 3])
-        moves = [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+    for k, hands, skat, moves in _dealt(seed, count):
         base = {"id": str(first_id + k), "hands": [cards_text(h).replace(".", " ") for h in hands],
                 "skat": cards_text(skat).replace(".", " ")}
-        players, date = _players(k), START + timedelta(days=1, seconds=k)
+        heading = (first_id + k, START + timedelta(days=1, seconds=k), _players(k))  # id, date, players
         if rng.random() < passed_share:
             record = {**base, "auction": ["pass", "pass", "pass"]}
             moves += [("1", "p"), ("2", "p"), ("0", "p")]
             placeholder = rng.random() < 0.5
             server = {"declarer": -1, "outcome": "loss" if placeholder else "passed", "score": 0}
-            result = result_text(-1, server["outcome"], 0, 0, False, 0, 0, False, False)
-            out.append(Constructed(format_line(first_id + k, date, players, moves, result), record, server))
+            line = format_line(*heading, moves=moves, result=result_text(-1, server["outcome"], 0))
+            out.append(Constructed(line, record, server))
             continue
-        out.append(_constructed_game(rng, k, hands, skat, moves, base, players, date, early_share, first_id))
+        out.append(_constructed_game(rng, hands, skat, moves=moves, base=base, heading=heading,
+                                     early_share=early_share))
     return out
 
 
-def _constructed_game(rng, k, hands, skat, moves, base, players, date, early_share, first_id) -> Constructed:
+def _constructed_game(rng, hands, skat, *, moves, base, heading, early_share) -> Constructed:
+    """A random game on ``hands`` and ``skat`` after the deal's ``moves``: ``base`` the replay record
+    so far, ``heading`` the record's (id, date, players)."""
     declarer = int(rng.integers(3))
     d = _random_declaration(rng)
     twelve = hands[declarer] | skat
@@ -246,19 +255,18 @@ def _constructed_game(rng, k, hands, skat, moves, base, players, date, early_sha
         else:
             moves.append((who, text))
     if rng.random() < early_share and not stopped:
-        return _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, put_away, players,
-                            date, first_id, split)
-    moves += _with_shows_and_resignations(rng, seats, cards, declarer, held)
+        return _ended_early(rng, record, moves, cards=cards, seats=seats, declarer=declarer, d=d, bid=bid,
+                            twelve=twelve, put_away=put_away, heading=heading, split=split)
+    moves += _with_shows_and_resignations(rng, seats, cards, declarer=declarer, held=held)
     r = replay(record)
     server = {"declarer": declarer, "outcome": "win" if r["won"] else "loss", "score": r["score"],
               "matadors": r["matadors"], "overbid": r["overbid"], "points": r["declarer_points"],
               "tricks": r["declarer_tricks"], "schneider": r["schneider"], "schwarz": r["schwarz"]}
-    result = result_text(declarer, server["outcome"], r["score"], r["matadors"], r["overbid"], r["declarer_points"],
-                         r["declarer_tricks"], r["schneider"], r["schwarz"])
-    return Constructed(format_line(first_id + k, date, players, moves, result), record, server, split)
+    line = format_line(*heading, moves=moves, result=result_text(**server))
+    return Constructed(line, record, server, split=split)
 
 
-def _with_shows_and_resignations(rng, seats, cards, declarer, held) -> list[tuple[str, str]]:
+def _with_shows_and_resignations(rng, seats, cards, *, declarer, held) -> list[tuple[str, str]]:
     """The cards of a game played on as moves, with the moves that end nothing as the server writes
     them now and then: the declarer showing the cards (``SC``, ``SC.<cards>``) and one defender
     resigning alone (``RE``), each before a random card."""
@@ -279,8 +287,8 @@ def _with_shows_and_resignations(rng, seats, cards, declarer, held) -> list[tupl
     return moves
 
 
-def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, put_away, players, date,
-                 first_id, split) -> Constructed:
+def _ended_early(rng, record, moves, *, cards, seats, declarer, d, bid, twelve, put_away, heading,
+                 split) -> Constructed:
     """The game cut before its last card and ended by the declarer's RE, both defenders' RE, TI.n or
     LE.n (an SC or one defender's RE may come before), with a result as a server might give it: the
     remaining tricks go to the side that did not give up."""
@@ -289,7 +297,7 @@ def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, 
     defenders = [(declarer + 1) % 3, (declarer + 2) % 3]
     rng.shuffle(defenders)
     who = declarer if kind == "RE" else defenders[1] if kind == "RE2" else int(rng.integers(3))
-    moves += _with_shows_and_resignations(rng, seats[:cut], cards[:cut], declarer, twelve & ~put_away) \
+    moves += _with_shows_and_resignations(rng, seats[:cut], cards[:cut], declarer=declarer, held=twelve & ~put_away) \
         if kind != "RE2" else [(str(s), ISS_CARDS[c]) for s, c in zip(seats[:cut], cards[:cut])]
     if kind == "RE":
         moves.append((str(who), "RE"))
@@ -300,7 +308,7 @@ def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, 
     else:
         moves.append(("w", f"{kind}.{who}"))
     declarer_wins = kind == "RE2" or (kind in ("TI", "LE") and who != declarer)
-    played_points = _points_taken(cards[:cut], seats[:cut], d.game, declarer)
+    played_points = _points_taken(cards[:cut], seats[:cut], game=d.game, declarer=declarer)
     rest = sum(int(CARD_POINTS[c]) for c in cards[cut:])
     points = played_points[0] + int(card_points(put_away)) + (rest if declarer_wins else 0)
     tricks = played_points[1] + ((10 - played_points[2]) if declarer_wins else 0)
@@ -318,12 +326,11 @@ def _ended_early(rng, k, record, moves, cards, seats, declarer, d, bid, twelve, 
         penalties[who] = -50
     server = {"declarer": declarer, "outcome": outcome, "score": score, "matadors": mat, "overbid": overbid,
               "points": points, "tricks": tricks, "schneider": schneider, "schwarz": schwarz}
-    result = result_text(declarer, outcome, score, mat, overbid, points, tricks, schneider, schwarz,
-                         left=who if kind == "LE" else -1, timeout=who if kind == "TI" else -1,
+    result = result_text(**server, left=who if kind == "LE" else -1, timeout=who if kind == "TI" else -1,
                          resigned=kind in ("RE", "RE2"), penalties=penalties)
     ended = {"RE": "resigned", "RE2": "resigned", "TI": "timeout", "LE": "left"}[kind]
     record = {**record, "play": record["play"][:cut], "ended": ended, "ended_by": who}
-    return Constructed(format_line(first_id + k, date, players, moves, result), record, server, split)
+    return Constructed(format_line(*heading, moves=moves, result=result), record, server, split=split)
 
 
 def _still_held(hand: int, played) -> int:
@@ -332,7 +339,7 @@ def _still_held(hand: int, played) -> int:
     return hand
 
 
-def _points_taken(cards, seats, game, declarer) -> tuple[int, int, int]:
+def _points_taken(cards, seats, *, game, declarer) -> tuple[int, int, int]:
     """(declarer's card points, declarer's tricks, tricks completed) of the cards played so far."""
     points = tricks = done = 0
     for t in range(len(cards) // 3):
@@ -350,11 +357,8 @@ def penalty_records(seed: int = 9, count: int = 20, first_id: int = 200_000) -> 
     and a penalty point, or, after the pick-up, the declarer's loss): in the auction, once it is
     over, or after the skat was picked up. The kernels leave them to the checked path."""
     rng = np.random.default_rng(seed)
-    deals = deal_batch(seed, 0, count)
     out = []
-    for k in range(count):
-        hands, skat = [int(h) for h in deals[k, :3]], int(deals[k, 3])
-        moves = [("w", ".".join(cards_text(m) for m in (*hands, skat)))]
+    for k, _, skat, moves in _dealt(seed, count):
         winner = int(rng.integers(3))
         calls = _auction_for(rng, winner, int(rng.choice(BID_VALUES[:8])))
         where = int(rng.integers(3))  # 0: in the auction, 1: after it, 2: after picking up the skat
@@ -370,11 +374,10 @@ def penalty_records(seed: int = 9, count: int = 20, first_id: int = 200_000) -> 
         penalties = [0, 0, 0]
         penalties[who] = 1
         outcome = "penalty" if declarer < 0 or who != declarer else "loss"
-        result = result_text(declarer if outcome == "loss" else -1, outcome, 0, 0, False, 0, 0, False, False,
-                             left=who if kind == "LE" else -1, timeout=who if kind == "TI" else -1,
-                             penalties=penalties)
+        result = result_text(declarer if outcome == "loss" else -1, outcome, 0, left=who if kind == "LE" else -1,
+                             timeout=who if kind == "TI" else -1, penalties=penalties)
         server = {"declarer": declarer if outcome == "loss" else -1, "outcome": outcome, "charged": who}
-        line = format_line(first_id + k, START + timedelta(days=2, seconds=k), _players(k), moves, result)
+        line = format_line(first_id + k, START + timedelta(days=2, seconds=k), _players(k), moves=moves, result=result)
         out.append(Constructed(line, {"declarer": declarer, "ended": "penalty", "ended_by": who}, server))
     return out
 

@@ -18,20 +18,21 @@ from sim.rules.records import CLAIMED, LEFT, RESIGNED, TIMEOUT
 MISSING = np.iinfo(np.int64).min  # a missing value in the kernels' outputs
 
 
-# --- byte tables -------------------------------------------------------------------------------
+# --- what a byte stands for --------------------------------------------------------------------
 
 
-def _table(pairs) -> np.ndarray:
-    table = np.full(256, -1, dtype=np.int64)
+def _byte_codes(pairs) -> np.ndarray:
+    """For each of the 256 bytes, the value ``pairs`` gives its character; -1 for the others."""
+    codes = np.full(256, -1, dtype=np.int64)
     for char, value in pairs:
-        table[ord(char)] = value
-    return table
+        codes[ord(char)] = value
+    return codes
 
 
-SUIT_OF = _table(zip("DHSC", range(4)))
-RANK_OF = _table(zip("789QKTAJ", range(8)))
-GAME_OF = _table(zip(GAME_LETTERS, range(6)))
-MODIFIER_BIT = _table(zip("OHSZ", (1, 2, 4, 8)))
+SUIT_OF = _byte_codes(zip("DHSC", range(4)))
+RANK_OF = _byte_codes(zip("789QKTAJ", range(8)))
+GAME_OF = _byte_codes(zip(GAME_LETTERS, range(6)))
+MODIFIER_BIT = _byte_codes(zip("OHSZ", (1, 2, 4, 8)))
 #: The fields read, in the order of the ``spans`` array.
 FIELDS = ("ID", "DT", "P0", "P1", "P2", "MV", "R", "PC")
 F_ID, F_DT, F_P0, F_P1, F_P2, F_MV, F_R, F_PC = range(8)

@@ -1,4 +1,4 @@
-"""Heuristic comparison: how well each evaluator's score predicts that the declarer wins.
+"""Evaluator comparison: how well each evaluator's score predicts that the declarer wins.
 
 Within one game group (each game type, and the four suit games together, whose
 scores share one scale) every evaluator that assesses the group scores the same
@@ -9,13 +9,14 @@ games, so the measures compare evaluators on the same hands:
   lost games at each distinct score. 0.5 is no better than chance.
 - **Brier score** and **log loss** of a calibrated probability: a logistic fit
   P(won) = 1 / (1 + exp(-(a + b * score))) by Newton's method on the aggregated
-  counts. Two parameters hardly overfit millions of games; ``brier_reference``
-  is the Brier score of always predicting the overall win rate.
+  counts (:func:`sim.statistics.fitted_probabilities`). Two parameters hardly overfit
+  millions of games; ``brier_reference`` is the Brier score of always predicting the
+  overall win rate.
 - **calibration**: per score bin, the mean fitted probability against the observed
   win rate (Wilson interval).
 
 Intervals are percentile bootstraps: the won and lost counts of every score are
-redrawn as one multinomial (the same as resampling the games), and the whole
+redrawn by the Poisson bootstrap (:func:`analysis.intervals.resample_counts`), and the whole
 measure, logistic fit included, is recomputed for every replicate at once. In a
 declare-mode run whole deals are redrawn instead (:mod:`analysis.deal_groups`): a deal's
 rows (every seat, every game) share its cards.
@@ -33,20 +34,15 @@ import numpy as np
 import polars as pl
 
 from sim.rules.games import GAME_NAMES, GRAND
+from sim.statistics import brier, fitted_probabilities, log_loss
 
-from .binning import FINE_PER_BIN, Grid, by_evaluator, evaluator_cube, grids
+from .binning import FINE_PER_BIN, Grid, by_evaluator, collected_cubes
 from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, group_matrices
-from .games import games
 from .intervals import BOOTSTRAP_SEED, add_rate, percentile_interval, resample_counts
 from .runs import Run
 
 SUIT_GAMES = "suit games"
-HEURISTIC_REPLICATES = 1000
-NEWTON_STEPS = 30
-#: The fit stops before NEWTON_STEPS once no step of any replicate moves a coefficient by more than
-#: this: it has converged (in about six steps on real runs); a separated group, whose coefficients
-#: grow without limit, takes every step.
-NEWTON_TOLERANCE = 1e-12
+MEASURE_REPLICATES = 1000
 
 
 def auc(won: np.ndarray, lost: np.ndarray) -> np.ndarray:
@@ -58,53 +54,13 @@ def auc(won: np.ndarray, lost: np.ndarray) -> np.ndarray:
         return (won * (lost_below + 0.5 * lost)).sum(-1) / pairs
 
 
-def fit_logistic(score: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    """Fitted P(won) at each score: weighted logistic regression, Newton steps; replicates along axis 0."""
-    won, lost = np.atleast_2d(np.asarray(won, float)), np.atleast_2d(np.asarray(lost, float))
-    n = won + lost
-    weights = n[0] / n[0].sum()
-    centre = weights @ score
-    spread = np.sqrt(weights @ (score - centre) ** 2) or 1.0
-    z = (score - centre) / spread
-    rate = np.clip(won.sum(1) / np.maximum(n.sum(1), 1), 1e-6, 1 - 1e-6)
-    a, b = np.log(rate / (1 - rate)), np.zeros(len(won))
-    for _ in range(NEWTON_STEPS):
-        a_next, b_next = _newton_step(a, b, z, won, n)
-        converged = (np.abs(a_next - a) <= NEWTON_TOLERANCE).all() and (np.abs(b_next - b) <= NEWTON_TOLERANCE).all()
-        a, b = a_next, b_next
-        if converged:  # a NaN step is not converged: such a fit takes every step, as before
-            break
-    return 1 / (1 + np.exp(-(a[:, None] + b[:, None] * z)))
-
-
-def _newton_step(a, b, z, won, n):
-    """One Newton step of the logistic log-likelihood; steps are capped, and none is taken where the
-    curvature is singular (a single distinct score)."""
-    p = 1 / (1 + np.exp(-(a[:, None] + b[:, None] * z)))
-    residual, curvature = won - n * p, n * p * (1 - p) + 1e-9
-    g0, g1 = residual.sum(1), (residual * z).sum(1)
-    h00, h01, h11 = curvature.sum(1), (curvature * z).sum(1), (curvature * z * z).sum(1)
-    det = h00 * h11 - h01 ** 2
-    safe = np.where(det > 1e-12 * h00 * h00, det, np.inf)
-    return a + np.clip((h11 * g0 - h01 * g1) / safe, -5, 5), b + np.clip((h00 * g1 - h01 * g0) / safe, -5, 5)
-
-
-def brier(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    return (won * (1 - p) ** 2 + lost * p ** 2).sum(-1) / (won + lost).sum(-1)
-
-
-def log_loss(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    p = np.clip(p, 1e-12, 1 - 1e-12)
-    return -(won * np.log(p) + lost * np.log(1 - p)).sum(-1) / (won + lost).sum(-1)
-
-
 def measures(score, won, lost) -> dict[str, np.ndarray]:
     """AUC, Brier score and log loss for won/lost counts (replicates along axis 0) at ascending scores.
 
     Where the score separates won from lost games completely (AUC 0 or 1, or games of one kind only)
     the fit's limit predicts every game exactly: Brier score and log loss are 0, not the 1e-20 that
     Newton steps reach on the way."""
-    p = fit_logistic(score, won, lost)
+    p = fitted_probabilities(score, won, lost)
     with np.errstate(invalid="ignore", divide="ignore"):  # a replicate without games gives NaN
         area = auc(won, lost)
         games = won.sum(-1) + lost.sum(-1)
@@ -128,7 +84,7 @@ def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.Data
             .sort("group", "fine", *groups))
 
 
-def group_measures(counts: pl.DataFrame, replicates: int = HEURISTIC_REPLICATES,
+def group_measures(counts: pl.DataFrame, *, replicates: int = MEASURE_REPLICATES,
                    seed: int = BOOTSTRAP_SEED) -> dict:
     """The measures of one group's score counts with their bootstrap intervals (over deals when the
     counts carry deal groups)."""
@@ -156,7 +112,7 @@ def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     if by_deals(counts):  # the fit reads one row per score
         cells = (counts.group_by("group", "fine", "score", "bin").agg(pl.col("won", "lost").sum())
                  .sort("group", "fine"))
-    fitted = [fit_logistic(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
+    fitted = [fitted_probabilities(part["score"].to_numpy(), part["won"].to_numpy(), part["lost"].to_numpy())[0]
               for part in cells.partition_by("group", maintain_order=True)]  # counts are sorted by group
     n = pl.col("won") + pl.col("lost")
     table = (cells.with_columns(fitted=pl.Series(np.concatenate([np.zeros(0), *fitted]), dtype=pl.Float64))
@@ -165,13 +121,13 @@ def calibration(counts: pl.DataFrame, grid: Grid) -> pl.DataFrame:
              .with_columns(bin_from=pl.col("bin") * grid.width).sort("group", "bin"))
     table = add_rate(table, "won", "games", "win_rate")
     if by_deals(counts):
-        table = add_deal_rates(table, counts, ["group", "bin"], {"win_rate": (pl.col("won"), n)})
+        table = add_deal_rates(table, counts, ["group", "bin"], rates={"win_rate": (pl.col("won"), n)})
     return table.drop("bin")
 
 
-#: The columns of :func:`heuristic_tables` (an evaluator without games gives them without rows).
-HEURISTIC_SCHEMAS = {
-    "heuristics": {"group": pl.String, "games": pl.Int64, "win_rate": pl.Float64,
+#: The columns of :func:`measure_tables` (an evaluator without games gives them without rows).
+MEASURE_SCHEMAS = {
+    "evaluators": {"group": pl.String, "games": pl.Int64, "win_rate": pl.Float64,
                    "brier_reference": pl.Float64,
                    **{f"{measure}{end}": pl.Float64 for measure in ("auc", "brier", "log_loss")
                       for end in ("", "_lo", "_hi")}},
@@ -180,26 +136,28 @@ HEURISTIC_SCHEMAS = {
                     "win_rate_hi": pl.Float64},
 }
 #: The columns of :func:`open_hand_tables`.
-OPEN_HAND_SCHEMAS = {"heuristics_open_hand": HEURISTIC_SCHEMAS["heuristics"]}
+OPEN_HAND_SCHEMAS = {"evaluators_open_hand": MEASURE_SCHEMAS["evaluators"]}
 
 
-def heuristic_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
-    """Measures per game group and the calibration table of one evaluator's collected cube."""
+def measure_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
+    """The measures per game group (``evaluators``) and the calibration table of one evaluator's
+    collected cube."""
     counts = score_counts(cube, grid)
-    return {"heuristics": measure_table(counts), "calibration": calibration(counts, grid)}
+    return {"evaluators": measures_by_group(counts), "calibration": calibration(counts, grid)}
 
 
 def open_hand_tables(cube: pl.DataFrame, grid: Grid) -> dict[str, pl.DataFrame]:
     """The measures of one evaluator against open-hand outcomes (a run made with ``--open-hand``):
     does its score predict the game won with best play on both sides? A target free of the
     card players' mistakes, as bridge hand evaluators are judged against double-dummy results."""
-    return {"heuristics_open_hand": measure_table(score_counts(cube, grid, "oh_won"))}
+    return {"evaluators_open_hand": measures_by_group(score_counts(cube, grid, "oh_won"))}
 
 
-def measure_table(counts: pl.DataFrame) -> pl.DataFrame:
+def measures_by_group(counts: pl.DataFrame) -> pl.DataFrame:
+    """The measures of each game group of :func:`score_counts`, one row a group."""
     rows = [{"group": group, **group_measures(part)}
             for (group,), part in sorted(counts.partition_by("group", as_dict=True).items())]
-    return pl.DataFrame(rows, schema=HEURISTIC_SCHEMAS["heuristics"])
+    return pl.DataFrame(rows, schema=MEASURE_SCHEMAS["evaluators"])
 
 
 def rank(table: pl.DataFrame) -> pl.DataFrame:
@@ -209,11 +167,8 @@ def rank(table: pl.DataFrame) -> pl.DataFrame:
     return table.with_columns(rank=order).sort("group", "rank", nulls_last=True)
 
 
-def compare_heuristics(run: Run, evaluators: list[str] | None = None) -> dict[str, pl.DataFrame]:
+def compare_evaluators(run: Run, evaluators: list[str] | None = None) -> dict[str, pl.DataFrame]:
     """Ranked measures and calibration of every evaluator of a run (one scan for all)."""
-    found = grids(run)
-    names = [e for e in (evaluators or found) if e in found]
-    frame = games(run, names)
-    cubes = dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
-    tables = by_evaluator(cubes, lambda name, cube: heuristic_tables(cube, found[name]), HEURISTIC_SCHEMAS)
-    return {**tables, "heuristics": rank(tables["heuristics"])}
+    found, cubes = collected_cubes(run, evaluators)
+    tables = by_evaluator(cubes, lambda name, cube: measure_tables(cube, found[name]), MEASURE_SCHEMAS)
+    return {**tables, "evaluators": rank(tables["evaluators"])}

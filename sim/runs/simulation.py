@@ -37,7 +37,7 @@ from sim.runs.folder import (
 )
 from sim.runs.runner import RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
-from strategies.deals import DECLARE_VARIANTS, card_play_left_out, declare_every_game, play_deals, warm_card_play
+from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals, warm_card_play
 from strategies.profiles import Profile, build_profile, load_profile, mixed_table
 from strategies.registry import build, logged_evaluators
 
@@ -76,8 +76,7 @@ class CompiledInTwo:
 
     def warm_the_rest(self, seed: int) -> None:
         """Compile (or load) the kernels of everything but the card play: deal 0 of ``seed`` with no card played."""
-        with card_play_left_out():
-            self(seed, 0, 1)
+        self(seed, 0, 1, play_cards=False)
 
 
 @dataclass(frozen=True)
@@ -100,18 +99,19 @@ class ProfileDeals(CompiledInTwo):
     open_hand: bool = False     # add each game's open-hand value and outcome at the first lead (oh_*)
     seat_scores: bool = False   # game mode: log every seat's evaluator scores, not only the declarer's
 
-    def __call__(self, seed: int, start: int, count: int) -> dict:
+    def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
         profile = cached_profile(self.profile, self.spec)
         evaluators = sorted(self.evaluators)
         if self.mode == "declare":
-            columns = declare_every_game(profile, seed, start, count, self.log_tricks, self.variants)
+            columns = declare_every_game(profile, seed, start, count, self.log_tricks, self.variants,
+                                         play_cards=play_cards)
             dealt = deal_batch(seed, start, count)[columns["deal_id"] - start]
             seats = columns["seat"]
             columns.update(declared_scores(evaluators, dealt[np.arange(len(seats)), seats], seats, columns["game"]))
             if self.open_hand:
                 columns.update(open_hand_columns(dealt, seats, columns))
             return columns
-        columns = play_deals(profile, seed, start, count, self.log_tricks)
+        columns = play_deals(profile, seed, start, count, self.log_tricks, play_cards=play_cards)
         columns.update(evaluator_columns(evaluators, columns, self.seat_scores))
         if self.open_hand:
             dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES] + [columns["skat"]])
@@ -167,12 +167,12 @@ class MatchDeals(CompiledInTwo):
     log_tricks: bool = False
     evaluators: tuple[str, ...] = ()
 
-    def __call__(self, seed: int, start: int, count: int) -> dict:
+    def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
         a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
         plays = []
         for seating in range(len(SEATINGS)):
             table = mixed_table(a, b, seats_of("a", seating), self.card_play_only)
-            columns = play_deals(table, seed, start, count, self.log_tricks)
+            columns = play_deals(table, seed, start, count, self.log_tricks, play_cards=play_cards)
             columns.update(evaluator_columns(sorted(self.evaluators), columns))
             columns["seating"] = np.full(count, seating, dtype=np.int8)
             plays.append(columns)

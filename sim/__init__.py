@@ -13,9 +13,9 @@ contract in pyproject.toml, checked by ``lint-imports``, holds it so):
 - :mod:`sim.imports`: game archives of other programs turned into runs (ISS);
 - :mod:`sim.commands`: the ``skatsim`` command line and the commands behind it.
 
-This module only knows the installed version and drops numba's cached kernels when the
-sources changed (:mod:`sim.kernel_cache`), so that importing the engine never imports the
-layers above it."""
+This module only knows the installed version, so that importing the engine never imports the
+layers above it, and does nothing else: numba's cached kernels are checked against the sources
+where kernels are about to run (:mod:`sim.runs.compiling`)."""
 
 from importlib.metadata import PackageNotFoundError, version
 
@@ -23,7 +23,3 @@ try:
     __version__ = version("skatsim")
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0+unknown"
-
-from .kernel_cache import drop_stale_kernels  # noqa: E402  (before any kernel is loaded)
-
-drop_stale_kernels()

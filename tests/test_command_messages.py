@@ -80,7 +80,7 @@ def test_show_of_a_run_whose_strategy_is_no_longer_installed_is_one_line(tmp_pat
 
 def test_hand_says_when_its_kernels_compile(tmp_path, monkeypatch):
     from sim.commands import hand
-    from sim.runs.runner import COMPILING
+    from sim.runs.compiling import COMPILING
 
     (tmp_path / "hand_kernel.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef one():\n    return 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -363,7 +363,7 @@ def test_a_report_never_replaces_a_folder_that_is_not_a_report(reference, tmp_pa
 
 
 def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
-    from sim.runs.runner import COMPILING, warm_up
+    from sim.runs.compiling import COMPILING, warm_up
 
     (tmp_path / "fresh_kernel.py").write_text(
         "from numba import njit\n\n@njit(cache=True)\ndef add(a, b):\n    return a + b\n\n"
@@ -422,7 +422,7 @@ def first_run_play(tmp_path, monkeypatch, name, fail=False):
 
 
 def test_a_first_run_on_two_cores_compiles_the_rest_in_a_second_process(tmp_path, monkeypatch):
-    from sim.runs.runner import warm_up
+    from sim.runs.compiling import warm_up
 
     module, play = first_run_play(tmp_path, monkeypatch, "halves_kernels")
     assert warm_up(play, 5, jobs=2) is not None
@@ -432,7 +432,7 @@ def test_a_first_run_on_two_cores_compiles_the_rest_in_a_second_process(tmp_path
 
 
 def test_a_first_run_does_not_depend_on_its_second_process(tmp_path, monkeypatch):
-    from sim.runs.runner import warm_up
+    from sim.runs.compiling import warm_up
 
     module, play = first_run_play(tmp_path, monkeypatch, "failing_halves_kernels", fail=True)
     assert warm_up(play, 5, jobs=2) is not None
@@ -442,7 +442,7 @@ def test_a_first_run_does_not_depend_on_its_second_process(tmp_path, monkeypatch
 
 
 def test_one_job_compiles_in_one_process(tmp_path, monkeypatch):
-    from sim.runs.runner import warm_up
+    from sim.runs.compiling import warm_up
 
     module, play = first_run_play(tmp_path, monkeypatch, "one_job_kernels")
     assert warm_up(play, 5, jobs=1) is not None
@@ -466,13 +466,13 @@ def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
 
 
 def test_a_first_run_compiles_in_two_processes_only_while_a_core_is_free(monkeypatch):
-    from sim.runs import runner
+    from sim.runs import compiling
 
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(runner.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
-    assert not runner.a_core_is_free()
-    monkeypatch.setattr(runner.os, "getloadavg", lambda: (0.4, 1.0, 1.0))
-    assert runner.a_core_is_free()
+    monkeypatch.setattr(compiling.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(compiling.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert not compiling.a_core_is_free()
+    monkeypatch.setattr(compiling.os, "getloadavg", lambda: (0.4, 1.0, 1.0))
+    assert compiling.a_core_is_free()
 
 
 def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():

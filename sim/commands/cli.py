@@ -19,6 +19,7 @@ import click
 
 from sim.rules.records import RecordError, parse_record, record_id
 from sim.rules.records import replay as replay_record
+from sim.runs.compiling import check_kernel_cache
 from sim.runs.folder import RunError, temporary_beside
 
 from .options import SET_VALUES, run_options
@@ -59,6 +60,7 @@ def _one_line_warning(message, category, filename, lineno, line=None) -> str:
 @click.version_option(package_name="skatsim")
 def main() -> None:
     """skatsim: Skat by the International Skat Order."""
+    check_kernel_cache()   # before any command runs a kernel
 
 
 @contextlib.contextmanager
@@ -377,7 +379,7 @@ def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
     from sim.commands.hand import HandError, advice, judge_hand, read_hand
-    from sim.runs.runner import compiles_told
+    from sim.runs.compiling import compiles_told
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
@@ -446,7 +448,7 @@ def show(run, deal_id):
     """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
     (of a declare-mode run: the hands and its eighteen games)."""
     from sim.commands.show import show_deal
-    from sim.runs.runner import compiles_told
+    from sim.runs.compiling import compiles_told
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 

@@ -2,6 +2,8 @@
 
 - :mod:`sim.runs.folder`: what a run leaves on disk (manifest, Parquet parts, schema,
   column names), written by the runner and the importers and read by analysis;
+- :mod:`sim.runs.compiling`: numba's kernels before a run plays: stale caches dropped, the
+  warm-up, the first run's message and its two processes;
 - :mod:`sim.runs.runner`: a strategy-agnostic run of deals, cut into parts, on every core
   or on a Dask cluster;
 - :mod:`sim.runs.simulation`: a profile's run (``simulate``), a duplicate match (``match``)

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
+from sim.runs.compiling import check_kernel_cache
 from sim.runs.folder import RunError, part_name, read_manifest
 from sim.runs.runner import RunConfig, check_config, run
 from sim.runs.simulation import cached_profile, card_play_models, with_card_play_models
@@ -56,6 +57,7 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
     """Play ``deals`` deals with ``profile`` and write their card decisions, valued by ``teacher`` (one of
     TEACHERS: the open-hand value of the real deal, or the end of the real deal played out by the profile's
     card players), to a run folder; returns the folder. The same folder again resumes the run."""
+    check_kernel_cache()
     check_config(deals, seed, MODE, chunk_size)
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")

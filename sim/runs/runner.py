@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from numba.core import event
-
 from sim.rules.cards import shown
+from sim.runs.compiling import a_core_is_free, check_kernel_cache, warm_up
 from sim.runs.folder import (
     MANIFEST,
     MAX_DEALS,
@@ -232,9 +231,9 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs:
     """Results of the parts as they finish, on ``jobs`` local processes.
 
     On Linux the workers are forked from this process once it has loaded the kernels
-    (:func:`warm_up`), so a worker starts in milliseconds with everything imported and loaded; a
-    worker started afresh (joblib's, elsewhere) spends about two processor seconds importing the
-    toolkit and loading numba's cache before its first deal.
+    (:func:`sim.runs.compiling.warm_up`), so a worker starts in milliseconds with everything imported
+    and loaded; a worker started afresh (joblib's, elsewhere) spends about two processor seconds
+    importing the toolkit and loading numba's cache before its first deal.
     """
     if jobs == 1:
         for part in parts:
@@ -282,141 +281,6 @@ def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, 
 
 
 BACKENDS = ("local", "dask")
-#: What a first run prints while numba compiles the kernels it caches beside the code.
-COMPILING = "compiling the kernels (first run only)"
-
-
-def _into_a_cache(started) -> bool:
-    """Whether the kernel of a numba compile event is compiled into numba's cache (``cache=True``)."""
-    return type(getattr(started.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
-
-
-class _CompileNotice(event.Listener):
-    """A numba event listener that tells ``notice`` once, when the first kernel starts compiling (a
-    kernel loaded from numba's cache sends no such event), and times the compiling."""
-
-    def __init__(self, notice):
-        self.notice, self.began = notice, None
-
-    def on_start(self, started) -> None:
-        if self.began is None:
-            self.began = time.perf_counter()
-            self.notice(COMPILING if _into_a_cache(started) else "compiling the kernels of this run's strategies")
-
-    def on_end(self, ended) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def compiles_told(notice=None) -> Iterator[list]:
-    """Within the block, tell ``notice`` when numba starts compiling a kernel (once) and, at the end,
-    how long it compiled. Yields a list that holds the seconds compiled afterwards (empty when every
-    kernel came from the cache)."""
-    listener = _CompileNotice(notice or (lambda line: None))
-    seconds: list = []
-    event.register("numba:compile", listener)
-    try:
-        yield seconds
-    finally:
-        event.unregister("numba:compile", listener)
-    if listener.began is not None:
-        seconds.append(time.perf_counter() - listener.began)
-        if notice is not None:
-            notice(f"compiled in {seconds[0]:.0f} s; later runs load the kernels from numba's cache")
-
-
-def warm_up(play: PlayDeals, seed: int, notice=None, jobs: int = 1) -> float | None:
-    """Play deal 0 of ``seed`` in this process, so that numba compiles the kernels once (or loads
-    them from its cache) before the parts start, and the progress rate counts playing only; with
-    ``notice``, a compile is told as it starts and when it ends. Returns the seconds it compiled
-    (None when every kernel came from the cache).
-
-    With ``jobs`` of 2 or more, a ``play`` that has ``warm_card_play()`` and ``warm_the_rest(seed)``
-    compiles on two cores: this process compiles the card play first, and as soon as its first kernel
-    compiles, a second interpreter compiles everything else (:func:`compile_the_rest`) into numba's
-    cache, from which this process then loads it. Nothing played depends on which process compiled.
-    """
-    with compiles_told(notice) as seconds:
-        if jobs > 1 and hasattr(play, "warm_card_play") and hasattr(play, "warm_the_rest"):
-            with _the_rest_compiled_beside(play, seed):
-                play.warm_card_play()
-        play(seed, 0, 1)
-    return seconds[0] if seconds else None
-
-
-def a_core_is_free() -> bool:
-    """Whether the machine's load leaves a core free: only then does a first run's second process
-    pay (on busy cores it costs more than it gains: 29 to 30 s against 24 s at load 3)."""
-    try:
-        return os.getloadavg()[0] < (os.cpu_count() or 1) - 0.5
-    except (AttributeError, OSError):  # no load average (Windows)
-        return True
-
-
-#: The longest this process waits for the second one of a first run before it compiles the rest itself.
-SECOND_COMPILE_WAIT = 300.0
-
-
-class _SecondCompile(event.Listener):
-    """Starts the second interpreter of a first run at the first kernel that compiles into a cache."""
-
-    def __init__(self, play: PlayDeals, seed: int):
-        self.play, self.seed, self.process, self.tried = play, seed, None, False
-
-    def on_start(self, started) -> None:
-        if self.tried or not _into_a_cache(started):
-            return
-        import pickle
-        import subprocess
-
-        self.tried = True
-        try:   # a play that does not pickle, or no interpreter to start, leaves the compile to this process
-            data = pickle.dumps((self.play, self.seed))
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", "from sim.runs.runner import compile_the_rest; compile_the_rest()"],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except Exception:
-            return
-        with contextlib.suppress(OSError):
-            self.process.stdin.write(data)
-            self.process.stdin.close()
-
-    def on_end(self, ended) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def _the_rest_compiled_beside(play: PlayDeals, seed: int) -> Iterator[None]:
-    """Within the block, the first kernel that compiles starts :func:`compile_the_rest` in a second
-    interpreter; at the end the block waits for it (at most :data:`SECOND_COMPILE_WAIT` seconds). A
-    second process that fails or is too slow changes nothing: this process compiles what is missing."""
-    listener = _SecondCompile(play, seed)
-    event.register("numba:compile", listener)
-    finished = False
-    try:
-        yield
-        finished = True
-    finally:
-        event.unregister("numba:compile", listener)
-        second = listener.process
-        if second is not None:
-            if finished:
-                with contextlib.suppress(Exception):
-                    second.wait(SECOND_COMPILE_WAIT)
-            if second.poll() is None:
-                second.kill()
-                second.wait()
-
-
-def compile_the_rest() -> None:
-    """The second interpreter of a first run: reads ``(play, seed)`` pickled on its input and runs
-    ``play.warm_the_rest(seed)``, so that numba caches the kernels of all but the card play."""
-    import pickle
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it
-    play, seed = pickle.load(sys.stdin.buffer)
-    play.warm_the_rest(seed)
-    os._exit(0)  # numba wrote each kernel to its cache as it compiled: no teardown for the first process to wait for
 
 
 def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
@@ -429,6 +293,7 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
+    check_kernel_cache()
     folder = Path(out)
     manifest = open_run(folder, config.identity(), notice)
     remove_stale_temporaries(folder)

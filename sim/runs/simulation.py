@@ -25,6 +25,7 @@ import numpy as np
 from sim.rules.cards import SEAT_NAMES, SEAT_SUFFIXES
 from sim.rules.deal import deal_batch
 from sim.rules.games import GAME_NAMES, NULL
+from sim.runs.compiling import CompiledInTwo, check_kernel_cache
 from sim.runs.folder import (
     RUN_SETTINGS,
     SEATINGS,
@@ -70,15 +71,6 @@ def with_card_play_models(described: dict, models: dict) -> dict:
     return described
 
 
-class CompiledInTwo:
-    """What a play needs to compile its kernels in two processes on a first run (see
-    :func:`sim.runs.runner.warm_up`): ``warm_card_play()`` in one, ``warm_the_rest(seed)`` in the other."""
-
-    def warm_the_rest(self, seed: int) -> None:
-        """Compile (or load) the kernels of everything but the card play: deal 0 of ``seed`` with no card played."""
-        self(seed, 0, 1, play_cards=False)
-
-
 @dataclass(frozen=True)
 class ProfileDeals(CompiledInTwo):
     """Plays deals with a profile: the runner's ``play(seed, start, count) -> columns``.
@@ -119,7 +111,7 @@ class ProfileDeals(CompiledInTwo):
         return columns
 
     def warm_card_play(self) -> None:
-        """Compile (or load) the kernels of the profile's card play alone (see :func:`sim.runs.runner.warm_up`)."""
+        """Compile (or load) the kernels of the profile's card play alone (see :func:`sim.runs.compiling.warm_up`)."""
         warm_card_play(cached_profile(self.profile, self.spec))
 
     def description(self) -> dict:
@@ -180,7 +172,7 @@ class MatchDeals(CompiledInTwo):
         return {name: np.concatenate([p[name] for p in plays])[order] for name in plays[0]}
 
     def warm_card_play(self) -> None:
-        """Compile (or load) the kernels of every seating's card play alone (see :func:`sim.runs.runner.warm_up`)."""
+        """Compile (or load) the kernels of every seating's card play alone (see :func:`sim.runs.compiling.warm_up`)."""
         a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
         for seating in range(len(SEATINGS)):
             warm_card_play(mixed_table(a, b, seats_of("a", seating), self.card_play_only))
@@ -282,6 +274,7 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
     and outcome at its first lead (columns ``oh_declarer_points``, ``oh_won``). ``seat_scores`` logs
     every seat's evaluator scores for every game (game mode), not only the declarer's.
     """
+    check_kernel_cache()
     check_config(deals, seed, mode, chunk_size)
     if variants not in DECLARE_VARIANTS or (variants != "profile" and mode != "declare"):
         raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
@@ -329,6 +322,7 @@ def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
     from the seed and the manifest's profile, which gives the identical data; a run
     whose strategies or evaluators changed since is refused rather than mixed.
     """
+    check_kernel_cache()
     manifest = read_manifest(folder)
     damaged = manifest.damaged_parts(folder, deep=True)
     if not damaged:
@@ -366,6 +360,7 @@ def match(a: str, b: str, deals: int = 2000, seed: int = 0, settings=(), setting
     ``settings_b`` one of them. ``analysis.match_result`` (or ``skatsim match``) reads the
     result from the folder.
     """
+    check_kernel_cache()
     check_config(deals, seed, "match", chunk_size)
     side_a = load_profile(a, [*settings, *settings_a])
     side_b = load_profile(b, [*settings, *settings_b])

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import hashlib
 import os
 import signal
@@ -242,4 +243,4 @@ def compile_the_rest() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it
     play, seed = pickle.load(sys.stdin.buffer)
     play.warm_the_rest(seed)
-    os._exit(0)  # numba wrote each kernel to its cache as it compiled: no teardown for the first process to wait for
+    gc.freeze()  # a quick shutdown for the first process to wait for (see sim.commands.console)

@@ -83,7 +83,7 @@ def test_hand_says_when_its_kernels_compile(tmp_path, monkeypatch):
     import hand_kernel
 
     judged = hand.judge_hand
-    monkeypatch.setattr(hand, "judge_hand", lambda *args: (hand_kernel.one(), judged(*args))[1])
+    monkeypatch.setattr(hand, "judge_hand", lambda *args, **asked: (hand_kernel.one(), judged(*args, **asked))[1])
     result = stdout_runner().invoke(main, ["hand", "CJ SJ HA H10 HK H9 H8 SA CA D7", "--deals", "20", "--json"])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == COMPILING and "compiled in" in result.stderr
@@ -102,7 +102,7 @@ def test_the_console_script_writes_the_whole_report_and_leaves_with_its_code(sma
 
 
 def test_the_console_script_leaves_with_the_commands_code_after_its_exit_functions():
-    script = "import atexit; atexit.register(print, 'exit functions ran'); from sim.commands.console import run; run()"
+    script = "import atexit; atexit.register(print, 'exit functions ran'); from sim.commands.cli import run; run()"
     done = subprocess.run([sys.executable, "-c", script, "no-such-command"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == "exit functions ran\n"  # a usage error, as click gives it
     assert done.stderr.count("\n") == 1 and "no-such-command" in done.stderr

@@ -99,7 +99,7 @@ def after_writing(parts: int, action: str) -> str:
     return f"""
 import os, signal, sys
 import pyarrow.parquet as pq
-from sim.commands.console import run
+from sim.commands.cli import run
 
 real, calls = pq.write_table, []
 
@@ -517,7 +517,7 @@ def test_the_progress_rate_leaves_out_the_first_call(tmp_path):
 def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
     import io
 
-    from sim.commands import cli
+    from sim.commands.terminal import run_progress
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -525,7 +525,7 @@ def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
 
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    update, close = cli._progress_reporter(3000)
+    update, close = run_progress(3000)
     assert terminal.getvalue() == ""   # no bar before the first part: lines told before it stay clean
     update(1000, 3000, 500.0)
     update(2000, 3000, 800.0)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from analysis import load_run, match_result, match_splits
 from sim.commands.cli import main
 from sim.runs.folder import SEATINGS, read_manifest, seats_of
-from sim.runs.simulation import match
+from sim.runs.matches import match
 
 
 def table(folder) -> pl.DataFrame:

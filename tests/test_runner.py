@@ -488,6 +488,22 @@ def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():
     assert not bid_only["won"].any() and whole["won"].any()
 
 
+def test_each_kind_of_run_rebuilds_its_play_from_the_description_in_its_manifest():
+    from sim.runs.decisions import DecisionDeals
+    from sim.runs.kinds import PLAYS
+    from sim.runs.matches import MatchDeals
+    from sim.runs.simulation import ProfileDeals
+    from strategies import load_profile
+
+    spec, other = load_profile(PROFILE).spec, load_profile("default").spec
+    plays = {"game": ProfileDeals(PROFILE, spec, evaluators=("classic",), open_hand=True, seat_scores=True),
+             "declare": ProfileDeals(PROFILE, spec, mode="declare", variants="all", log_tricks=True),
+             "match": MatchDeals(PROFILE, spec, "default", other, card_play_only=True, evaluators=("classic",)),
+             "decisions": DecisionDeals(PROFILE, spec, teacher="rollout")}
+    for mode, play in plays.items():
+        assert PLAYS[mode].from_description(play.description()) == play, mode
+
+
 def test_the_progress_rate_leaves_out_the_first_call(tmp_path):
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile

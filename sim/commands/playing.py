@@ -84,7 +84,7 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     """
     from analysis import AnalysisError, load_run, match_result, match_splits
     from sim.commands.results import match_text
-    from sim.runs.simulation import match as play_match
+    from sim.runs.matches import match as play_match
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 

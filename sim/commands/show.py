@@ -19,7 +19,7 @@ from sim.rules.deal import deal
 from sim.rules.games import GAME_NAMES, Declaration
 from sim.rules.tricks import CardPlay
 from sim.runs.folder import SEATINGS, SIMULATION, RunError, check_part, part_name, read_manifest
-from sim.runs.simulation import replay_of
+from sim.runs.kinds import play_of
 from strategies.deals import declare_every_game, play_deals
 from strategies.profiles import build_profile
 
@@ -50,7 +50,7 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
 
 def _match_mode(folder: Path, manifest, deal_id: int) -> list[str]:
     """The deal's hands and its six plays in a duplicate match, one line each."""
-    play, _ = replay_of(folder)
+    play, _ = play_of(folder)
     plays = play(manifest.config["seed"], deal_id, 1)
     _check_against_log(folder, manifest, deal_id, plays)
     lines = [*_hands({k: v[0] for k, v in plays.items()}), "Six plays (A and B as the seats are taken):"]

@@ -1,6 +1,6 @@
 """``skatsim tournament``: several profiles, every pair in a duplicate match; one table, a ranking, a plot.
 
-Each pair of players plays a duplicate match (:func:`sim.runs.simulation.match_profiles`) of the
+Each pair of players plays a duplicate match (:func:`sim.runs.matches.match_profiles`) of the
 same deals into its own run folder under the tournament's folder, so a tournament resumes as a
 match does (and grows with more deals). :mod:`analysis.match` gives each pair's result. A
 player's standing is its Seeger-Fabian points per game over all its matches, and those points
@@ -27,7 +27,8 @@ from analysis import load_run, match_result
 from analysis.intervals import bootstrap_ratio
 from analysis.match import per_deal
 from sim.runs.folder import RunError, make_folder, temporary_beside
-from sim.runs.simulation import match_profiles, settings_suffix
+from sim.runs.matches import match_profiles
+from sim.runs.simulation import settings_suffix
 from strategies.profiles import Profile, build_profile, load_profile
 
 STANDINGS, PAIRS, PLOT, SUMMARY = "standings.csv", "pairs.csv", "tournament.png", "summary.md"

@@ -10,7 +10,7 @@ the end of the real deal played out by the profile's own card players, on the sa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +18,8 @@ import pyarrow.parquet as pq
 
 from sim.runs.compiling import check_kernel_cache
 from sim.runs.folder import RunError, part_name, read_manifest
+from sim.runs.players import cached_profile, card_play_models, with_card_play_models
 from sim.runs.runner import RunConfig, check_config, run
-from sim.runs.simulation import cached_profile, card_play_models, with_card_play_models
 from strategies.profiles import load_profile
 from strategies.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 
@@ -32,18 +32,26 @@ class DecisionDeals:
 
     profile: str
     spec: dict
+    _: KW_ONLY
     teacher: str = "open_hand"
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
         return decision_columns(cached_profile(self.profile, self.spec), seed, start, count, self.teacher)
 
     def description(self) -> dict:
+        """What the manifest records of the players: the profile spelled out and the teacher."""
         if self.teacher == "rollout":
             teacher = {"name": "rollout", "players": "the profile's own", "schneider_weight": SCHNEIDER_WEIGHT}
         else:
             teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT}
         return with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher},
                                      card_play_models(self.profile, self.spec))
+
+    @classmethod
+    def from_description(cls, described: dict) -> DecisionDeals:
+        """The play that :meth:`description` describes (a manifest's config holds it): its inverse."""
+        teacher = "rollout" if described["teacher"]["name"] == "rollout" else "open_hand"
+        return cls(described["profile"], described["profile_spec"], teacher=teacher)
 
 
 def default_folder(profile: str, seed: int, deals: int, teacher: str = "open_hand") -> Path:
@@ -64,7 +72,7 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
     loaded = load_profile(profile, list(settings))
     if any(s.card_play.builtin is None for s in loaded.seats):
         raise RunError("decisions are logged with skatsim's own card players only")
-    play = DecisionDeals(loaded.name, loaded.spec, teacher)
+    play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher)
     config = RunConfig(deals, seed, play.description(), MODE, chunk_size)
     folder = Path(out) if out is not None else default_folder(loaded.name, seed, deals, teacher)
     return run(play, config, folder, jobs, progress=progress, notice=notice)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim.rules.games import GAME_NAMES
-from sim.runs.folder import SEATINGS, seats_of
+from sim.runs.schema import SEATINGS, seats_of
 
 from .games import game_id
 from .intervals import bootstrap_ratio

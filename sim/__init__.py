@@ -7,9 +7,10 @@ contract in pyproject.toml, checked by ``lint-imports``, holds it so):
   what a seat may see, scoring, game records); it imports nothing above it;
 - :mod:`sim.solver`: the open-hand solver and its answers for records and declared games;
 - :mod:`strategies` (a package of its own): who bids, discards, declares and plays;
-- :mod:`sim.runs`: the run folder's format, the runner that fills it and a profile's run;
+- :mod:`sim.runs`: the run folder's format, the runner that fills it and the runs of profiles;
 - :mod:`analysis` (a package of its own): tables, plots and reports of run folders; it reads
-  what a run used from its manifest (:mod:`sim.runs.folder`), never from the strategies;
+  the run format (:mod:`sim.runs.schema`, :mod:`sim.runs.folder`) and what a run used from its
+  manifest, never the strategies;
 - :mod:`sim.imports`: game archives of other programs turned into runs (ISS);
 - :mod:`sim.commands`: the ``skatsim`` command line and the commands behind it.
 

@@ -15,7 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.runs.folder import MANIFEST, SCHEMA_VERSION, RunError, read_manifest
+from sim.runs import RunError
+from sim.runs.folder import MANIFEST, read_manifest
+from sim.runs.schema import SCHEMA_VERSION
 from sim.runs.simulation import simulate
 from tests.digests import MODEL_V5
 from tests.files import identity
@@ -590,7 +592,7 @@ def test_the_default_folder_names_the_settings_so_runs_do_not_collide(tmp_path, 
 
 
 def test_a_long_list_of_settings_makes_a_short_folder_name():
-    from sim.runs.simulation import settings_suffix
+    from sim.runs.folder import settings_suffix
 
     settings = [f"bidder.thresholds=[{k}, {k}, {k}, {k}, {k}, inf]" for k in range(6)]
     suffix = settings_suffix(settings)

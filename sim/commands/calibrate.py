@@ -22,7 +22,9 @@ import polars as pl
 
 from analysis.games import game_id
 from sim.rules.deal import deal_batch
-from sim.runs.folder import RunError, part_name, read_manifest, temporary_beside
+from sim.runs import RunError
+from sim.runs.atomic import temporary_beside
+from sim.runs.folder import part_name, read_manifest
 from sim.runs.simulation import simulate
 from strategies.calibration import GROUPS, Logistic, Model, brier, features, key, reliability
 from strategies.profiles import build_profile

@@ -15,7 +15,7 @@ import click
 
 from sim.rules.records import RecordError, parse_record, record_id
 from sim.rules.records import replay as replay_record
-from sim.runs.folder import temporary_beside
+from sim.runs.atomic import temporary_beside
 
 from .terminal import EXIT_BAD_INPUT, fail
 

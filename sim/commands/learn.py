@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from sim.runs.folder import RunError
+from sim.runs import RunError
 
 from .options import run_options
 from .terminal import fail, progress, tell, writing_run

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from sim.runs.folder import RunError
+from sim.runs import RunError
 
 from .terminal import fail, tell, writing_run
 

@@ -18,8 +18,10 @@ from sim.rules.cards import SEAT_NAMES, format_card, format_hand
 from sim.rules.deal import deal
 from sim.rules.games import GAME_NAMES, Declaration
 from sim.rules.tricks import CardPlay
-from sim.runs.folder import SEATINGS, SIMULATION, RunError, check_part, part_name, read_manifest
+from sim.runs import RunError
+from sim.runs.folder import check_part, part_name, read_manifest
 from sim.runs.kinds import play_of
+from sim.runs.schema import SEATINGS, SIMULATION
 from strategies.deals import declare_every_game, play_deals
 from strategies.profiles import build_profile
 

@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 
 import click
 
-from sim.runs.folder import RunError
+from sim.runs import RunError
 
 #: Exit code when some input was bad (click uses 2 for a wrong command line).
 EXIT_BAD_INPUT = 1

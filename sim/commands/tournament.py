@@ -26,9 +26,10 @@ import polars as pl
 from analysis import load_run, match_result
 from analysis.intervals import bootstrap_ratio
 from analysis.match import per_deal
-from sim.runs.folder import RunError, make_folder, temporary_beside
+from sim.runs import RunError
+from sim.runs.atomic import make_folder, temporary_beside
+from sim.runs.folder import default_folder, settings_suffix
 from sim.runs.matches import match_profiles
-from sim.runs.simulation import settings_suffix
 from strategies.profiles import Profile, build_profile, load_profile
 
 STANDINGS, PAIRS, PLOT, SUMMARY = "standings.csv", "pairs.csv", "tournament.png", "summary.md"
@@ -71,11 +72,6 @@ def load_players(players, settings=(), card_play_only: bool = False) -> list[Pro
     return [Profile(player, p.description, p.spec, p.seats) for player, p in zip(players, loaded)]
 
 
-def default_folder(players, seed: int, deals: int, card_play_only: bool, settings=()) -> Path:
-    kind = "tournament-card-play" if card_play_only else "tournament"
-    return Path("results") / f"{kind}{settings_suffix(players)}-seed{seed}-{deals}{settings_suffix(settings)}"
-
-
 def pair_folder(folder: Path, a: str, b: str) -> Path:
     """The run folder of the match between players ``a`` and ``b`` in the tournament's ``folder``."""
     return Path(folder) / f"{settings_suffix([a])[1:]}-vs-{settings_suffix([b])[1:]}"
@@ -89,7 +85,9 @@ def play_tournament(players, deals: int = 2000, seed: int = 0, card_play_only: b
     folder and return them. Running it again resumes the matches not finished."""
     players = tuple(players)
     profiles = load_players(players, settings, card_play_only)
-    folder = Path(out) if out is not None else default_folder(players, seed, deals, card_play_only, settings)
+    kind = "tournament-card-play" if card_play_only else "tournament"
+    folder = Path(out) if out is not None else default_folder(f"{kind}{settings_suffix(players)}", seed=seed,
+                                                              deals=deals, settings=settings_suffix(settings))
     make_folder(folder)
     pairs = [(i, j) for i in range(len(players)) for j in range(i + 1, len(players))]
     folders = {}

@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
+from sim.runs import RunError
 from sim.runs.compiling import check_kernel_cache
-from sim.runs.folder import RunError, part_name, read_manifest
+from sim.runs.folder import default_folder, part_name, read_manifest
 from sim.runs.players import cached_profile, card_play_models, with_card_play_models
 from sim.runs.runner import RunConfig, check_config, run
 from strategies.profiles import load_profile
@@ -54,11 +55,6 @@ class DecisionDeals:
         return cls(described["profile"], described["profile_spec"], teacher=teacher)
 
 
-def default_folder(profile: str, seed: int, deals: int, teacher: str = "open_hand") -> Path:
-    kind = "" if teacher == "open_hand" else f"-{teacher}"
-    return Path("results") / f"decisions{kind}-{profile}-seed{seed}-{deals}"
-
-
 def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
                   jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None,
                   teacher: str = "open_hand") -> Path:
@@ -74,7 +70,8 @@ def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=
         raise RunError("decisions are logged with skatsim's own card players only")
     play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher)
     config = RunConfig(deals, seed, play.description(), MODE, chunk_size)
-    folder = Path(out) if out is not None else default_folder(loaded.name, seed, deals, teacher)
+    kind = "decisions" if teacher == "open_hand" else f"decisions-{teacher}"
+    folder = Path(out) if out is not None else default_folder(f"{kind}-{loaded.name}", seed=seed, deals=deals)
     return run(play, config, folder, jobs, progress=progress, notice=notice)
 
 

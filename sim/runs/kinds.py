@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.runs import RunError
 from sim.runs.compiling import check_kernel_cache
 from sim.runs.decisions import DecisionDeals
-from sim.runs.folder import SIMULATION, RunError, older_run, read_manifest
+from sim.runs.folder import older_run, read_manifest
 from sim.runs.matches import MatchDeals
 from sim.runs.runner import RunConfig, run
+from sim.runs.schema import SIMULATION
 from sim.runs.simulation import ProfileDeals
 
 #: The play of each mode of run.

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.runs.compiling import CompiledInTwo, check_kernel_cache
-from sim.runs.folder import SEATINGS, seats_of
+from sim.runs.folder import default_folder, settings_suffix
 from sim.runs.players import (
     cached_profile,
     card_play_models,
@@ -22,7 +22,7 @@ from sim.runs.players import (
     with_card_play_models,
 )
 from sim.runs.runner import RunConfig, check_config, run
-from sim.runs.simulation import settings_suffix
+from sim.runs.schema import SEATINGS, seats_of
 from strategies.deals import play_deals, warm_card_play
 from strategies.profiles import Profile, load_profile, mixed_table
 from strategies.registry import logged_evaluators
@@ -101,11 +101,12 @@ def match(a: str, b: str, deals: int = 2000, seed: int = 0, settings=(), setting
     check_config(deals, seed, "match", chunk_size)
     side_a = load_profile(a, [*settings, *settings_a])
     side_b = load_profile(b, [*settings, *settings_b])
-    kind = "match-card-play" if card_play_only else "match"
-    named = (settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-"))
-    default = Path("results") / f"{kind}-{side_a.name}-{side_b.name}-seed{seed}-{deals}{named}"
-    return match_profiles(side_a, side_b, deals, seed, card_play_only, default if out is None else out, jobs,
-                          chunk_size, log_tricks, progress, notice)
+    if out is None:
+        kind = "match-card-play" if card_play_only else "match"
+        named = settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-")
+        out = default_folder(f"{kind}-{side_a.name}-{side_b.name}", seed=seed, deals=deals, settings=named)
+    return match_profiles(side_a, side_b, deals, seed, card_play_only, out, jobs, chunk_size, log_tricks, progress,
+                          notice)
 
 
 def match_profiles(side_a: Profile, side_b: Profile, deals: int, seed: int, card_play_only: bool, out,

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.rules.cards import SEAT_NAMES, SEAT_SUFFIXES
 from sim.rules.games import GAME_NAMES
-from sim.runs.folder import evaluator_column
+from sim.runs.schema import evaluator_column
 from strategies.profiles import Profile, build_profile
 from strategies.registry import build
 

@@ -22,23 +22,21 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from sim.rules.cards import shown
+from sim.runs import RunError
+from sim.runs.atomic import make_folder
 from sim.runs.compiling import a_core_is_free, check_kernel_cache, warm_up
 from sim.runs.folder import (
     MANIFEST,
     MAX_DEALS,
     MAX_PARTS,
-    MODES,
-    SCHEMA_VERSION,
-    SIMULATION,
     Manifest,
-    RunError,
     is_whole,
-    make_folder,
     older_run,
     read_manifest,
     remove_stale_temporaries,
     write_part,
 )
+from sim.runs.schema import MODES, SCHEMA_VERSION, SIMULATION
 
 #: Plays deals ``start .. start + count - 1`` of ``seed``; returns the part's columns.
 PlayDeals = Callable[[int, int, int], dict]

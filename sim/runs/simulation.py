@@ -12,8 +12,6 @@ run format says (:mod:`sim.runs.folder`), and hands both to the strategy-agnosti
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
@@ -22,8 +20,9 @@ import numpy as np
 from sim.rules.cards import SEAT_SUFFIXES
 from sim.rules.deal import deal_batch
 from sim.rules.games import NULL
+from sim.runs import RunError
 from sim.runs.compiling import CompiledInTwo, check_kernel_cache
-from sim.runs.folder import RunError
+from sim.runs.folder import default_folder, settings_suffix
 from sim.runs.players import (
     cached_profile,
     card_play_models,
@@ -123,29 +122,6 @@ def open_hand_columns(dealt: np.ndarray, declarer: np.ndarray, columns: dict) ->
             "oh_won": np.ma.masked_array(won, mask=no_game)}
 
 
-def default_folder(profile: str, mode: str, seed: int, deals: int, settings=()) -> Path:
-    """``results/PROFILE-MODE-seedSEED-DEALS``, then the ``--set`` settings, so that runs of other
-    settings get other folders: ``results/default-game-seed0-50-card_play=pimc``."""
-    return Path("results") / f"{profile}-{mode}-seed{seed}-{deals}{settings_suffix(settings)}"
-
-
-#: Characters a folder name keeps from a setting; the others are left out.
-_FOLDER_SAFE = re.compile(r"[^A-Za-z0-9._=,+-]")
-_LONGEST_SUFFIX = 60
-
-
-def settings_suffix(settings, label: str = "") -> str:
-    """The settings as part of a folder name: ``-card_play=pimc+bidder.margin=10`` (``label`` goes
-    first, ``-a-...``); '' without settings. A long one is cut and ends in a hash of the whole."""
-    if not settings:
-        return ""
-    text = "+".join(_FOLDER_SAFE.sub("", setting) for setting in settings)
-    if len(text) > _LONGEST_SUFFIX:
-        digest = hashlib.sha256("\n".join(settings).encode()).hexdigest()[:8]
-        text = f"{text[:_LONGEST_SUFFIX - 9]}~{digest}"
-    return f"-{label}{text}"
-
-
 def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
@@ -174,5 +150,6 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
                         evaluators=tuple(logged_evaluators()), variants=variants, open_hand=open_hand,
                         seat_scores=seat_scores)
     config = RunConfig(deals, seed, play.description(), mode, chunk_size)
-    folder = Path(out) if out is not None else default_folder(loaded.name, mode, seed, deals, settings)
+    folder = Path(out) if out is not None else default_folder(f"{loaded.name}-{mode}", seed=seed, deals=deals,
+                                                              settings=settings_suffix(settings))
     return run(play, config, folder, jobs, backend, scheduler, progress, notice)

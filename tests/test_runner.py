@@ -375,11 +375,11 @@ def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
 
     told = []
     seconds = warm_up(lambda seed, start, count: fresh_kernel.add(seed, count) + fresh_kernel.times(2, 3), 5,
-                      told.append)
+                      notice=told.append)
     assert told[0] == COMPILING and len(told) == 2 and told[1].startswith("compiled in ")
     assert seconds is not None and seconds > 0
     told.clear()
-    assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, told.append) is None
+    assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, notice=told.append) is None
     assert told == []   # nothing compiled: nothing said
 
 

@@ -45,7 +45,7 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     if config["mode"] == "declare":
         return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id)])
     columns = play_deals(profile, config["seed"], deal_id, 1, log_tricks=True)
-    _check_against_log(Path(folder), manifest, deal_id, columns)
+    _check_against_log(Path(folder), manifest, columns)
     row = {k: v[0] for k, v in columns.items()}
     return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
 
@@ -54,7 +54,7 @@ def _match_mode(folder: Path, manifest, deal_id: int) -> list[str]:
     """The deal's hands and its six plays in a duplicate match, one line each."""
     play, _ = play_of(folder)
     plays = play(manifest.config["seed"], deal_id, 1)
-    _check_against_log(folder, manifest, deal_id, plays)
+    _check_against_log(folder, manifest, plays)
     lines = [*_hands({k: v[0] for k, v in plays.items()}), "Six plays (A and B as the seats are taken):"]
     for k in range(len(plays["seating"])):
         row = {name: column[k] for name, column in plays.items()}
@@ -89,8 +89,9 @@ def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
     return lines
 
 
-def _check_against_log(folder: Path, manifest, deal_id: int, columns: dict) -> None:
-    """The regenerated rows of the deal (one, or six in a match) must be the logged ones."""
+def _check_against_log(folder: Path, manifest, columns: dict) -> None:
+    """The rows of a deal played again (one, or six in a match) must be the logged ones."""
+    deal_id = int(columns["deal_id"][0])
     index = deal_id // manifest.config["chunk_size"]
     facts = manifest.parts.get(str(index))
     if facts is None:
@@ -104,10 +105,10 @@ def _check_against_log(folder: Path, manifest, deal_id: int, columns: dict) -> N
     if problem:
         raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair` to make it again")
     for name in CHECKED:
-        replayed = [int(v) for v in columns[name]]
-        if logged.height and logged[name].to_list() != replayed:
-            raise RunError(f"deal {deal_id}: the log says {name} {logged[name].to_list()}, the replay"
-                           f" {replayed}; the run was made by a different version of skatsim")
+        again = [int(v) for v in columns[name]]
+        if logged.height and logged[name].to_list() != again:
+            raise RunError(f"deal {deal_id}: the log says {name} {logged[name].to_list()}, playing it again"
+                           f" {again}; the run was made by a different version of skatsim")
 
 
 def trick_count(count, width: int = 0) -> str:

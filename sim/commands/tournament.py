@@ -17,7 +17,7 @@ bids, discards and declares as the first player does, and only the card play dif
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +39,7 @@ STANDINGS, PAIRS, PLOT, SUMMARY = "standings.csv", "pairs.csv", "tournament.png"
 class Tournament:
     folder: Path
     players: tuple[str, ...]
+    _: KW_ONLY
     deals: int
     card_play_only: bool
     standings: pl.DataFrame   # one row per player, best first
@@ -77,7 +78,7 @@ def pair_folder(folder: Path, a: str, b: str) -> Path:
     return Path(folder) / f"{settings_suffix([a])[1:]}-vs-{settings_suffix([b])[1:]}"
 
 
-def play_tournament(players, deals: int = 2000, seed: int = 0, card_play_only: bool = False, settings=(),
+def play_tournament(players, *, deals: int = 2000, seed: int = 0, card_play_only: bool = False, settings=(),
                     out=None, jobs: int | None = None, chunk_size: int = 500, progress=None,
                     notice=None) -> Tournament:
     """Play every pair of ``players`` (profile names or files, with ``@`` settings) in a duplicate
@@ -92,16 +93,23 @@ def play_tournament(players, deals: int = 2000, seed: int = 0, card_play_only: b
     pairs = [(i, j) for i in range(len(players)) for j in range(i + 1, len(players))]
     folders = {}
     for k, (i, j) in enumerate(pairs):
-        def told(done, total, rate, before=k * deals):
-            if progress is not None:
-                progress(before + done, len(pairs) * deals, rate)
-
-        folders[i, j] = match_profiles(profiles[i], profiles[j], deals, seed, card_play_only,
-                                       pair_folder(folder, players[i], players[j]), jobs, chunk_size,
-                                       progress=told, notice=notice)
-    result = Tournament(folder, players, deals, card_play_only, *results(players, folders))
+        folders[i, j] = match_profiles(profiles[i], profiles[j], deals=deals, seed=seed, card_play_only=card_play_only,
+                                       out=pair_folder(folder, players[i], players[j]), jobs=jobs,
+                                       chunk_size=chunk_size, notice=notice,
+                                       progress=_of_all(progress, before=k * deals, total=len(pairs) * deals))
+    standings, pair_results = results(players, folders)
+    result = Tournament(folder, players, deals=deals, card_play_only=card_play_only, standings=standings,
+                        pairs=pair_results)
     write_results(result)
     return result
+
+
+def _of_all(progress, *, before: int, total: int):
+    """The progress of one match told as that of the whole tournament: ``before`` deals of the matches
+    before it done, ``total`` in all."""
+    if progress is None:
+        return None
+    return lambda done, _, rate: progress(before + done, total, rate)
 
 
 def results(players, folders: dict) -> tuple[pl.DataFrame, pl.DataFrame]:

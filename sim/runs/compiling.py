@@ -155,7 +155,7 @@ class CompiledInTwo:
         self(seed, 0, 1, play_cards=False)
 
 
-def warm_up(play, seed: int, notice=None, jobs: int = 1) -> float | None:
+def warm_up(play, seed: int, *, notice=None, jobs: int = 1) -> float | None:
     """Play deal 0 of ``seed`` in this process, so that numba compiles the kernels once (or loads
     them from its cache) before the parts start, and the progress rate counts playing only; with
     ``notice``, a compile is told as it starts and when it ends. Returns the seconds it compiled

@@ -55,24 +55,24 @@ class DecisionDeals:
         return cls(described["profile"], described["profile_spec"], teacher=teacher)
 
 
-def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
+def log_decisions(deals: int, *, seed: int = 0, profile: str = "default", settings=(), out=None,
                   jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None,
                   teacher: str = "open_hand") -> Path:
     """Play ``deals`` deals with ``profile`` and write their card decisions, valued by ``teacher`` (one of
     TEACHERS: the open-hand value of the real deal, or the end of the real deal played out by the profile's
     card players), to a run folder; returns the folder. The same folder again resumes the run."""
     check_kernel_cache()
-    check_config(deals, seed, MODE, chunk_size)
+    check_config(deals, seed=seed, mode=MODE, chunk_size=chunk_size)
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
     loaded = load_profile(profile, list(settings))
     if any(s.card_play.builtin is None for s in loaded.seats):
         raise RunError("decisions are logged with skatsim's own card players only")
     play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher)
-    config = RunConfig(deals, seed, play.description(), MODE, chunk_size)
+    config = RunConfig(deals, seed, play.description(), mode=MODE, chunk_size=chunk_size)
     kind = "decisions" if teacher == "open_hand" else f"decisions-{teacher}"
     folder = Path(out) if out is not None else default_folder(f"{kind}-{loaded.name}", seed=seed, deals=deals)
-    return run(play, config, folder, jobs, progress=progress, notice=notice)
+    return run(play, config, folder, jobs=jobs, progress=progress, notice=notice)
 
 
 def read_decisions(folders) -> dict:

@@ -96,7 +96,7 @@ def part_facts(path) -> dict:
     return {"rows": pq.read_metadata(path).num_rows, "bytes": len(data), "crc32": f"{zlib.crc32(data):08x}"}
 
 
-def check_part(folder: Path, index: int, facts: dict, deep: bool = False) -> str | None:
+def check_part(folder: Path, index: int, facts: dict, *, deep: bool = False) -> str | None:
     """What is wrong with part ``index`` against the manifest's ``facts``, or None when it is whole.
 
     The cheap check reads the size and the Parquet footer; ``deep`` also compares the
@@ -155,7 +155,7 @@ class Manifest:
 
     def damaged_parts(self, folder: Path, deep: bool = False) -> dict[int, str]:
         """Finished parts that are missing or damaged, with what is wrong with each."""
-        found = {index: check_part(folder, index, self.parts[str(index)], deep) for index in self.parts_done}
+        found = {index: check_part(folder, index, self.parts[str(index)], deep=deep) for index in self.parts_done}
         return {index: problem for index, problem in found.items() if problem}
 
     @property

@@ -28,10 +28,11 @@ def play_of(folder) -> tuple[ProfileDeals | MatchDeals | DecisionDeals, RunConfi
         raise RunError(f"{folder} was not made by `skatsim simulate`, `skatsim match` or `skatsim decisions`;"
                        " run the command that made it again")
     play = kind.from_description(config)
-    return play, RunConfig(config["deals"], config["seed"], play.description(), config["mode"], config["chunk_size"])
+    return play, RunConfig(config["deals"], config["seed"], play.description(), mode=config["mode"],
+                           chunk_size=config["chunk_size"])
 
 
-def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
+def repair(folder, *, jobs: int | None = None, progress=None) -> dict[int, str]:
     """Check every part of the run in ``folder`` byte by byte and play the damaged ones again.
 
     Returns the parts that were damaged, with what was wrong. The parts are made again
@@ -55,7 +56,7 @@ def repair(folder, jobs: int | None = None, progress=None) -> dict[int, str]:
         raise RunError(f"{folder} was made with strategies or evaluators that have changed since;"
                        " its parts cannot be made again identically")
     _drop(folder, manifest, damaged)
-    run(play, config, folder, jobs, progress=progress)
+    run(play, config, folder, jobs=jobs, progress=progress)
     return damaged
 
 

@@ -86,7 +86,7 @@ class MatchDeals(CompiledInTwo):
                    evaluators=tuple(described.get("evaluators", {})))
 
 
-def match(a: str, b: str, deals: int = 2000, seed: int = 0, settings=(), settings_a=(), settings_b=(),
+def match(a: str, b: str, *, deals: int = 2000, seed: int = 0, settings=(), settings_a=(), settings_b=(),
           card_play_only: bool = False, out=None, jobs: int | None = None, chunk_size: int = 500,
           log_tricks: bool = False, progress=None, notice=None) -> Path:
     """Play a duplicate match between profiles ``a`` and ``b`` (names or TOML files) into a run
@@ -98,23 +98,23 @@ def match(a: str, b: str, deals: int = 2000, seed: int = 0, settings=(), setting
     result from the folder.
     """
     check_kernel_cache()
-    check_config(deals, seed, "match", chunk_size)
+    check_config(deals, seed=seed, mode="match", chunk_size=chunk_size)
     side_a = load_profile(a, [*settings, *settings_a])
     side_b = load_profile(b, [*settings, *settings_b])
     if out is None:
         kind = "match-card-play" if card_play_only else "match"
         named = settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-")
         out = default_folder(f"{kind}-{side_a.name}-{side_b.name}", seed=seed, deals=deals, settings=named)
-    return match_profiles(side_a, side_b, deals, seed, card_play_only, out, jobs, chunk_size, log_tricks, progress,
-                          notice)
+    return match_profiles(side_a, side_b, deals=deals, seed=seed, card_play_only=card_play_only, out=out, jobs=jobs,
+                          chunk_size=chunk_size, log_tricks=log_tricks, progress=progress, notice=notice)
 
 
-def match_profiles(side_a: Profile, side_b: Profile, deals: int, seed: int, card_play_only: bool, out,
+def match_profiles(side_a: Profile, side_b: Profile, *, deals: int, seed: int, card_play_only: bool, out,
                    jobs: int | None = None, chunk_size: int = 500, log_tricks: bool = False, progress=None,
                    notice=None) -> Path:
     """:func:`match` between two built profiles (their names and specs go to the manifest) into the
     folder ``out``."""
     play = MatchDeals(side_a.name, side_a.spec, side_b.name, side_b.spec, card_play_only=card_play_only,
                       log_tricks=log_tricks, evaluators=tuple(logged_evaluators()))
-    config = RunConfig(deals, seed, play.description(), "match", chunk_size)
-    return run(play, config, Path(out), jobs, progress=progress, notice=notice)
+    config = RunConfig(deals, seed, play.description(), mode="match", chunk_size=chunk_size)
+    return run(play, config, Path(out), jobs=jobs, progress=progress, notice=notice)

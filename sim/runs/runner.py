@@ -17,7 +17,7 @@ import platform
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -51,11 +51,12 @@ class RunConfig:
     deals: int
     seed: int
     description: dict        # what plays the deals, as the manifest records it
+    _: KW_ONLY
     mode: str = "game"
     chunk_size: int = 100_000
 
     def __post_init__(self):
-        check_config(self.deals, self.seed, self.mode, self.chunk_size)
+        check_config(self.deals, seed=self.seed, mode=self.mode, chunk_size=self.chunk_size)
 
     def parts(self) -> list[tuple[int, int, int]]:
         """(part index, first deal, number of deals) of every part."""
@@ -68,7 +69,8 @@ class RunConfig:
                 "chunk_size": self.chunk_size, "schema_version": SCHEMA_VERSION}
 
 
-def check_config(deals: int, seed: int, mode: str, chunk_size: int) -> None:
+def check_config(deals: int, *, seed: int, mode: str, chunk_size: int) -> None:
+    """RunError naming the first of a run's settings that is out of bounds."""
     if not is_whole(deals) or not 0 < deals <= MAX_DEALS:
         raise RunError(f"the number of deals must be a whole number from 1 to {MAX_DEALS:,}, not {deals!r}")
     if not is_whole(seed) or not 0 <= seed < 2**64:
@@ -93,7 +95,7 @@ def versions() -> dict:
             **{name: version(name) for name in ("numpy", "numba", "pyarrow", "polars")}}
 
 
-def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, ...] = (),
+def open_run(folder: Path, identity: dict, *, notice=None, unknown_yet: tuple[str, ...] = (),
              again: str = "playing it again") -> Manifest:
     """The manifest of ``folder``: a new one for an empty folder, the old one to resume the same run
     (its config equal to ``identity`` but for the ``unknown_yet`` settings, null in a new manifest).
@@ -113,7 +115,7 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
         if older and old.get("source") == identity.get("source"):
             raise RunError(older)
         if old != identity and _same_but_deals(old, identity):
-            grow(folder, manifest, identity["deals"], notice)
+            grow(folder, manifest, identity["deals"], notice=notice)
         elif old != identity:
             same_deals = {**old, "deals": identity["deals"]} if "deals" in identity else old  # deals may grow
             raise RunError(f"{folder} holds a different run ({_difference(same_deals, identity)});"
@@ -142,7 +144,7 @@ def _same_but_deals(old: dict, new: dict) -> bool:
     return {**old, "deals": new["deals"]} == new
 
 
-def grow(folder: Path, manifest: Manifest, deals: int, notice=None) -> None:
+def grow(folder: Path, manifest: Manifest, deals: int, *, notice=None) -> None:
     """Extend the run in ``folder`` to ``deals`` deals: deal ``i`` is a pure function of the seed and
     ``i``, so the finished parts stay as they are; a last part cut short by the old number of deals
     is played again whole. Fewer deals than the run holds are refused."""
@@ -191,16 +193,22 @@ def pending_parts(config: RunConfig, manifest: Manifest) -> list[tuple[int, int,
     return [p for p in config.parts() if p[0] not in done]
 
 
-def play_part(play: PlayDeals, config: RunConfig, folder: str, part: tuple[int, int, int]) -> WrittenPart:
-    """Play and write one part; returns (index, deals, seconds, the part's facts). Runs in a worker."""
-    index, start, count = part
-    began = time.perf_counter()
-    facts = write_part(Path(folder), index, play(config.seed, start, count), config.mode)
-    return index, count, time.perf_counter() - began, facts
+@dataclass(frozen=True)
+class PartWriter:
+    """Plays the deals of a part of the run ``config`` with ``play`` and writes them into ``folder``:
+    plain data, so that it pickles to the workers, where it runs."""
 
+    play: PlayDeals
+    config: RunConfig
+    folder: str
 
-def _play_part(task: tuple) -> WrittenPart:
-    return play_part(*task)
+    def __call__(self, part: tuple[int, int, int]) -> WrittenPart:
+        """Play and write one part; returns (index, deals, seconds, the part's facts)."""
+        index, start, count = part
+        began = time.perf_counter()
+        facts = write_part(Path(self.folder), index, self.play(self.config.seed, start, count),
+                           mode=self.config.mode)
+        return index, count, time.perf_counter() - began, facts
 
 
 def _leave_interrupts_to_the_main_process() -> None:
@@ -224,7 +232,7 @@ def _interrupts_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int) -> Iterator[WrittenPart]:
+def iterate_parts(write: PartWriter, parts, jobs: int) -> Iterator[WrittenPart]:
     """Results of the parts as they finish, on ``jobs`` local processes.
 
     On Linux the workers are forked from this process once it has loaded the kernels
@@ -233,16 +241,14 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs:
     importing the toolkit and loading numba's cache before its first deal.
     """
     if jobs == 1:
-        for part in parts:
-            yield play_part(play, config, str(folder), part)
+        yield from map(write, parts)
         return
     if sys.platform == "linux":
         import multiprocessing
 
-        tasks = [(play, config, str(folder), part) for part in parts]
         pool = multiprocessing.get_context("fork").Pool(jobs, _leave_interrupts_to_the_main_process)
         try:
-            yield from pool.imap_unordered(_play_part, tasks)
+            yield from pool.imap_unordered(write, parts)
         finally:
             with _interrupts_ignored():   # a second Ctrl-C must not cut the workers' stopping short
                 pool.terminate()
@@ -251,14 +257,13 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs:
     from joblib import Parallel, delayed
 
     run = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    yield from run(delayed(play_part)(play, config, str(folder), part) for part in parts)
+    yield from run(delayed(write)(part) for part in parts)
 
 
-def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int,
-                       scheduler: str | None) -> Iterator[WrittenPart]:
+def iterate_parts_dask(write: PartWriter, parts, *, jobs: int, scheduler: str | None) -> Iterator[WrittenPart]:
     """Results of the parts as they finish on a Dask cluster (a new local one without ``scheduler``).
 
-    The workers write the parts themselves, so ``folder`` must be a path they share.
+    The workers write the parts themselves, so the run's folder must be a path they share.
     """
     from dask.distributed import Client, LocalCluster, as_completed
 
@@ -268,7 +273,7 @@ def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, 
                                dashboard_address=None)
     client = Client(scheduler or cluster)
     try:
-        futures = [client.submit(play_part, play, config, str(folder), part, pure=False) for part in parts]
+        futures = [client.submit(write, part, pure=False) for part in parts]
         for future in as_completed(futures):
             yield future.result()
     finally:
@@ -280,7 +285,7 @@ def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, 
 BACKENDS = ("local", "dask")
 
 
-def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
+def run(play: PlayDeals, config: RunConfig, out, *, jobs: int | None = None, backend: str = "local",
         scheduler: str | None = None, progress=None, notice=None) -> Path:
     """Play the run ``config`` with ``play`` into the folder ``out``; returns the folder.
 
@@ -292,20 +297,21 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
         raise RunError(f"unknown backend {backend!r} (local or dask)")
     check_kernel_cache()
     folder = Path(out)
-    manifest = open_run(folder, config.identity(), notice)
+    manifest = open_run(folder, config.identity(), notice=notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)
     if parts:
-        warm_up(play, config.seed, notice, jobs if a_core_is_free() else 1)
+        warm_up(play, config.seed, notice=notice, jobs=jobs if a_core_is_free() else 1)
+    write = PartWriter(play, config, str(folder))
     if backend == "dask" or scheduler:
-        results = iterate_parts_dask(play, config, folder, parts, jobs, scheduler)
+        results = iterate_parts_dask(write, parts, jobs=jobs, scheduler=scheduler)
     else:
-        results = iterate_parts(play, config, folder, parts, min(jobs, max(1, len(parts))))
+        results = iterate_parts(write, parts, min(jobs, max(1, len(parts))))
     finished = set(manifest.parts_done)
     done = sum(count for index, _, count in config.parts() if index in finished)
     try:
-        record_parts(folder, manifest, results, done, config.deals, progress)
+        record_parts(folder, manifest, results, done=done, total=config.deals, progress=progress)
     finally:   # an error or Ctrl-C here stops the workers now, not whenever the parts' generator is collected
         results.close()
     finish_run(folder, manifest)

@@ -60,7 +60,7 @@ class ProfileDeals(CompiledInTwo):
 
     def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
         if self.mode == "declare":
-            return self._declare_mode(seed, start, count, play_cards)
+            return self._declare_mode(seed, start, count, play_cards=play_cards)
         columns = play_deals(cached_profile(self.profile, self.spec), seed, start, count, self.log_tricks,
                              play_cards=play_cards)
         columns.update(evaluator_columns(sorted(self.evaluators), columns, self.seat_scores))
@@ -69,7 +69,7 @@ class ProfileDeals(CompiledInTwo):
             columns.update(open_hand_columns(dealt, columns["declarer"], columns))
         return columns
 
-    def _declare_mode(self, seed: int, start: int, count: int, play_cards: bool) -> dict:
+    def _declare_mode(self, seed: int, start: int, count: int, *, play_cards: bool) -> dict:
         """Every seat declares every game (or variant): one row each, with its own evaluator scores."""
         columns = declare_every_game(cached_profile(self.profile, self.spec), seed, start, count, self.log_tricks,
                                      self.variants, play_cards=play_cards)
@@ -122,7 +122,7 @@ def open_hand_columns(dealt: np.ndarray, declarer: np.ndarray, columns: dict) ->
             "oh_won": np.ma.masked_array(won, mask=no_game)}
 
 
-def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
+def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=(), out=None,
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
              progress=None, notice=None, variants: str = "profile", open_hand: bool = False,
@@ -138,7 +138,7 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
     every seat's evaluator scores for every game (game mode), not only the declarer's.
     """
     check_kernel_cache()
-    check_config(deals, seed, mode, chunk_size)
+    check_config(deals, seed=seed, mode=mode, chunk_size=chunk_size)
     if variants not in DECLARE_VARIANTS or (variants != "profile" and mode != "declare"):
         raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
                        f" not {variants!r}")
@@ -149,7 +149,8 @@ def simulate(deals: int, seed: int = 0, profile: str = "default", settings=(), o
     play = ProfileDeals(loaded.name, loaded.spec, mode=mode, log_tricks=log_tricks,
                         evaluators=tuple(logged_evaluators()), variants=variants, open_hand=open_hand,
                         seat_scores=seat_scores)
-    config = RunConfig(deals, seed, play.description(), mode, chunk_size)
+    config = RunConfig(deals, seed, play.description(), mode=mode, chunk_size=chunk_size)
     folder = Path(out) if out is not None else default_folder(f"{loaded.name}-{mode}", seed=seed, deals=deals,
                                                               settings=settings_suffix(settings))
-    return run(play, config, folder, jobs, backend, scheduler, progress, notice)
+    return run(play, config, folder, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
+               notice=notice)

@@ -113,11 +113,11 @@ def profile_dict(model: Model, spec: dict, *, margin: float, description: str) -
 
 
 def toml_text(data: dict, prefix: str = "") -> str:
-    """A profile as TOML: plain values first, then each table under its dotted name."""
+    """A profile as TOML: plain values first, then each section under its dotted ``[name]``."""
     plain = [f"{k} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    tables = [toml_text(v, f"{prefix}{k}.") for k, v in data.items() if isinstance(v, dict)]
+    sections = [toml_text(v, f"{prefix}{k}.") for k, v in data.items() if isinstance(v, dict)]
     head = [f"[{prefix[:-1]}]"] if prefix and plain else []
-    return "\n".join([*head, *plain, "", *tables]).strip("\n") + "\n"
+    return "\n".join([*head, *plain, "", *sections]).strip("\n") + "\n"
 
 
 def _toml_value(value) -> str:

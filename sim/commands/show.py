@@ -179,24 +179,7 @@ def _result(row, declarer) -> str:
 
 def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
     """An imported deal from its row: the archive's record line, hands, game, tricks and result."""
-    config = manifest.config
-    index = deal_id // config["chunk_size"]
-    part = folder / part_name(index)
-    facts = manifest.parts.get(str(index))
-    problem = check_part(folder, index, facts) if facts is not None else None
-    if problem:
-        raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair`")
-    try:
-        found = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).collect() if facts else None
-    except (pl.exceptions.PolarsError, OSError):
-        raise RunError(f"{folder}: {part.name} cannot be read; run `skatsim verify {folder} --repair`") from None
-    if found is None or not found.height:
-        deals = config.get("deals")
-        if deals is not None and not 0 <= deal_id < deals:
-            raise RunError(f"deal {deal_id} is not in this run (deals 0 to {deals - 1})")
-        raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
-                       if part.exists() else f"deal {deal_id} is not imported yet")
-    row = {name: value for name, value in found.row(0, named=True).items()}
+    row = _imported_row(folder, manifest, deal_id)
     row["game"] = GAME_NAMES.index(row["game"]) if row["game"] in GAME_NAMES else -1  # passed: null or "passed"
     when = "" if row["date"] is None else f", {row['date']:%Y-%m-%d %H:%M:%S} UTC"
     head = (f"Deal {deal_id} of {folder} (archive {row['archive_file']}, line {row['archive_line']},"
@@ -215,6 +198,29 @@ def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
     if not row["agrees"]:
         body.append("Note       the archive's result differs from the engine's (see errors.jsonl)")
     return "\n".join([head, *lines, *body])
+
+
+def _imported_row(folder: Path, manifest, deal_id: int) -> dict:
+    """The row of an imported deal, read from its part once the part is found whole; RunError saying why
+    there is none."""
+    config = manifest.config
+    index = deal_id // config["chunk_size"]
+    part = folder / part_name(index)
+    facts = manifest.parts.get(str(index))
+    problem = check_part(folder, index, facts) if facts is not None else None
+    if problem:
+        raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair`")
+    try:
+        found = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).collect() if facts else None
+    except (pl.exceptions.PolarsError, OSError):
+        raise RunError(f"{folder}: {part.name} cannot be read; run `skatsim verify {folder} --repair`") from None
+    if found is None or not found.height:
+        deals = config.get("deals")
+        if deals is not None and not 0 <= deal_id < deals:
+            raise RunError(f"deal {deal_id} is not in this run (deals 0 to {deals - 1})")
+        raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
+                       if part.exists() else f"deal {deal_id} is not imported yet")
+    return dict(found.row(0, named=True))
 
 
 def _early_end(row, declarer) -> str:

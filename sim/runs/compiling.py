@@ -243,4 +243,4 @@ def compile_the_rest() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it
     play, seed = pickle.load(sys.stdin.buffer)
     play.warm_the_rest(seed)
-    gc.freeze()  # a quick shutdown for the first process to wait for (see sim.commands.console)
+    gc.freeze()  # a quick shutdown for the first process to wait for (see sim.commands.cli.run)

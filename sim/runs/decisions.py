@@ -87,13 +87,13 @@ def read_decisions(folders) -> dict:
     columns, at = _empty_columns([pq.ParquetFile(file) for file in files]), 0
     for k, file_list in enumerate(runs):
         for file in file_list:
-            table = pq.read_table(file, columns=list(columns))
-            rows = slice(at, at + table.num_rows)
-            columns["deal_id"][rows] = table["deal_id"].to_numpy() + k * 10**13
-            columns["legal"][rows] = table["legal"].to_numpy()
+            part = pq.read_table(file, columns=list(columns))
+            rows = slice(at, at + part.num_rows)
+            columns["deal_id"][rows] = part["deal_id"].to_numpy() + k * 10**13
+            columns["legal"][rows] = part["legal"].to_numpy()
             for name in ("view", "values"):
-                flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
-                columns[name][rows] = flat.reshape(table.num_rows, -1)
+                flat = part[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
+                columns[name][rows] = flat.reshape(part.num_rows, -1)
             at = rows.stop
     return columns
 

@@ -153,6 +153,12 @@ class Manifest:
     def drop_part(self, index: int) -> None:
         self.parts.pop(str(index), None)
 
+    def drop_parts(self, indexes) -> None:
+        """Take the parts ``indexes`` out, to be made again: the run is then not finished."""
+        for index in indexes:
+            self.drop_part(index)
+        self.finished = None
+
     def damaged_parts(self, folder: Path, deep: bool = False) -> dict[int, str]:
         """Finished parts that are missing or damaged, with what is wrong with each."""
         found = {index: check_part(folder, index, self.parts[str(index)], deep=deep) for index in self.parts_done}
@@ -192,25 +198,12 @@ def _manifest_problem(manifest: Manifest) -> str | None:
     """What makes a manifest unusable, or None: every value the runner and analysis rely on is checked."""
     config = manifest.config
     if not isinstance(config, dict):
-        return "its config is not a table"
-    missing = set(RUN_SETTINGS) - set(config)
-    if missing:
-        return f"its config lacks {', '.join(sorted(missing))}"
-    imported = config.get("source", SIMULATION) != SIMULATION
-    for key in ("deals", "seed", "chunk_size", "schema_version"):
-        # an import has no seed, and knows its number of deals once every line is read
-        if imported and config[key] is None and (key == "seed" or (key == "deals" and not manifest.finished)):
-            continue
-        least = 1 if key in ("deals", "chunk_size") else 0
-        if not is_whole(config[key]) or config[key] < least:
-            kind = "a positive whole number" if least else "a whole number"
-            return f"its config's {key} is not {kind}: {shown(config[key])}"
-    if config["mode"] not in MODES:
-        return f"its config's mode is not one of {', '.join(MODES)}: {shown(config['mode'])}"
-    if not isinstance(config.get("evaluators", {}), dict):
-        return "its config's evaluators are not a table"
+        return "its config is not an object"
+    problem = _settings_problem(config, finished=manifest.finished)
+    if problem:
+        return problem
     if not isinstance(manifest.parts, dict):
-        return "its parts are not a table"
+        return "its parts are not an object"
     planned = MAX_PARTS if config["deals"] is None else -(-config["deals"] // config["chunk_size"])
     if (config["deals"] or 0) > MAX_DEALS or planned > MAX_PARTS:
         return f"its config asks for {config['deals']:,} deals in {planned:,} parts, more than a run holds"
@@ -219,6 +212,27 @@ def _manifest_problem(manifest: Manifest) -> str | None:
             return f"its parts list an entry {shown(key)} that is not one of the run's {planned} parts"
     if manifest.finished is not None and not isinstance(manifest.finished, str):
         return "its finished time is not a text"
+    return None
+
+
+def _settings_problem(config: dict, *, finished) -> str | None:
+    """What is wrong with the run settings of a manifest's config, or None."""
+    missing = set(RUN_SETTINGS) - set(config)
+    if missing:
+        return f"its config lacks {', '.join(sorted(missing))}"
+    imported = config.get("source", SIMULATION) != SIMULATION
+    for key in ("deals", "seed", "chunk_size", "schema_version"):
+        # an import has no seed, and knows its number of deals once every line is read
+        if imported and config[key] is None and (key == "seed" or (key == "deals" and not finished)):
+            continue
+        least = 1 if key in ("deals", "chunk_size") else 0
+        if not is_whole(config[key]) or config[key] < least:
+            kind = "a positive whole number" if least else "a whole number"
+            return f"its config's {key} is not {kind}: {shown(config[key])}"
+    if config["mode"] not in MODES:
+        return f"its config's mode is not one of {', '.join(MODES)}: {shown(config['mode'])}"
+    if not isinstance(config.get("evaluators", {}), dict):
+        return "its config's evaluators are not an object"
     return None
 
 

@@ -45,7 +45,8 @@ def repair(folder, *, jobs: int | None = None, progress=None) -> dict[int, str]:
     if not damaged:
         return damaged
     if manifest.config.get("source", SIMULATION) != SIMULATION:
-        _drop(folder, manifest, damaged)
+        manifest.drop_parts(damaged)
+        manifest.save(folder)
         raise RunError(f"{folder}: dropped {len(damaged)} damaged part(s) of an imported run; run the same"
                        " `skatsim import` command again to import them again")
     older = older_run(Path(folder), manifest.config, "repair")
@@ -55,14 +56,7 @@ def repair(folder, *, jobs: int | None = None, progress=None) -> dict[int, str]:
     if config.identity() != manifest.config:
         raise RunError(f"{folder} was made with strategies or evaluators that have changed since;"
                        " its parts cannot be made again identically")
-    _drop(folder, manifest, damaged)
+    manifest.drop_parts(damaged)
+    manifest.save(folder)
     run(play, config, folder, jobs=jobs, progress=progress)
     return damaged
-
-
-def _drop(folder, manifest, damaged) -> None:
-    """Take the damaged parts out of the manifest (the run is then unfinished), and save it."""
-    for index in damaged:
-        manifest.drop_part(index)
-        manifest.finished = None
-    manifest.save(folder)

@@ -31,7 +31,7 @@ from strategies.registry import logged_evaluators
 @dataclass(frozen=True)
 class MatchDeals(CompiledInTwo):
     """Plays each deal six times, once per seating of a duplicate match between profiles A and B
-    (see :data:`sim.runs.folder.SEATINGS`): one row per deal and seating, deal by deal.
+    (see :data:`sim.runs.schema.SEATINGS`): one row per deal and seating, deal by deal.
 
     With ``card_play_only`` every seat bids, discards and declares as A does; only the card
     play follows the seating. Every seating of a deal draws from that deal's own random

@@ -2,7 +2,7 @@
 
 The runner knows nothing of who plays. It is given a picklable function that
 plays deals, ``play(seed, start, count) -> columns`` (a dict of numpy arrays in
-the schema of :mod:`sim.runs.folder`), and the description of what it plays, which
+the columns of :mod:`sim.runs.schema`), and the description of what it plays, which
 goes into the manifest. Running the same run again skips the parts that exist;
 the finished run is the same, deal for deal, as one that was never interrupted,
 and the same for any number of jobs, since deal ``i`` depends on ``(seed, i)``
@@ -110,23 +110,13 @@ def open_run(folder: Path, identity: dict, *, notice=None, unknown_yet: tuple[st
         raise RunError(f"cannot write to {folder}")
     if (folder / MANIFEST).exists():
         manifest = read_manifest(folder)
-        old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
-        older = older_run(folder, old, "resume or grow")
-        if older and old.get("source") == identity.get("source"):
-            raise RunError(older)
-        if old != identity and _same_but_deals(old, identity):
-            grow(folder, manifest, identity["deals"], notice=notice)
-        elif old != identity:
-            same_deals = {**old, "deals": identity["deals"]} if "deals" in identity else old  # deals may grow
-            raise RunError(f"{folder} holds a different run ({_difference(same_deals, identity)});"
-                           " choose another --out folder")
+        _resume_the_same_run(folder, manifest, identity, unknown_yet=unknown_yet, notice=notice)
         damaged = manifest.damaged_parts(folder)
-        for index, problem in damaged.items():
-            manifest.drop_part(index)
-            manifest.finished = None
+        for problem in damaged.values():
             if notice is not None:
                 notice(f"{folder}: {problem}; {again}")
         if damaged:
+            manifest.drop_parts(damaged)
             manifest.save(folder)
         return manifest
     if any(p.name != ".gitkeep" for p in folder.iterdir()):
@@ -135,6 +125,21 @@ def open_run(folder: Path, identity: dict, *, notice=None, unknown_yet: tuple[st
                         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
     manifest.save(folder)
     return manifest
+
+
+def _resume_the_same_run(folder: Path, manifest: Manifest, identity: dict, *, unknown_yet, notice) -> None:
+    """RunError unless ``manifest`` is of the run ``identity`` (but for the ``unknown_yet`` settings) and
+    of this schema version; a run asked for with more deals grows (:func:`grow`)."""
+    old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
+    older = older_run(folder, old, "resume or grow")
+    if older and old.get("source") == identity.get("source"):
+        raise RunError(older)
+    if old != identity and _same_but_deals(old, identity):
+        grow(folder, manifest, identity["deals"], notice=notice)
+    elif old != identity:
+        same_deals = {**old, "deals": identity["deals"]} if "deals" in identity else old  # deals may grow
+        raise RunError(f"{folder} holds a different run ({_difference(same_deals, identity)});"
+                       " choose another --out folder")
 
 
 def _same_but_deals(old: dict, new: dict) -> bool:

@@ -2,9 +2,9 @@
 declare mode (every seat declares every game); every row is logged with every evaluator's scores.
 
 This module composes the layers: it builds the profile (:mod:`strategies`), wraps it in the
-picklable function the runner calls for each part (:class:`ProfileDeals`), names the columns as the
-run format says (:mod:`sim.runs.folder`), and hands both to the strategy-agnostic runner
-(:mod:`sim.runs.runner`)::
+picklable function the runner calls for each part (:class:`ProfileDeals`), which adds the logged
+evaluators' scores (:mod:`sim.runs.players`) to the columns of :mod:`sim.runs.schema`, and hands it
+to the strategy-agnostic runner (:mod:`sim.runs.runner`)::
 
     from sim.runs.simulation import simulate
     folder = simulate(100_000, seed=1, profile="default", out="results/try")

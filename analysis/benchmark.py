@@ -19,7 +19,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.runs.folder import MANIFEST, part_facts, part_name, write_json_atomic, write_parquet
+from sim.runs.atomic import write_json_atomic
+from sim.runs.folder import MANIFEST, part_facts, part_name, write_parquet
 
 from .report import analyze
 from .runs import load_run

@@ -36,7 +36,7 @@ import polars as pl
 
 from sim.rules.cards import SEAT_NAMES
 from sim.rules.games import GAME_NAMES
-from sim.runs.folder import evaluator_column
+from sim.runs.schema import evaluator_column
 
 from .deal_groups import deal_group
 from .runs import Run

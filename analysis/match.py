@@ -1,6 +1,6 @@
 """The result of a duplicate match: which side scores more on the same cards, with its interval.
 
-A match run (mode ``match``) plays every deal six times (``sim.runs.folder.SEATINGS``): for
+A match run (mode ``match``) plays every deal six times (``sim.runs.schema.SEATINGS``): for
 each seat, A alone against two B players and B alone against two A players. Over the six
 plays each side holds every seat alone once and in the pair once, so the luck of the cards
 cancels. Per deal:
@@ -24,7 +24,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim.rules.games import GAME_NAMES
-from sim.runs.folder import SEATINGS, seats_of
+from sim.runs.schema import SEATINGS, seats_of
 
 from .games import game_id
 from .intervals import bootstrap_ratio

@@ -17,7 +17,8 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from sim.runs.folder import RunError, folder_in_place
+from sim.runs import RunError
+from sim.runs.atomic import folder_in_place
 
 from . import registry
 from .page import METHODS_HTML, STYLE, image_html, runs_html

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.runs.folder import READABLE_VERSIONS, SIMULATION, RunError, part_name, read_manifest
+from sim.runs import RunError
+from sim.runs.folder import part_name, read_manifest
+from sim.runs.schema import READABLE_VERSIONS, SIMULATION
 
 
 class AnalysisError(ValueError):

@@ -9,15 +9,16 @@ below it (the import contract in pyproject.toml, checked by ``lint-imports``, ho
   what a seat may see, scoring, game records); it imports nothing above it;
 - :mod:`sim.solver`: the open-hand solver and its answers for records and declared games;
 - :mod:`strategies` (a package of its own): who bids, discards, declares and plays;
-- :mod:`sim.runs`: the run folder's format, the runner that fills it and a profile's run;
+- :mod:`sim.runs`: the run folder's format, the runner that fills it and the runs of profiles;
 - :mod:`analysis` (a package of its own): tables, plots and reports of run folders; it reads
-  what a run used from its manifest (:mod:`sim.runs.folder`), never from the strategies;
+  the run format (:mod:`sim.runs.schema`, :mod:`sim.runs.folder`) and what a run used from its
+  manifest, never the strategies;
 - :mod:`sim.imports`: game archives of other programs turned into runs (ISS);
 - :mod:`sim.commands`: the ``skatsim`` command line and the commands behind it.
 
-This module only knows the installed version and drops numba's cached kernels when the
-sources changed (:mod:`sim.kernel_cache`), so that importing the engine never imports the
-layers above it."""
+This module only knows the installed version, so that importing the engine never imports the
+layers above it, and does nothing else: numba's cached kernels are checked against the sources
+where kernels are about to run (:mod:`sim.runs.compiling`)."""
 
 from importlib.metadata import PackageNotFoundError, version
 
@@ -25,7 +26,3 @@ try:
     __version__ = version("skatsim")
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0+unknown"
-
-from .kernel_cache import drop_stale_kernels  # noqa: E402  (before any kernel is loaded)
-
-drop_stale_kernels()

@@ -9,8 +9,6 @@ deal's game does not depend on the batch it is played in.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 from numba import njit
 
@@ -31,9 +29,6 @@ from .roles import Declarations, DeclarerTask
 
 #: The solver's transposition table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
 SEARCH_TRANSPOSITION_BITS = 20
-
-#: False while :func:`card_play_left_out` holds: :func:`play_and_score` then plays no card.
-_playing_cards = True
 
 
 @njit(cache=True)
@@ -136,15 +131,17 @@ def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, pa
         _score_deal(declared[k], state, twelve, results[k])
 
 
-def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False) -> dict:
-    """Play deals ``start .. start + count - 1`` of ``seed`` with ``profile``; named columns."""
+def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False, *,
+               play_cards: bool = True) -> dict:
+    """Play deals ``start .. start + count - 1`` of ``seed`` with ``profile``; named columns. Without
+    ``play_cards`` no card is played (:func:`play_and_score`)."""
     deals = deal_batch(seed, start, count)
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     max_bids = np.stack([p.max_bid for p in plans], axis=1)
     declarer, bid = run_auctions(max_bids)
     decl = declare(profile, deals, plans, declarer, bid)
     deal_ids = np.arange(start, start + count, dtype=np.int64)
-    results, logs = play_and_score(profile, seed, deal_ids, deals, declarer, bid, decl)
+    results, logs = play_and_score(profile, seed, deal_ids, deals, declarer, bid, decl, play_cards=play_cards)
     columns = _deal_columns(deal_ids, deals, declarer, bid, decl, plans)
     columns.update({name: results[:, i] for i, name in enumerate(RESULT_COLUMNS)})
     if log_tricks:
@@ -152,12 +149,17 @@ def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: 
     return columns
 
 
-def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, decl: Declarations):
-    """(results as RESULT_COLUMNS, trick logs) of declared games; rows with declarer -1 stay zero."""
+def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, decl: Declarations, *,
+                   play_cards: bool = True):
+    """(results as RESULT_COLUMNS, trick logs) of declared games; rows with declarer -1 stay zero.
+
+    Without ``play_cards`` no card is played and every row stays zero: a first run compiles the
+    kernels of everything else a deal needs that way in one process while another compiles the card
+    play (:func:`warm_card_play`)."""
     n = len(deal_ids)
     results = np.zeros((n, len(RESULT_COLUMNS)), dtype=np.int64)
     logs = np.full((n, TRICK_LOG_SIZE), -1, dtype=np.int8)
-    if not _playing_cards:
+    if not play_cards:
         return results, logs
     policies = [s.card_play for s in profile.seats]
     seats = seats_of(policies)
@@ -175,19 +177,6 @@ def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, 
         play_batch(np.uint64(seed), deal_ids, deals, declared, *(p.function for p in policies),
                    seats.params, seats.data, results, logs)
     return results, logs
-
-
-@contextlib.contextmanager
-def card_play_left_out():
-    """Within the block :func:`play_and_score` plays no card (the results stay zero), so that a process
-    compiles the kernels of everything else a deal needs while another compiles the card play
-    (:func:`warm_card_play`): the runner's first run in two processes."""
-    global _playing_cards
-    _playing_cards = False
-    try:
-        yield
-    finally:
-        _playing_cards = True
 
 
 def warm_card_play(profile: Profile) -> None:
@@ -231,7 +220,7 @@ DECLARE_VARIANTS = ("profile", "all")
 
 
 def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False,
-                       variants: str = "profile") -> dict:
+                       variants: str = "profile", *, play_cards: bool = True) -> dict:
     """Counterfactual games: every seat of every deal declares every game type, at bid 18.
 
     With ``variants="profile"``, one row per (deal, seat, game): the seat picks up or
@@ -241,7 +230,7 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_
     both after picking up (discarding as the profile would) and hand, and null in its
     four variants. The other seats defend as their profiles play. Since no auction
     selects the rows, the outcomes are unbiased data for "how often does a hand like
-    this win this game".
+    this win this game". Without ``play_cards`` no card is played (:func:`play_and_score`).
     """
     deals = deal_batch(seed, start, count)
     if variants == "all":
@@ -268,7 +257,8 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_
             decl.put(mine, declare_for(strategies, s, deals[k], plan, bid[mine], game[mine]))
     repeated = deals[deal_index]
     deal_ids = start + deal_index.astype(np.int64)
-    results, logs = play_and_score(profile, seed, deal_ids, repeated, seat.astype(np.int64), bid, decl)
+    results, logs = play_and_score(profile, seed, deal_ids, repeated, seat.astype(np.int64), bid, decl,
+                                   play_cards=play_cards)
     columns = {
         "deal_id": deal_ids, "seat": seat.astype(np.int8), "game": game.astype(np.int8), "bid": bid,
         "hand": decl.hand, "schneider_announced": decl.schneider, "schwarz_announced": decl.schwarz,

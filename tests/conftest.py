@@ -3,11 +3,15 @@
 Hypothesis runs derandomized by default, so every run of the suite tries the same
 examples and a failure in CI can be reproduced anywhere. Set
 ``HYPOTHESIS_PROFILE=explore`` to search with fresh random examples instead.
+
+numba's cached kernels are checked against the sources once, before any test loads one.
 """
 
 import os
 
 from hypothesis import HealthCheck, settings
+
+from sim.runs.compiling import check_kernel_cache
 
 settings.register_profile(
     "ci",
@@ -24,3 +28,10 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config):
+    """Drop stale cached kernels in the main process, before the test modules are imported and before
+    pytest-xdist starts its workers."""
+    if not hasattr(config, "workerinput"):
+        check_kernel_cache()

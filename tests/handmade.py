@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.runs.folder import DECLARE_MODE_TYPES, GAME_MODE_TYPES, SCHEMA_VERSION, Manifest, write_part
+from sim.runs.folder import Manifest, write_part
+from sim.runs.schema import DECLARE_MODE_TYPES, GAME_MODE_TYPES, SCHEMA_VERSION
 
 CLUBS, DIAMONDS = 3, 0
 

@@ -12,7 +12,8 @@ from analysis import AnalysisError, bench_analyze, compare_runs, contract_succes
 from analysis.formats import mean_text
 from analysis.mix import deal_cube, game_mix
 from sim.rules.games import NULL
-from sim.runs.folder import SCHEMA_VERSION, part_facts, part_name, read_manifest
+from sim.runs.folder import part_facts, part_name, read_manifest
+from sim.runs.schema import SCHEMA_VERSION
 from tests.handmade import CLUBS, clubs_games, declare_rows, write_run
 
 # --- run folders that cannot be analysed ---------------------------------------------------

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from sim.commands.cli import main
 from sim.rules.records import FIELDS, RecordError, parse_record, replay
-from sim.runs.folder import RunError, read_manifest
+from sim.runs import RunError
+from sim.runs.folder import read_manifest
 from sim.runs.simulation import simulate
 from sim.solver.open_hand import solve_record
 from strategies.profiles import ProfileError, load_profile

@@ -25,8 +25,11 @@ from sim.imports.iss.files import Batch, FileLines, read_batch
 from sim.imports.iss.sample import constructed_games, profile_lines
 from sim.imports.writer import ArchiveError, import_files, pseudonym
 from sim.rules.cards import SEAT_NAMES
-from sim.runs.folder import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE, RunError, read_manifest
-from sim.runs.simulation import ProfileDeals, evaluator_columns
+from sim.runs import RunError
+from sim.runs.folder import read_manifest
+from sim.runs.players import evaluator_columns
+from sim.runs.schema import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE
+from sim.runs.simulation import ProfileDeals
 from strategies import load_profile, play_deals
 from strategies.registry import logged_evaluators
 from tests.files import identity

@@ -1,9 +1,9 @@
-"""numba's cached kernels are dropped when a source of sim or strategies changes (sim.kernel_cache),
+"""numba's cached kernels are dropped when a source of sim or strategies changes (sim.runs.compiling),
 and kept while nothing changed, so no kernel runs the old code of a module it compiled in."""
 
 from __future__ import annotations
 
-from sim.kernel_cache import drop_stale_kernels
+from sim.runs.compiling import drop_stale_kernels
 
 
 def tree(root):

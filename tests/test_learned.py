@@ -261,7 +261,7 @@ def test_the_learned_player_plays_the_same_in_the_general_loop():
 def test_a_damaged_part_of_a_decision_run_is_made_again_identically(decision_run, tmp_path):
     import shutil
 
-    from sim.runs.simulation import repair
+    from sim.runs.kinds import repair
 
     copy = tmp_path / "copy"
     shutil.copytree(decision_run, copy)

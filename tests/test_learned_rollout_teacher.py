@@ -9,8 +9,8 @@ from sim import solver
 from sim.rules.cards import popcount
 from sim.rules.games import NULL
 from sim.rules.tricks import legal_now, new_play, play_card
+from sim.runs import RunError
 from sim.runs.decisions import log_decisions, read_decisions
-from sim.runs.folder import RunError
 from strategies import load_profile, play_deals
 from strategies.learning.training import train
 

@@ -9,8 +9,9 @@ from click.testing import CliRunner
 
 from analysis import load_run, match_result, match_splits
 from sim.commands.cli import main
-from sim.runs.folder import SEATINGS, read_manifest, seats_of
-from sim.runs.simulation import match
+from sim.runs.folder import read_manifest
+from sim.runs.matches import match
+from sim.runs.schema import SEATINGS, seats_of
 
 
 def table(folder) -> pl.DataFrame:

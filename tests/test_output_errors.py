@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.runs.folder import folder_in_place, temporary_beside
+from sim.runs.atomic import folder_in_place, temporary_beside
 from sim.runs.simulation import simulate
 
 EXAMPLES = str(Path(__file__).resolve().parent.parent / "examples" / "games.jsonl")

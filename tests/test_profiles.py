@@ -288,4 +288,18 @@ def test_the_strategies_command_prints_plain_text():
 
     output = CliRunner().invoke(main, ["strategies"]).output
     assert "passing by margin" in output
+    assert "      worlds = 60 (a whole number from 1 to 1000): worlds valued at least at each decision\n" in output
+    assert "      model = \"\" (a text): a model file written by skatsim train card-play" in output
     assert not re.search(r"``|:\w+:`|`\w", output), output
+
+
+def test_the_strategies_command_prints_the_docs_parameter_tables():
+    from click.testing import CliRunner
+
+    from sim.commands.cli import main
+    from strategies.parameters import markdown_table
+    from strategies.registry import lookup
+
+    output = CliRunner().invoke(main, ["strategies", "--markdown"]).output
+    assert markdown_table(lookup("card_play", "pimc_solved").parameters) in output
+    assert output.count("| parameter | default | values | meaning |") >= 15

@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.rules.records import ENDINGS
-from sim.runs.folder import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE, to_table
+from sim.runs.schema import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE, to_arrow
 
 
 def columns(n: int) -> dict:
@@ -18,7 +18,7 @@ def columns(n: int) -> dict:
 
 
 def test_a_simulated_table_is_unchanged():
-    table = to_table(columns(2), "game")
+    table = to_arrow(columns(2), "game")
     assert table.schema.names == list(GAME_MODE_TYPES)
     assert b"skatsim_source" not in table.schema.metadata
 
@@ -29,7 +29,7 @@ def test_masked_values_are_null():
     data["game_value"] = np.ma.masked_array([24, 0, 36], mask=[False, True, False])
     data["max_bid_f"] = np.ma.masked_all(3, dtype=np.int16)
     data["intended_game_f"] = np.ma.masked_array([5, -1, 0], mask=[True, False, False])
-    table = to_table(data, "game")
+    table = to_arrow(data, "game")
     assert table["won"].to_pylist() == [True, None, True]
     assert table["game_value"].to_pylist() == [24, None, 36]
     assert table["max_bid_f"].null_count == 3
@@ -46,7 +46,7 @@ def test_an_imported_table_has_the_archive_columns():
                  "player_f": pa.array(["x", "y"]), "player_m": pa.array(["y", "z"]), "player_r": pa.array(["z", "x"]),
                  "ended": pa.DictionaryArray.from_arrays(pa.array([0, 4], pa.int8()), pa.array(ENDINGS)),
                  "ended_by": np.array([-1, 2]), "agrees": np.array([True, False])})
-    table = to_table(data, "game", ISS_ARCHIVE)
+    table = to_arrow(data, "game", ISS_ARCHIVE)
     assert table.schema.names == [*GAME_MODE_TYPES, *ARCHIVE_TYPES]
     assert table.schema.metadata[b"skatsim_source"] == b"iss"
     assert table["ended"].to_pylist() == ["played", "timeout"]

@@ -15,7 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
-from sim.runs.folder import MANIFEST, SCHEMA_VERSION, RunError, read_manifest
+from sim.runs import RunError
+from sim.runs.folder import MANIFEST, read_manifest
+from sim.runs.schema import SCHEMA_VERSION
 from sim.runs.simulation import simulate
 from tests.digests import MODEL_V5
 from tests.files import identity
@@ -99,7 +101,7 @@ def after_writing(parts: int, action: str) -> str:
     return f"""
 import os, signal, sys
 import pyarrow.parquet as pq
-from sim.commands.console import run
+from sim.commands.cli import run
 
 real, calls = pq.write_table, []
 
@@ -363,7 +365,7 @@ def test_a_report_never_replaces_a_folder_that_is_not_a_report(reference, tmp_pa
 
 
 def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
-    from sim.runs.runner import COMPILING, warm_up
+    from sim.runs.compiling import COMPILING, warm_up
 
     (tmp_path / "fresh_kernel.py").write_text(
         "from numba import njit\n\n@njit(cache=True)\ndef add(a, b):\n    return a + b\n\n"
@@ -373,11 +375,11 @@ def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
 
     told = []
     seconds = warm_up(lambda seed, start, count: fresh_kernel.add(seed, count) + fresh_kernel.times(2, 3), 5,
-                      told.append)
+                      notice=told.append)
     assert told[0] == COMPILING and len(told) == 2 and told[1].startswith("compiled in ")
     assert seconds is not None and seconds > 0
     told.clear()
-    assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, told.append) is None
+    assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, notice=told.append) is None
     assert told == []   # nothing compiled: nothing said
 
 
@@ -422,7 +424,7 @@ def first_run_play(tmp_path, monkeypatch, name, fail=False):
 
 
 def test_a_first_run_on_two_cores_compiles_the_rest_in_a_second_process(tmp_path, monkeypatch):
-    from sim.runs.runner import warm_up
+    from sim.runs.compiling import warm_up
 
     module, play = first_run_play(tmp_path, monkeypatch, "halves_kernels")
     assert warm_up(play, 5, jobs=2) is not None
@@ -432,7 +434,7 @@ def test_a_first_run_on_two_cores_compiles_the_rest_in_a_second_process(tmp_path
 
 
 def test_a_first_run_does_not_depend_on_its_second_process(tmp_path, monkeypatch):
-    from sim.runs.runner import warm_up
+    from sim.runs.compiling import warm_up
 
     module, play = first_run_play(tmp_path, monkeypatch, "failing_halves_kernels", fail=True)
     assert warm_up(play, 5, jobs=2) is not None
@@ -442,7 +444,7 @@ def test_a_first_run_does_not_depend_on_its_second_process(tmp_path, monkeypatch
 
 
 def test_one_job_compiles_in_one_process(tmp_path, monkeypatch):
-    from sim.runs.runner import warm_up
+    from sim.runs.compiling import warm_up
 
     module, play = first_run_play(tmp_path, monkeypatch, "one_job_kernels")
     assert warm_up(play, 5, jobs=1) is not None
@@ -466,29 +468,42 @@ def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
 
 
 def test_a_first_run_compiles_in_two_processes_only_while_a_core_is_free(monkeypatch):
-    from sim.runs import runner
+    from sim.runs import compiling
 
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(runner.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
-    assert not runner.a_core_is_free()
-    monkeypatch.setattr(runner.os, "getloadavg", lambda: (0.4, 1.0, 1.0))
-    assert runner.a_core_is_free()
+    monkeypatch.setattr(compiling.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(compiling.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert not compiling.a_core_is_free()
+    monkeypatch.setattr(compiling.os, "getloadavg", lambda: (0.4, 1.0, 1.0))
+    assert compiling.a_core_is_free()
 
 
 def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile
-    from strategies.deals import card_play_left_out
 
     loaded = load_profile("default")
     play = ProfileDeals(loaded.name, loaded.spec)
     whole = play(3, 0, 200)
-    with card_play_left_out():
-        bid_only = play(3, 0, 200)
+    bid_only = play(3, 0, 200, play_cards=False)
     for name in ("declarer", "bid", "game", "hand", "discard", "schneider_announced"):
         assert np.array_equal(bid_only[name], whole[name]), name
     assert not bid_only["won"].any() and whole["won"].any()
-    assert np.array_equal(play(3, 0, 200)["won"], whole["won"])   # card play is back after the block
+
+
+def test_each_kind_of_run_rebuilds_its_play_from_the_description_in_its_manifest():
+    from sim.runs.decisions import DecisionDeals
+    from sim.runs.kinds import PLAYS
+    from sim.runs.matches import MatchDeals
+    from sim.runs.simulation import ProfileDeals
+    from strategies import load_profile
+
+    spec, other = load_profile(PROFILE).spec, load_profile("default").spec
+    plays = {"game": ProfileDeals(PROFILE, spec, evaluators=("classic",), open_hand=True, seat_scores=True),
+             "declare": ProfileDeals(PROFILE, spec, mode="declare", variants="all", log_tricks=True),
+             "match": MatchDeals(PROFILE, spec, "default", other, card_play_only=True, evaluators=("classic",)),
+             "decisions": DecisionDeals(PROFILE, spec, teacher="rollout")}
+    for mode, play in plays.items():
+        assert PLAYS[mode].from_description(play.description()) == play, mode
 
 
 def test_the_progress_rate_leaves_out_the_first_call(tmp_path):
@@ -520,7 +535,7 @@ def test_the_progress_rate_leaves_out_the_first_call(tmp_path):
 def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
     import io
 
-    from sim.commands import cli
+    from sim.commands.terminal import run_progress
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -528,7 +543,7 @@ def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
 
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    update, close = cli._progress_reporter(3000)
+    update, close = run_progress(3000)
     assert terminal.getvalue() == ""   # no bar before the first part: lines told before it stay clean
     update(1000, 3000, 500.0)
     update(2000, 3000, 800.0)
@@ -577,7 +592,7 @@ def test_the_default_folder_names_the_settings_so_runs_do_not_collide(tmp_path, 
 
 
 def test_a_long_list_of_settings_makes_a_short_folder_name():
-    from sim.runs.simulation import settings_suffix
+    from sim.runs.folder import settings_suffix
 
     settings = [f"bidder.thresholds=[{k}, {k}, {k}, {k}, {k}, inf]" for k in range(6)]
     suffix = settings_suffix(settings)

@@ -9,8 +9,9 @@ from click.testing import CliRunner
 from analysis import load_run, match_result
 from sim.commands.cli import main
 from sim.commands.tournament import PAIRS, PLOT, STANDINGS, SUMMARY, pair_folder, play_tournament
-from sim.runs.folder import RunError, read_manifest
-from sim.runs.simulation import match
+from sim.runs import RunError
+from sim.runs.folder import read_manifest
+from sim.runs.matches import match
 
 PLAYERS = ("threshold", "random", "threshold@bidder.aggressiveness=2")
 

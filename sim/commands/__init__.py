@@ -1,13 +1,18 @@
 """The ``skatsim`` commands: the top layer, free to import every layer below it.
 
-- :mod:`sim.commands.cli`: the click group and one subcommand per job;
+- :mod:`sim.commands.cli`: the click group, every command registered in it, and the console
+  script's entry point;
+- :mod:`sim.commands.terminal`: what a command tells the person at the terminal: a mistake in one
+  line, progress, notices;
 - :mod:`sim.commands.options`: the options every command that plays a run takes;
-- :mod:`sim.commands.show`: one deal of a run as a person reads it;
-- :mod:`sim.commands.hand`: what one hand is worth, by simulation;
-- :mod:`sim.commands.calibrate`: fitting a calibrated profile on declare-mode runs;
-- :mod:`sim.commands.tournament`: every pair of several profiles in a duplicate match;
-- :mod:`sim.commands.results`: match and tournament results as text (and JSON);
-- :mod:`sim.commands.learn`: ``decisions`` and ``train card-play``, the learned card player's commands.
+- :mod:`sim.commands.game_records`: ``replay`` and ``solve``, the commands on game records;
+- :mod:`sim.commands.playing`: ``simulate``, ``match``, ``tournament``, ``hand`` and ``strategies``;
+- :mod:`sim.commands.run_folders`: ``import iss``, ``show``, ``verify`` and ``analyze``;
+- :mod:`sim.commands.learn`: ``calibrate``, ``decisions`` and ``train card-play``;
+- behind the commands: :mod:`sim.commands.show` (one deal of a run as a person reads it),
+  :mod:`sim.commands.hand` (what one hand is worth), :mod:`sim.commands.calibrate` (fitting a
+  calibrated profile), :mod:`sim.commands.tournament` (every pair of several profiles in a
+  duplicate match) and :mod:`sim.commands.results` (match and tournament results as text and JSON).
 """
 
 import os

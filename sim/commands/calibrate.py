@@ -22,7 +22,9 @@ import polars as pl
 
 from analysis.games import game_id
 from sim.rules.deal import deal_batch
-from sim.runs.folder import RunError, part_name, read_manifest, temporary_beside
+from sim.runs import RunError
+from sim.runs.atomic import temporary_beside
+from sim.runs.folder import part_name, read_manifest
 from sim.runs.simulation import simulate
 from sim.statistics import brier
 from strategies.calibration import GROUPS, Logistic, Model, features, key, reliability
@@ -101,7 +103,7 @@ def fit(rows: pl.DataFrame) -> tuple[Model, dict]:
     return Model(parts), checks
 
 
-def profile_dict(model: Model, spec: dict, margin: float, description: str) -> dict:
+def profile_dict(model: Model, spec: dict, *, margin: float, description: str) -> dict:
     """A profile of the expected-score bidder and declarer with ``model``, the discarder and card play
     of ``spec`` (the profile that made the runs)."""
     base = spec["forehand"]
@@ -112,11 +114,11 @@ def profile_dict(model: Model, spec: dict, margin: float, description: str) -> d
 
 
 def toml_text(data: dict, prefix: str = "") -> str:
-    """A profile as TOML: plain values first, then each table under its dotted name."""
+    """A profile as TOML: plain values first, then each section under its dotted ``[name]``."""
     plain = [f"{k} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    tables = [toml_text(v, f"{prefix}{k}.") for k, v in data.items() if isinstance(v, dict)]
+    sections = [toml_text(v, f"{prefix}{k}.") for k, v in data.items() if isinstance(v, dict)]
     head = [f"[{prefix[:-1]}]"] if prefix and plain else []
-    return "\n".join([*head, *plain, "", *tables]).strip("\n") + "\n"
+    return "\n".join([*head, *plain, "", *sections]).strip("\n") + "\n"
 
 
 def _toml_value(value) -> str:
@@ -129,7 +131,7 @@ def _toml_value(value) -> str:
     return json.dumps(value)
 
 
-def calibrate(runs, out, rounds: int = 0, deals: int = 100_000, seed: int = 1, margin: float = 0.0,
+def calibrate(runs, out, *, rounds: int = 0, deals: int = 100_000, seed: int = 1, margin: float = 0.0,
               jobs: int | None = None, work=None, progress=None) -> list[dict]:
     """Fit a model on ``runs``, write the profile to ``out``, and refit ``rounds`` times on fresh runs of
     the new profile. Returns one summary per fit (Brier scores on held-out deals, the change since
@@ -137,31 +139,31 @@ def calibrate(runs, out, rounds: int = 0, deals: int = 100_000, seed: int = 1, m
     out = Path(out)
     rows, spec = load_rows(runs)
     model, checks = fit(rows)
-    summaries = [_summary(0, checks, None, model, rows)]
+    summaries = [_summary(0, checks, before=None, after=model, rows=rows)]
     work = Path(work) if work else out.with_suffix("")
     for k in range(1, rounds + 1):
-        _write(out, model, spec, margin, k - 1)
+        _write(out, model, spec=spec, margin=margin, rounds=k - 1)
         folder = simulate(deals, seed=seed + k, profile=str(out), out=work / f"round-{k}", jobs=jobs,
                           mode="declare", variants="all", progress=progress)
         new_rows, _ = load_rows([folder])
         new_model, checks = fit(new_rows)
-        summaries.append(_summary(k, checks, model, new_model, new_rows))
+        summaries.append(_summary(k, checks, before=model, after=new_model, rows=new_rows))
         model = new_model
-    _write(out, model, spec, margin, rounds)
+    _write(out, model, spec=spec, margin=margin, rounds=rounds)
     return summaries
 
 
-def _write(out: Path, model: Model, spec: dict, margin: float, rounds: int) -> None:
+def _write(out: Path, model: Model, *, spec: dict, margin: float, rounds: int) -> None:
     """Write the profile atomically, once it is known to load."""
     description = (f"Calibrated: bids and declares by expected Seeger-Fabian score ({rounds} refit round(s));"
                    " discards and plays like the profile that made its runs.")
-    text = toml_text(profile_dict(model, spec, margin, description))
+    text = toml_text(profile_dict(model, spec, margin=margin, description=description))
     build_profile(out.stem, tomllib.loads(text))
     with temporary_beside(out) as tmp:
         Path(tmp).write_text(text, encoding="utf-8")
 
 
-def _summary(round_: int, checks: dict, before: Model | None, after: Model, rows: pl.DataFrame) -> dict:
+def _summary(round_: int, checks: dict, *, before: Model | None, after: Model, rows: pl.DataFrame) -> dict:
     """Brier scores of the win probabilities, and how far the predictions moved since the fit before."""
     wins = {name: c for name, c in checks.items() if name.startswith("win_")}
     summary = {"round": round_, "rows": rows.height,

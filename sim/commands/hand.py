@@ -48,7 +48,7 @@ def read_hand(text: str, seat: str | int, skat: str | None) -> tuple[int, int, i
     return hand, seat, known
 
 
-def judge_hand(hand: int, seat: int, skat: int = 0, deals: int = 2000, seed: int = 0,
+def judge_hand(hand: int, seat: int, skat: int = 0, *, deals: int = 2000, seed: int = 0,
                profile: str = "default", settings=()) -> pl.DataFrame:
     """One row per game variant: win rate and interval, expected Seeger-Fabian score at 18,
     schneider rate and the highest bid worth making (0: none), best first."""
@@ -56,14 +56,16 @@ def judge_hand(hand: int, seat: int, skat: int = 0, deals: int = 2000, seed: int
     dealt = deal_around(seed, 0, deals, seat, hand, skat)
     ids = np.arange(deals, dtype=np.int64)
     rows = []
-    for game, play_hand, ouvert in VARIANTS:
-        decl = declare_variant(players.seats[seat].discarder, dealt, seat, game, play_hand, ouvert)
+    for variant in VARIANTS:
+        decl = declare_variant(players.seats[seat].discarder, dealt, seat, *variant)
         results, _ = play_and_score(players, seed, ids, dealt, np.full(deals, seat), np.full(deals, 18), decl)
-        rows.append(_judged(game, play_hand, ouvert, {n: results[:, i] for i, n in enumerate(RESULT_COLUMNS)}))
+        rows.append(_judged(variant, {n: results[:, i] for i, n in enumerate(RESULT_COLUMNS)}))
     return pl.DataFrame(rows).sort("expected_sf", descending=True)
 
 
-def _judged(game: int, play_hand: bool, ouvert: bool, result: dict) -> dict:
+def _judged(variant: tuple[int, bool, bool], result: dict) -> dict:
+    """The row of one variant, (game, hand, ouvert), from the results of its games."""
+    game, play_hand, ouvert = variant
     won = result["won"].astype(bool)
     low, high = wilson(won.sum(), len(won))
     bids = BID_VALUES[BID_VALUES <= result["value_reached"].max()]

@@ -1,28 +1,49 @@
-"""The commands that make a learned card player: ``skatsim decisions`` and ``skatsim train card-play``."""
+"""The commands that fit strategies on runs: ``calibrate`` (a profile that bids and declares by
+expected score, fitted on declare-mode runs), ``decisions`` (card decisions valued by a teacher) and
+``train card-play`` (the learned card player fitted on them)."""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from sim.runs.folder import RunError
+from sim.runs import RunError
 
 from .options import run_options
+from .terminal import fail, progress, tell, writing_run
 
 
-def run_summary(folder) -> dict:
-    """What a model's training record keeps of a decision run: its folder's name, seed, deals (asked
-    for, and done: a run may be read before it is complete) and profile."""
-    from sim.runs.folder import read_manifest
+@click.command(short_help="Fit win probabilities on declare-mode runs; write a profile that bids by expected score.")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="The profile to write (.toml).")
+@click.option("--rounds", type=click.IntRange(0, 20), default=0, show_default=True,
+              help="Refit on fresh declare-mode runs of the new profile this many times.")
+@click.option("--deals", type=click.IntRange(min=100), default=100_000, show_default=True,
+              help="Deals of each refit round's run.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 21), default=1, show_default=True,
+              help="Round k's run uses seed + k.")
+@click.option("--margin", type=click.FloatRange(-200, 200), default=0.0, show_default=True,
+              help="Bid while the best expected result beats passing by this many points.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes for the rounds' runs [default: all cores].")
+def calibrate(runs, out, rounds, deals, seed, margin, jobs):
+    """Fit the win, schneider and schwarz probabilities of every game on RUNS (declare-mode runs of every
+    variant: skatsim simulate --mode declare --variants all) and write a profile whose bidder and
+    declarer choose by expected Seeger-Fabian score. Prints each fit's Brier scores on held-out deals."""
+    from sim.commands.calibrate import calibrate as fit_profile
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
 
-    manifest = read_manifest(Path(folder))
-    config = manifest.config
-    done = sum(min(config["chunk_size"], config["deals"] - i * config["chunk_size"]) for i in manifest.parts_done)
-    return {"folder": Path(folder).name, "seed": config["seed"], "deals": config["deals"], "deals_done": done,
-            "profile": config.get("profile")}
+    try:
+        summaries = fit_profile(runs, out, rounds=rounds, deals=deals, seed=seed, margin=margin, jobs=jobs)
+    except (RunError, ProfileError, StrategyError) as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write {error.filename or out}: {error.strerror or error}")
+    for summary in summaries:
+        click.echo(json.dumps(summary))
+    click.echo(out)
 
 
 @click.command(short_help="Log card decisions of simulated deals, valued by a teacher (open hand, PIMC or rollout).")
@@ -37,14 +58,13 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher):
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
     game lost, 1 won). Running the same command again resumes it. About 40 deals a second on one core
     (with --teacher rollout and the strong profile about 400)."""
-    from sim.commands.cli import _writing_run
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
-    with _writing_run(deals, out, ProfileError, StrategyError) as update:
-        folder = log_decisions(deals, seed, profile, settings, out, jobs, chunk_size, progress=update,
-                               notice=lambda line: click.echo(line, err=True), teacher=teacher)
+    with writing_run(deals, out, ProfileError, StrategyError) as update:
+        folder = log_decisions(deals, seed=seed, profile=profile, settings=settings, out=out, jobs=jobs,
+                               chunk_size=chunk_size, progress=update, notice=tell, teacher=teacher)
     click.echo(str(folder))
 
 
@@ -69,7 +89,6 @@ def train_card_play(runs, out, seed, hidden_units, networks):
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
     away per decision, beside the heuristic player's. Each pass of the fit is told on stderr. Play it
     with --set card_play.model=OUT."""
-    from sim.commands.cli import _fail
     from sim.runs.decisions import read_decisions
     from strategies.cardplay.learned import save_model
     from strategies.learning.network import HIDDEN_UNITS, NETWORKS
@@ -78,7 +97,7 @@ def train_card_play(runs, out, seed, hidden_units, networks):
     try:
         data = read_decisions(runs)
     except RunError as error:
-        _fail(str(error))
+        fail(str(error))
     update, close = _training_progress()
     try:
         model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], seed=seed,
@@ -86,39 +105,44 @@ def train_card_play(runs, out, seed, hidden_units, networks):
                               networks=NETWORKS if networks is None else networks, progress=update)
     except KeyboardInterrupt:
         close()
-        _fail(f"interrupted; no model written to {out}", 130)
+        fail(f"interrupted; no model written to {out}", 130)
     except TrainingError as error:
         close()
-        _fail(f"{error}; no model written to {out}")
+        fail(f"{error}; no model written to {out}")
     close()
     report["runs"] = [run_summary(r) for r in runs]
     try:
         save_model(out, model, report)
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror or error}")
+        fail(f"cannot write {out}: {error.strerror or error}")
     click.echo(json.dumps(report))
     click.echo(out)
 
 
+def run_summary(folder) -> dict:
+    """What a model's training record keeps of a decision run: its folder's name, seed, deals (asked
+    for, and done: a run may be read before it is complete) and profile."""
+    from sim.runs.folder import read_manifest
+
+    manifest = read_manifest(Path(folder))
+    config = manifest.config
+    done = sum(min(config["chunk_size"], config["deals"] - i * config["chunk_size"]) for i in manifest.parts_done)
+    return {"folder": Path(folder).name, "seed": config["seed"], "deals": config["deals"], "deals_done": done,
+            "profile": config.get("profile")}
+
+
 def _training_progress():
-    """The fit's progress on stderr: a tqdm bar of its passes on a terminal, otherwise one JSON line a
-    pass; each tells the network, the pass and the validation value given away per decision."""
-    if sys.stderr.isatty():
-        from tqdm import tqdm
+    """The fit's progress on stderr: a bar of its passes on a terminal, otherwise one JSON line a pass;
+    each tells the network, the pass and the validation value given away per decision."""
+    def new_bar(tqdm, network, networks, done, epochs, given_away):
+        return tqdm(total=networks * epochs, unit="pass", dynamic_ncols=True)
 
-        bars = []
+    def move_bar(bar, network, networks, done, epochs, given_away):
+        bar.update(1)
+        bar.set_postfix_str(f"network {network} of {networks}, validation gives away {given_away:.4f}", refresh=True)
 
-        def update(network, networks, done, epochs, given_away):
-            if not bars:
-                bars.append(tqdm(total=networks * epochs, unit="pass", dynamic_ncols=True))
-            bars[0].update(1)
-            bars[0].set_postfix_str(f"network {network} of {networks}, validation gives away {given_away:.4f}",
-                                    refresh=True)
+    def line(network, networks, done, epochs, given_away):
+        return {"network": network, "networks": networks, "pass": done, "passes": epochs,
+                "validation_given_away": round(given_away, 5)}
 
-        return update, lambda: [bar.close() for bar in bars]
-
-    def report(network, networks, done, epochs, given_away):
-        click.echo(json.dumps({"network": network, "networks": networks, "pass": done, "passes": epochs,
-                               "validation_given_away": round(given_away, 5)}), err=True)
-
-    return report, lambda: None
+    return progress(new_bar, move_bar, line)

@@ -7,10 +7,10 @@ import click
 
 #: How --set reads its value (strategies.profiles._apply_setting), for the help texts.
 SET_VALUES = ('"bidder.thresholds=[7, 7, 7, 7, 7, inf]". VALUE is a TOML value: a number (inf too), true or'
-              ' false, a [list], a { table } or a "text"; anything else is the text as written.')
+              ' false, a [list], a { key = value } or a "text"; anything else is the text as written.')
 
 
-def run_options(deals: int, chunk_size: int, out: str, profile: str, settings: str, jobs: str):
+def run_options(*, deals: int, chunk_size: int, out: str, profile: str, settings: str, jobs: str):
     """``--deals`` (default ``deals``), ``--seed``, ``--profile``, ``--set``, ``--out``, ``--jobs`` and
     ``--chunk-size`` (default ``chunk_size``), with the help texts of the options that differ."""
     options = [

@@ -18,8 +18,10 @@ from sim.rules.cards import SEAT_NAMES, format_card, format_hand
 from sim.rules.deal import deal
 from sim.rules.games import GAME_NAMES, Declaration
 from sim.rules.tricks import CardPlay
-from sim.runs.folder import SEATINGS, SIMULATION, RunError, check_part, part_name, read_manifest
-from sim.runs.simulation import replay_of
+from sim.runs import RunError
+from sim.runs.folder import check_part, part_name, read_manifest
+from sim.runs.kinds import play_of
+from sim.runs.schema import SEATINGS, SIMULATION
 from strategies.deals import declare_every_game, play_deals
 from strategies.profiles import build_profile
 
@@ -43,16 +45,16 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     if config["mode"] == "declare":
         return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id)])
     columns = play_deals(profile, config["seed"], deal_id, 1, log_tricks=True)
-    _check_against_log(Path(folder), manifest, deal_id, columns)
+    _check_against_log(Path(folder), manifest, columns)
     row = {k: v[0] for k, v in columns.items()}
     return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
 
 
 def _match_mode(folder: Path, manifest, deal_id: int) -> list[str]:
     """The deal's hands and its six plays in a duplicate match, one line each."""
-    play, _ = replay_of(folder)
+    play, _ = play_of(folder)
     plays = play(manifest.config["seed"], deal_id, 1)
-    _check_against_log(folder, manifest, deal_id, plays)
+    _check_against_log(folder, manifest, plays)
     lines = [*_hands({k: v[0] for k, v in plays.items()}), "Six plays (A and B as the seats are taken):"]
     for k in range(len(plays["seating"])):
         row = {name: column[k] for name, column in plays.items()}
@@ -87,8 +89,9 @@ def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
     return lines
 
 
-def _check_against_log(folder: Path, manifest, deal_id: int, columns: dict) -> None:
-    """The regenerated rows of the deal (one, or six in a match) must be the logged ones."""
+def _check_against_log(folder: Path, manifest, columns: dict) -> None:
+    """The rows of a deal played again (one, or six in a match) must be the logged ones."""
+    deal_id = int(columns["deal_id"][0])
     index = deal_id // manifest.config["chunk_size"]
     facts = manifest.parts.get(str(index))
     if facts is None:
@@ -102,10 +105,10 @@ def _check_against_log(folder: Path, manifest, deal_id: int, columns: dict) -> N
     if problem:
         raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair` to make it again")
     for name in CHECKED:
-        replayed = [int(v) for v in columns[name]]
-        if logged.height and logged[name].to_list() != replayed:
-            raise RunError(f"deal {deal_id}: the log says {name} {logged[name].to_list()}, the replay"
-                           f" {replayed}; the run was made by a different version of skatsim")
+        again = [int(v) for v in columns[name]]
+        if logged.height and logged[name].to_list() != again:
+            raise RunError(f"deal {deal_id}: the log says {name} {logged[name].to_list()}, playing it again"
+                           f" {again}; the run was made by a different version of skatsim")
 
 
 def trick_count(count, width: int = 0) -> str:
@@ -176,24 +179,7 @@ def _result(row, declarer) -> str:
 
 def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
     """An imported deal from its row: the archive's record line, hands, game, tricks and result."""
-    config = manifest.config
-    index = deal_id // config["chunk_size"]
-    part = folder / part_name(index)
-    facts = manifest.parts.get(str(index))
-    problem = check_part(folder, index, facts) if facts is not None else None
-    if problem:
-        raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair`")
-    try:
-        found = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).collect() if facts else None
-    except (pl.exceptions.PolarsError, OSError):
-        raise RunError(f"{folder}: {part.name} cannot be read; run `skatsim verify {folder} --repair`") from None
-    if found is None or not found.height:
-        deals = config.get("deals")
-        if deals is not None and not 0 <= deal_id < deals:
-            raise RunError(f"deal {deal_id} is not in this run (deals 0 to {deals - 1})")
-        raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
-                       if part.exists() else f"deal {deal_id} is not imported yet")
-    row = {name: value for name, value in found.row(0, named=True).items()}
+    row = _imported_row(folder, manifest, deal_id)
     row["game"] = GAME_NAMES.index(row["game"]) if row["game"] in GAME_NAMES else -1  # passed: null or "passed"
     when = "" if row["date"] is None else f", {row['date']:%Y-%m-%d %H:%M:%S} UTC"
     head = (f"Deal {deal_id} of {folder} (archive {row['archive_file']}, line {row['archive_line']},"
@@ -212,6 +198,29 @@ def _imported_deal(folder: Path, manifest, deal_id: int) -> str:
     if not row["agrees"]:
         body.append("Note       the archive's result differs from the engine's (see errors.jsonl)")
     return "\n".join([head, *lines, *body])
+
+
+def _imported_row(folder: Path, manifest, deal_id: int) -> dict:
+    """The row of an imported deal, read from its part once the part is found whole; RunError saying why
+    there is none."""
+    config = manifest.config
+    index = deal_id // config["chunk_size"]
+    part = folder / part_name(index)
+    facts = manifest.parts.get(str(index))
+    problem = check_part(folder, index, facts) if facts is not None else None
+    if problem:
+        raise RunError(f"{folder}: {problem}; run `skatsim verify {folder} --repair`")
+    try:
+        found = pl.scan_parquet(part).filter(pl.col("deal_id") == deal_id).collect() if facts else None
+    except (pl.exceptions.PolarsError, OSError):
+        raise RunError(f"{folder}: {part.name} cannot be read; run `skatsim verify {folder} --repair`") from None
+    if found is None or not found.height:
+        deals = config.get("deals")
+        if deals is not None and not 0 <= deal_id < deals:
+            raise RunError(f"deal {deal_id} is not in this run (deals 0 to {deals - 1})")
+        raise RunError(f"deal {deal_id} was not imported: its line is not a valid game (see errors.jsonl)"
+                       if part.exists() else f"deal {deal_id} is not imported yet")
+    return dict(found.row(0, named=True))
 
 
 def _early_end(row, declarer) -> str:

@@ -1,6 +1,6 @@
 """``skatsim tournament``: several profiles, every pair in a duplicate match; one table, a ranking, a plot.
 
-Each pair of players plays a duplicate match (:func:`sim.runs.simulation.match_profiles`) of the
+Each pair of players plays a duplicate match (:func:`sim.runs.matches.match_profiles`) of the
 same deals into its own run folder under the tournament's folder, so a tournament resumes as a
 match does (and grows with more deals). :mod:`analysis.match` gives each pair's result. A
 player's standing is its Seeger-Fabian points per game over all its matches, and those points
@@ -17,7 +17,7 @@ bids, discards and declares as the first player does, and only the card play dif
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -26,8 +26,10 @@ import polars as pl
 from analysis import load_run, match_result
 from analysis.intervals import bootstrap_ratio
 from analysis.match import per_deal
-from sim.runs.folder import RunError, make_folder, temporary_beside
-from sim.runs.simulation import match_profiles, settings_suffix
+from sim.runs import RunError
+from sim.runs.atomic import make_folder, temporary_beside
+from sim.runs.folder import default_folder, settings_suffix
+from sim.runs.matches import match_profiles
 from strategies.profiles import Profile, build_profile, load_profile
 
 STANDINGS, PAIRS, PLOT, SUMMARY = "standings.csv", "pairs.csv", "tournament.png", "summary.md"
@@ -37,6 +39,7 @@ STANDINGS, PAIRS, PLOT, SUMMARY = "standings.csv", "pairs.csv", "tournament.png"
 class Tournament:
     folder: Path
     players: tuple[str, ...]
+    _: KW_ONLY
     deals: int
     card_play_only: bool
     standings: pl.DataFrame   # one row per player, best first
@@ -70,17 +73,12 @@ def load_players(players, settings=(), card_play_only: bool = False) -> list[Pro
     return [Profile(player, p.description, p.spec, p.seats) for player, p in zip(players, loaded)]
 
 
-def default_folder(players, seed: int, deals: int, card_play_only: bool, settings=()) -> Path:
-    kind = "tournament-card-play" if card_play_only else "tournament"
-    return Path("results") / f"{kind}{settings_suffix(players)}-seed{seed}-{deals}{settings_suffix(settings)}"
-
-
 def pair_folder(folder: Path, a: str, b: str) -> Path:
     """The run folder of the match between players ``a`` and ``b`` in the tournament's ``folder``."""
     return Path(folder) / f"{settings_suffix([a])[1:]}-vs-{settings_suffix([b])[1:]}"
 
 
-def play_tournament(players, deals: int = 2000, seed: int = 0, card_play_only: bool = False, settings=(),
+def play_tournament(players, *, deals: int = 2000, seed: int = 0, card_play_only: bool = False, settings=(),
                     out=None, jobs: int | None = None, chunk_size: int = 500, progress=None,
                     notice=None) -> Tournament:
     """Play every pair of ``players`` (profile names or files, with ``@`` settings) in a duplicate
@@ -88,21 +86,30 @@ def play_tournament(players, deals: int = 2000, seed: int = 0, card_play_only: b
     folder and return them. Running it again resumes the matches not finished."""
     players = tuple(players)
     profiles = load_players(players, settings, card_play_only)
-    folder = Path(out) if out is not None else default_folder(players, seed, deals, card_play_only, settings)
+    kind = "tournament-card-play" if card_play_only else "tournament"
+    folder = Path(out) if out is not None else default_folder(f"{kind}{settings_suffix(players)}", seed=seed,
+                                                              deals=deals, settings=settings_suffix(settings))
     make_folder(folder)
     pairs = [(i, j) for i in range(len(players)) for j in range(i + 1, len(players))]
     folders = {}
     for k, (i, j) in enumerate(pairs):
-        def told(done, total, rate, before=k * deals):
-            if progress is not None:
-                progress(before + done, len(pairs) * deals, rate)
-
-        folders[i, j] = match_profiles(profiles[i], profiles[j], deals, seed, card_play_only,
-                                       pair_folder(folder, players[i], players[j]), jobs, chunk_size,
-                                       progress=told, notice=notice)
-    result = Tournament(folder, players, deals, card_play_only, *results(players, folders))
+        folders[i, j] = match_profiles(profiles[i], profiles[j], deals=deals, seed=seed, card_play_only=card_play_only,
+                                       out=pair_folder(folder, players[i], players[j]), jobs=jobs,
+                                       chunk_size=chunk_size, notice=notice,
+                                       progress=_of_all(progress, before=k * deals, total=len(pairs) * deals))
+    standings, pair_results = results(players, folders)
+    result = Tournament(folder, players, deals=deals, card_play_only=card_play_only, standings=standings,
+                        pairs=pair_results)
     write_results(result)
     return result
+
+
+def _of_all(progress, *, before: int, total: int):
+    """The progress of one match told as that of the whole tournament: ``before`` deals of the matches
+    before it done, ``total`` in all."""
+    if progress is None:
+        return None
+    return lambda done, _, rate: progress(before + done, total, rate)
 
 
 def results(players, folders: dict) -> tuple[pl.DataFrame, pl.DataFrame]:

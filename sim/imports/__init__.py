@@ -57,8 +57,8 @@ class ArchiveFormat(Protocol):
     def read(self, batch: Batch) -> tuple[dict, list[dict]]:
         """Runs in a worker: the columns of the batch's valid games and its problems, in line order.
 
-        The columns are those of :data:`sim.runs.folder.GAME_MODE_TYPES` (but the evaluators',
-        which the writer adds) and :data:`sim.runs.folder.ARCHIVE_TYPES`, one row per valid game,
+        The columns are those of :data:`sim.runs.schema.GAME_MODE_TYPES` (but the evaluators',
+        which the writer adds) and :data:`sim.runs.schema.ARCHIVE_TYPES`, one row per valid game,
         ``deal_id`` the line's number across the files from 0. A problem is one object of
         ``errors.jsonl``: ``file``, ``line``, ``id``, ``kind`` (:data:`sim.imports.writer.BAD_LINE`
         or :data:`~sim.imports.writer.DISAGREEMENT`), ``problem`` (one line of text), and more keys

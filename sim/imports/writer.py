@@ -26,9 +26,12 @@ import pyarrow as pa
 
 from sim.imports import ArchiveFormat, Batch
 from sim.rules.records import EARLY_ENDS, ENDINGS, PASSED, PENALTY, PLAYED
-from sim.runs.folder import PART_GLOB, SCHEMA_VERSION, RunError, remove_stale_temporaries, temporary_beside, write_part
+from sim.runs import RunError
+from sim.runs.atomic import temporary_beside
+from sim.runs.folder import PART_GLOB, remove_stale_temporaries, write_part
+from sim.runs.players import evaluator_columns, evaluator_record
 from sim.runs.runner import WrittenPart, finish_run, open_run, record_parts
-from sim.runs.simulation import evaluator_columns, evaluator_record
+from sim.runs.schema import SCHEMA_VERSION
 from strategies.registry import logged_evaluators
 
 DEFAULT_CHUNK = 50_000

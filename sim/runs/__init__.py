@@ -1,12 +1,29 @@
-"""Runs of deals: the run folder's format, the runner that fills it, and a profile's run.
+"""Runs of deals: the run folder's format, the runner that fills it, and the runs skatsim's players make.
 
-- :mod:`sim.runs.folder`: what a run leaves on disk (manifest, Parquet parts, schema,
-  column names), written by the runner and the importers and read by analysis;
+The run format, which analysis and the importers read and write too:
+
+- :mod:`sim.runs.schema`: the columns of a run's parts, their Arrow types and labels, versioned;
+- :mod:`sim.runs.folder`: the run folder: its parts and manifest, checked, and where a run goes
+  when it is not told;
+- :mod:`sim.runs.atomic`: files and folders written whole or not at all.
+
+The runs:
+
+- :mod:`sim.runs.compiling`: numba's kernels before a run plays: stale caches dropped, the
+  warm-up, the first run's message and its two processes;
 - :mod:`sim.runs.runner`: a strategy-agnostic run of deals, cut into parts, on every core
-  or on a Dask cluster;
-- :mod:`sim.runs.simulation`: a profile's run (``simulate``), a duplicate match (``match``)
-  and the repair of damaged parts.
+  or on a Dask cluster; resumed and grown;
+- :mod:`sim.runs.players`: who plays a run, as its processes build them and its manifest and rows
+  record them (profiles, models, evaluators);
+- :mod:`sim.runs.simulation`: a profile's run (``simulate``);
+- :mod:`sim.runs.matches`: a duplicate match between two profiles (``match``);
+- :mod:`sim.runs.decisions`: card decisions valued by a teacher, and reading them back;
+- :mod:`sim.runs.kinds`: the kinds of runs by mode, each play rebuilt from its manifest, and repair.
 
 Imports the rules engine, the solver and the strategies; never analysis, the importers
 or the commands.
 """
+
+
+class RunError(ValueError):
+    """A run that cannot start, continue or be read: bad settings, a foreign or damaged folder."""

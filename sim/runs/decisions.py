@@ -10,15 +10,17 @@ the end of the real deal played out by the profile's own card players, on the sa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 
-from sim.runs.folder import RunError, part_name, read_manifest
+from sim.runs import RunError
+from sim.runs.compiling import check_kernel_cache
+from sim.runs.folder import default_folder, part_name, read_manifest
+from sim.runs.players import cached_profile, card_play_models, with_card_play_models
 from sim.runs.runner import RunConfig, check_config, run
-from sim.runs.simulation import cached_profile, card_play_models, with_card_play_models
 from strategies.learning.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 from strategies.profiles import load_profile
 
@@ -31,12 +33,14 @@ class DecisionDeals:
 
     profile: str
     spec: dict
+    _: KW_ONLY
     teacher: str = "open_hand"
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
         return decision_columns(cached_profile(self.profile, self.spec), seed, start, count, self.teacher)
 
     def description(self) -> dict:
+        """What the manifest records of the players: the profile spelled out and the teacher."""
         if self.teacher == "rollout":
             teacher = {"name": "rollout", "players": "the profile's own", "schneider_weight": SCHNEIDER_WEIGHT}
         else:
@@ -44,28 +48,31 @@ class DecisionDeals:
         return with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher},
                                      card_play_models(self.profile, self.spec))
 
+    @classmethod
+    def from_description(cls, described: dict) -> DecisionDeals:
+        """The play that :meth:`description` describes (a manifest's config holds it): its inverse."""
+        teacher = "rollout" if described["teacher"]["name"] == "rollout" else "open_hand"
+        return cls(described["profile"], described["profile_spec"], teacher=teacher)
 
-def default_folder(profile: str, seed: int, deals: int, teacher: str = "open_hand") -> Path:
-    kind = "" if teacher == "open_hand" else f"-{teacher}"
-    return Path("results") / f"decisions{kind}-{profile}-seed{seed}-{deals}"
 
-
-def log_decisions(deals: int, seed: int = 0, profile: str = "default", settings=(), out=None,
+def log_decisions(deals: int, *, seed: int = 0, profile: str = "default", settings=(), out=None,
                   jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None,
                   teacher: str = "open_hand") -> Path:
     """Play ``deals`` deals with ``profile`` and write their card decisions, valued by ``teacher`` (one of
     TEACHERS: the open-hand value of the real deal, or the end of the real deal played out by the profile's
     card players), to a run folder; returns the folder. The same folder again resumes the run."""
-    check_config(deals, seed, MODE, chunk_size)
+    check_kernel_cache()
+    check_config(deals, seed=seed, mode=MODE, chunk_size=chunk_size)
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
     loaded = load_profile(profile, list(settings))
     if any(s.card_play.builtin is None for s in loaded.seats):
         raise RunError("decisions are logged with skatsim's own card players only")
-    play = DecisionDeals(loaded.name, loaded.spec, teacher)
-    config = RunConfig(deals, seed, play.description(), MODE, chunk_size)
-    folder = Path(out) if out is not None else default_folder(loaded.name, seed, deals, teacher)
-    return run(play, config, folder, jobs, progress=progress, notice=notice)
+    play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher)
+    config = RunConfig(deals, seed, play.description(), mode=MODE, chunk_size=chunk_size)
+    kind = "decisions" if teacher == "open_hand" else f"decisions-{teacher}"
+    folder = Path(out) if out is not None else default_folder(f"{kind}-{loaded.name}", seed=seed, deals=deals)
+    return run(play, config, folder, jobs=jobs, progress=progress, notice=notice)
 
 
 def read_decisions(folders) -> dict:
@@ -80,13 +87,13 @@ def read_decisions(folders) -> dict:
     columns, at = _empty_columns([pq.ParquetFile(file) for file in files]), 0
     for k, file_list in enumerate(runs):
         for file in file_list:
-            table = pq.read_table(file, columns=list(columns))
-            rows = slice(at, at + table.num_rows)
-            columns["deal_id"][rows] = table["deal_id"].to_numpy() + k * 10**13
-            columns["legal"][rows] = table["legal"].to_numpy()
+            part = pq.read_table(file, columns=list(columns))
+            rows = slice(at, at + part.num_rows)
+            columns["deal_id"][rows] = part["deal_id"].to_numpy() + k * 10**13
+            columns["legal"][rows] = part["legal"].to_numpy()
             for name in ("view", "values"):
-                flat = table[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
-                columns[name][rows] = flat.reshape(table.num_rows, -1)
+                flat = part[name].combine_chunks().flatten().to_numpy(zero_copy_only=False)
+                columns[name][rows] = flat.reshape(part.num_rows, -1)
             at = rows.stop
     return columns
 

@@ -2,7 +2,7 @@
 
 The runner knows nothing of who plays. It is given a picklable function that
 plays deals, ``play(seed, start, count) -> columns`` (a dict of numpy arrays in
-the schema of :mod:`sim.runs.folder`), and the description of what it plays, which
+the columns of :mod:`sim.runs.schema`), and the description of what it plays, which
 goes into the manifest. Running the same run again skips the parts that exist;
 the finished run is the same, deal for deal, as one that was never interrupted,
 and the same for any number of jobs, since deal ``i`` depends on ``(seed, i)``
@@ -17,29 +17,26 @@ import platform
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from numba.core import event
-
 from sim.rules.cards import shown
+from sim.runs import RunError
+from sim.runs.atomic import make_folder
+from sim.runs.compiling import a_core_is_free, check_kernel_cache, warm_up
 from sim.runs.folder import (
     MANIFEST,
     MAX_DEALS,
     MAX_PARTS,
-    MODES,
-    SCHEMA_VERSION,
-    SIMULATION,
     Manifest,
-    RunError,
     is_whole,
-    make_folder,
     older_run,
     read_manifest,
     remove_stale_temporaries,
     write_part,
 )
+from sim.runs.schema import MODES, SCHEMA_VERSION, SIMULATION
 
 #: Plays deals ``start .. start + count - 1`` of ``seed``; returns the part's columns.
 PlayDeals = Callable[[int, int, int], dict]
@@ -54,11 +51,12 @@ class RunConfig:
     deals: int
     seed: int
     description: dict        # what plays the deals, as the manifest records it
+    _: KW_ONLY
     mode: str = "game"
     chunk_size: int = 100_000
 
     def __post_init__(self):
-        check_config(self.deals, self.seed, self.mode, self.chunk_size)
+        check_config(self.deals, seed=self.seed, mode=self.mode, chunk_size=self.chunk_size)
 
     def parts(self) -> list[tuple[int, int, int]]:
         """(part index, first deal, number of deals) of every part."""
@@ -71,7 +69,8 @@ class RunConfig:
                 "chunk_size": self.chunk_size, "schema_version": SCHEMA_VERSION}
 
 
-def check_config(deals: int, seed: int, mode: str, chunk_size: int) -> None:
+def check_config(deals: int, *, seed: int, mode: str, chunk_size: int) -> None:
+    """RunError naming the first of a run's settings that is out of bounds."""
     if not is_whole(deals) or not 0 < deals <= MAX_DEALS:
         raise RunError(f"the number of deals must be a whole number from 1 to {MAX_DEALS:,}, not {deals!r}")
     if not is_whole(seed) or not 0 <= seed < 2**64:
@@ -86,18 +85,17 @@ def check_config(deals: int, seed: int, mode: str, chunk_size: int) -> None:
 
 
 def versions() -> dict:
-    import numba
-    import numpy
-    import polars
-    import pyarrow
+    """What a manifest records of the versions: skatsim's, Python's and its libraries', read from the
+    installed packages, so that a run does not import polars (0.15 s) for its version alone."""
+    from importlib.metadata import version
 
     from sim import __version__
 
-    return {"skatsim": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
-            "numba": numba.__version__, "pyarrow": pyarrow.__version__, "polars": polars.__version__}
+    return {"skatsim": __version__, "python": platform.python_version(),
+            **{name: version(name) for name in ("numpy", "numba", "pyarrow", "polars")}}
 
 
-def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, ...] = (),
+def open_run(folder: Path, identity: dict, *, notice=None, unknown_yet: tuple[str, ...] = (),
              again: str = "playing it again") -> Manifest:
     """The manifest of ``folder``: a new one for an empty folder, the old one to resume the same run
     (its config equal to ``identity`` but for the ``unknown_yet`` settings, null in a new manifest).
@@ -112,23 +110,13 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
         raise RunError(f"cannot write to {folder}")
     if (folder / MANIFEST).exists():
         manifest = read_manifest(folder)
-        old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
-        older = older_run(folder, old, "resume or grow")
-        if older and old.get("source") == identity.get("source"):
-            raise RunError(older)
-        if old != identity and _same_but_deals(old, identity):
-            grow(folder, manifest, identity["deals"], notice)
-        elif old != identity:
-            same_deals = {**old, "deals": identity["deals"]} if "deals" in identity else old  # deals may grow
-            raise RunError(f"{folder} holds a different run ({_difference(same_deals, identity)});"
-                           " choose another --out folder")
+        _resume_the_same_run(folder, manifest, identity, unknown_yet=unknown_yet, notice=notice)
         damaged = manifest.damaged_parts(folder)
-        for index, problem in damaged.items():
-            manifest.drop_part(index)
-            manifest.finished = None
+        for problem in damaged.values():
             if notice is not None:
                 notice(f"{folder}: {problem}; {again}")
         if damaged:
+            manifest.drop_parts(damaged)
             manifest.save(folder)
         return manifest
     if any(p.name != ".gitkeep" for p in folder.iterdir()):
@@ -139,6 +127,21 @@ def open_run(folder: Path, identity: dict, notice=None, unknown_yet: tuple[str, 
     return manifest
 
 
+def _resume_the_same_run(folder: Path, manifest: Manifest, identity: dict, *, unknown_yet, notice) -> None:
+    """RunError unless ``manifest`` is of the run ``identity`` (but for the ``unknown_yet`` settings) and
+    of this schema version; a run asked for with more deals grows (:func:`grow`)."""
+    old = {k: v for k, v in manifest.config.items() if k not in unknown_yet}
+    older = older_run(folder, old, "resume or grow")
+    if older and old.get("source") == identity.get("source"):
+        raise RunError(older)
+    if old != identity and _same_but_deals(old, identity):
+        grow(folder, manifest, identity["deals"], notice=notice)
+    elif old != identity:
+        same_deals = {**old, "deals": identity["deals"]} if "deals" in identity else old  # deals may grow
+        raise RunError(f"{folder} holds a different run ({_difference(same_deals, identity)});"
+                       " choose another --out folder")
+
+
 def _same_but_deals(old: dict, new: dict) -> bool:
     """Whether ``new`` is the run ``old`` with more deals (or fewer: refused with its own message)."""
     if not (is_whole(old.get("deals")) and is_whole(new.get("deals"))):
@@ -146,7 +149,7 @@ def _same_but_deals(old: dict, new: dict) -> bool:
     return {**old, "deals": new["deals"]} == new
 
 
-def grow(folder: Path, manifest: Manifest, deals: int, notice=None) -> None:
+def grow(folder: Path, manifest: Manifest, deals: int, *, notice=None) -> None:
     """Extend the run in ``folder`` to ``deals`` deals: deal ``i`` is a pure function of the seed and
     ``i``, so the finished parts stay as they are; a last part cut short by the old number of deals
     is played again whole. Fewer deals than the run holds are refused."""
@@ -195,16 +198,22 @@ def pending_parts(config: RunConfig, manifest: Manifest) -> list[tuple[int, int,
     return [p for p in config.parts() if p[0] not in done]
 
 
-def play_part(play: PlayDeals, config: RunConfig, folder: str, part: tuple[int, int, int]) -> WrittenPart:
-    """Play and write one part; returns (index, deals, seconds, the part's facts). Runs in a worker."""
-    index, start, count = part
-    began = time.perf_counter()
-    facts = write_part(Path(folder), index, play(config.seed, start, count), config.mode)
-    return index, count, time.perf_counter() - began, facts
+@dataclass(frozen=True)
+class PartWriter:
+    """Plays the deals of a part of the run ``config`` with ``play`` and writes them into ``folder``:
+    plain data, so that it pickles to the workers, where it runs."""
 
+    play: PlayDeals
+    config: RunConfig
+    folder: str
 
-def _play_part(task: tuple) -> WrittenPart:
-    return play_part(*task)
+    def __call__(self, part: tuple[int, int, int]) -> WrittenPart:
+        """Play and write one part; returns (index, deals, seconds, the part's facts)."""
+        index, start, count = part
+        began = time.perf_counter()
+        facts = write_part(Path(self.folder), index, self.play(self.config.seed, start, count),
+                           mode=self.config.mode)
+        return index, count, time.perf_counter() - began, facts
 
 
 def _leave_interrupts_to_the_main_process() -> None:
@@ -228,25 +237,23 @@ def _interrupts_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int) -> Iterator[WrittenPart]:
+def iterate_parts(write: PartWriter, parts, jobs: int) -> Iterator[WrittenPart]:
     """Results of the parts as they finish, on ``jobs`` local processes.
 
     On Linux the workers are forked from this process once it has loaded the kernels
-    (:func:`warm_up`), so a worker starts in milliseconds with everything imported and loaded; a
-    worker started afresh (joblib's, elsewhere) spends about two processor seconds importing the
-    toolkit and loading numba's cache before its first deal.
+    (:func:`sim.runs.compiling.warm_up`), so a worker starts in milliseconds with everything imported
+    and loaded; a worker started afresh (joblib's, elsewhere) spends about two processor seconds
+    importing the toolkit and loading numba's cache before its first deal.
     """
     if jobs == 1:
-        for part in parts:
-            yield play_part(play, config, str(folder), part)
+        yield from map(write, parts)
         return
     if sys.platform == "linux":
         import multiprocessing
 
-        tasks = [(play, config, str(folder), part) for part in parts]
         pool = multiprocessing.get_context("fork").Pool(jobs, _leave_interrupts_to_the_main_process)
         try:
-            yield from pool.imap_unordered(_play_part, tasks)
+            yield from pool.imap_unordered(write, parts)
         finally:
             with _interrupts_ignored():   # a second Ctrl-C must not cut the workers' stopping short
                 pool.terminate()
@@ -255,14 +262,13 @@ def iterate_parts(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs:
     from joblib import Parallel, delayed
 
     run = Parallel(n_jobs=jobs, return_as="generator_unordered")
-    yield from run(delayed(play_part)(play, config, str(folder), part) for part in parts)
+    yield from run(delayed(write)(part) for part in parts)
 
 
-def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, jobs: int,
-                       scheduler: str | None) -> Iterator[WrittenPart]:
+def iterate_parts_dask(write: PartWriter, parts, *, jobs: int, scheduler: str | None) -> Iterator[WrittenPart]:
     """Results of the parts as they finish on a Dask cluster (a new local one without ``scheduler``).
 
-    The workers write the parts themselves, so ``folder`` must be a path they share.
+    The workers write the parts themselves, so the run's folder must be a path they share.
     """
     from dask.distributed import Client, LocalCluster, as_completed
 
@@ -272,7 +278,7 @@ def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, 
                                dashboard_address=None)
     client = Client(scheduler or cluster)
     try:
-        futures = [client.submit(play_part, play, config, str(folder), part, pure=False) for part in parts]
+        futures = [client.submit(write, part, pure=False) for part in parts]
         for future in as_completed(futures):
             yield future.result()
     finally:
@@ -282,144 +288,9 @@ def iterate_parts_dask(play: PlayDeals, config: RunConfig, folder: Path, parts, 
 
 
 BACKENDS = ("local", "dask")
-#: What a first run prints while numba compiles the kernels it caches beside the code.
-COMPILING = "compiling the kernels (first run only)"
 
 
-def _into_a_cache(started) -> bool:
-    """Whether the kernel of a numba compile event is compiled into numba's cache (``cache=True``)."""
-    return type(getattr(started.data.get("dispatcher"), "_cache", None)).__name__ != "NullCache"
-
-
-class _CompileNotice(event.Listener):
-    """A numba event listener that tells ``notice`` once, when the first kernel starts compiling (a
-    kernel loaded from numba's cache sends no such event), and times the compiling."""
-
-    def __init__(self, notice):
-        self.notice, self.began = notice, None
-
-    def on_start(self, started) -> None:
-        if self.began is None:
-            self.began = time.perf_counter()
-            self.notice(COMPILING if _into_a_cache(started) else "compiling the kernels of this run's strategies")
-
-    def on_end(self, ended) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def compiles_told(notice=None) -> Iterator[list]:
-    """Within the block, tell ``notice`` when numba starts compiling a kernel (once) and, at the end,
-    how long it compiled. Yields a list that holds the seconds compiled afterwards (empty when every
-    kernel came from the cache)."""
-    listener = _CompileNotice(notice or (lambda line: None))
-    seconds: list = []
-    event.register("numba:compile", listener)
-    try:
-        yield seconds
-    finally:
-        event.unregister("numba:compile", listener)
-    if listener.began is not None:
-        seconds.append(time.perf_counter() - listener.began)
-        if notice is not None:
-            notice(f"compiled in {seconds[0]:.0f} s; later runs load the kernels from numba's cache")
-
-
-def warm_up(play: PlayDeals, seed: int, notice=None, jobs: int = 1) -> float | None:
-    """Play deal 0 of ``seed`` in this process, so that numba compiles the kernels once (or loads
-    them from its cache) before the parts start, and the progress rate counts playing only; with
-    ``notice``, a compile is told as it starts and when it ends. Returns the seconds it compiled
-    (None when every kernel came from the cache).
-
-    With ``jobs`` of 2 or more, a ``play`` that has ``warm_card_play()`` and ``warm_the_rest(seed)``
-    compiles on two cores: this process compiles the card play first, and as soon as its first kernel
-    compiles, a second interpreter compiles everything else (:func:`compile_the_rest`) into numba's
-    cache, from which this process then loads it. Nothing played depends on which process compiled.
-    """
-    with compiles_told(notice) as seconds:
-        if jobs > 1 and hasattr(play, "warm_card_play") and hasattr(play, "warm_the_rest"):
-            with _the_rest_compiled_beside(play, seed):
-                play.warm_card_play()
-        play(seed, 0, 1)
-    return seconds[0] if seconds else None
-
-
-def a_core_is_free() -> bool:
-    """Whether the machine's load leaves a core free: only then does a first run's second process
-    pay (on busy cores it costs more than it gains: 29 to 30 s against 24 s at load 3)."""
-    try:
-        return os.getloadavg()[0] < (os.cpu_count() or 1) - 0.5
-    except (AttributeError, OSError):  # no load average (Windows)
-        return True
-
-
-#: The longest this process waits for the second one of a first run before it compiles the rest itself.
-SECOND_COMPILE_WAIT = 300.0
-
-
-class _SecondCompile(event.Listener):
-    """Starts the second interpreter of a first run at the first kernel that compiles into a cache."""
-
-    def __init__(self, play: PlayDeals, seed: int):
-        self.play, self.seed, self.process, self.tried = play, seed, None, False
-
-    def on_start(self, started) -> None:
-        if self.tried or not _into_a_cache(started):
-            return
-        import pickle
-        import subprocess
-
-        self.tried = True
-        try:   # a play that does not pickle, or no interpreter to start, leaves the compile to this process
-            data = pickle.dumps((self.play, self.seed))
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", "from sim.runs.runner import compile_the_rest; compile_the_rest()"],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        except Exception:
-            return
-        with contextlib.suppress(OSError):
-            self.process.stdin.write(data)
-            self.process.stdin.close()
-
-    def on_end(self, ended) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def _the_rest_compiled_beside(play: PlayDeals, seed: int) -> Iterator[None]:
-    """Within the block, the first kernel that compiles starts :func:`compile_the_rest` in a second
-    interpreter; at the end the block waits for it (at most :data:`SECOND_COMPILE_WAIT` seconds). A
-    second process that fails or is too slow changes nothing: this process compiles what is missing."""
-    listener = _SecondCompile(play, seed)
-    event.register("numba:compile", listener)
-    finished = False
-    try:
-        yield
-        finished = True
-    finally:
-        event.unregister("numba:compile", listener)
-        second = listener.process
-        if second is not None:
-            if finished:
-                with contextlib.suppress(Exception):
-                    second.wait(SECOND_COMPILE_WAIT)
-            if second.poll() is None:
-                second.kill()
-                second.wait()
-
-
-def compile_the_rest() -> None:
-    """The second interpreter of a first run: reads ``(play, seed)`` pickled on its input and runs
-    ``play.warm_the_rest(seed)``, so that numba caches the kernels of all but the card play."""
-    import pickle
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it
-    play, seed = pickle.load(sys.stdin.buffer)
-    play.warm_the_rest(seed)
-    os._exit(0)  # numba wrote each kernel to its cache as it compiled: no teardown for the first process to wait for
-
-
-def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backend: str = "local",
+def run(play: PlayDeals, config: RunConfig, out, *, jobs: int | None = None, backend: str = "local",
         scheduler: str | None = None, progress=None, notice=None) -> Path:
     """Play the run ``config`` with ``play`` into the folder ``out``; returns the folder.
 
@@ -429,21 +300,23 @@ def run(play: PlayDeals, config: RunConfig, out, jobs: int | None = None, backen
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
+    check_kernel_cache()
     folder = Path(out)
-    manifest = open_run(folder, config.identity(), notice)
+    manifest = open_run(folder, config.identity(), notice=notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)
     if parts:
-        warm_up(play, config.seed, notice, jobs if a_core_is_free() else 1)
+        warm_up(play, config.seed, notice=notice, jobs=jobs if a_core_is_free() else 1)
+    write = PartWriter(play, config, str(folder))
     if backend == "dask" or scheduler:
-        results = iterate_parts_dask(play, config, folder, parts, jobs, scheduler)
+        results = iterate_parts_dask(write, parts, jobs=jobs, scheduler=scheduler)
     else:
-        results = iterate_parts(play, config, folder, parts, min(jobs, max(1, len(parts))))
+        results = iterate_parts(write, parts, min(jobs, max(1, len(parts))))
     finished = set(manifest.parts_done)
     done = sum(count for index, _, count in config.parts() if index in finished)
     try:
-        record_parts(folder, manifest, results, done, config.deals, progress)
+        record_parts(folder, manifest, results, done=done, total=config.deals, progress=progress)
     finally:   # an error or Ctrl-C here stops the workers now, not whenever the parts' generator is collected
         results.close()
     finish_run(folder, manifest)

@@ -26,7 +26,7 @@ import numpy as np
 from sim.imports.iss.columns import batch_columns
 from sim.imports.iss.files import Batch, FileLines, Source, batches, describe_sources, read_batch
 from sim.imports.writer import DEFAULT_CHUNK, ImportReport, check_chunk_size, import_files
-from sim.runs.folder import ISS_ARCHIVE
+from sim.runs.schema import ISS_ARCHIVE
 
 #: A valid record line, for a worker to load its kernels on.
 EXAMPLE = (b"(;GM[Skat]ID[1]MV[w DT.HK.HA.HJ.S8.SK.ST.SA.CQ.CJ.D7.D9.DQ.DJ.HT.S9.C7.C8.CK.CA.D8.DK.DA.H7.H8.H9.HQ.S7"

@@ -3,7 +3,7 @@
 :func:`batch_columns` checks the lines of a batch with the kernels (:mod:`sim.imports.iss.kernels`),
 asks the checked path (:func:`sim.imports.iss.record.check_line`) about every line the kernels
 flag or find in disagreement with the server, and gives the columns of the valid games (the
-game-mode columns of :mod:`sim.runs.folder` and the archive columns) and the problems found, in
+game-mode columns of :mod:`sim.runs.schema` and the archive columns) and the problems found, in
 line order, as :mod:`sim.imports.writer` writes them.
 """
 
@@ -113,7 +113,7 @@ def _put_row(row: dict, k: int, *, out: np.ndarray, hands: np.ndarray, logs: np.
 
 def _game_columns(batch: BatchBytes, rows: np.ndarray, *, out: np.ndarray, hands: np.ndarray,
                   logs: np.ndarray) -> dict:
-    """The game-mode columns of the kept rows (see sim.runs.folder.GAME_MODE_TYPES)."""
+    """The game-mode columns of the kept rows (see sim.runs.schema.GAME_MODE_TYPES)."""
     o = out[rows]
     dealt = hands[rows].astype(np.uint32)
     columns = {"deal_id": batch.first + rows.astype(np.int64),

@@ -1,0 +1,155 @@
+"""The commands on run folders that no profile plays: ``import iss`` (game archives made a run),
+``show`` (one deal of a run), ``verify`` (every part byte by byte, damaged ones made again) and
+``analyze`` (tables, plots and a report of runs).
+
+The commands import the layers they need when they run, so that ``skatsim --help`` starts in a
+fraction of a second.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.runs import RunError
+
+from .terminal import fail, tell, writing_run
+
+
+@click.group(name="import", short_help="Import game archives into a run folder.")
+def import_group() -> None:
+    """Import game archives into run folders that `skatsim analyze` reads like simulations."""
+
+
+@import_group.command(name="iss", short_help="Import International Skat Server archives.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Run folder to write.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
+@click.option("--anonymize", is_flag=True, help="Write a stable hash of each player's name instead of the name.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=50_000, show_default=True,
+              help="Record lines per part file.")
+def import_iss(files, out, jobs, anonymize, chunk_size):
+    """Check every game of ISS archive FILES (plain text, .bz2 or .gz) and write them to a run folder.
+
+    Bad lines and games whose result differs from the archive's are listed in RUN/errors.jsonl
+    (the first few on stderr) and do not make the exit status non-zero; an unreadable or damaged
+    file, a folder holding another run, or archives without a single valid game do. Running the
+    same command again finishes an interrupted import.
+    """
+    from sim.imports.iss.archive import import_archives
+
+    with writing_run(0, out) as update:
+        imported = import_archives(files, out, jobs=jobs, anonymize=anonymize, chunk_size=chunk_size, progress=update)
+    for problem in imported.problems:
+        tell(problem)
+    hidden = imported.bad_lines + imported.disagreements - len(imported.problems)
+    if hidden > 0:
+        tell(f"... and {hidden:,} more in {imported.errors}")
+    click.echo("\n".join(imported.lines_of_text()))
+    if imported.games == 0:
+        fail(f"no valid game in {', '.join(files)}; see {imported.errors}")
+
+
+@click.command(short_help="Print one deal of a run as a person reads it.")
+@click.argument("run", type=click.Path(file_okay=False))
+@click.argument("deal_id", type=click.IntRange(min=0))
+def show(run, deal_id):
+    """Print deal DEAL_ID of the run in RUN: hands, auction, skat, game, tricks and result
+    (of a declare-mode run: the hands and its eighteen games)."""
+    from sim.commands.show import show_deal
+    from sim.runs.compiling import compiles_told
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    try:
+        with compiles_told(tell):
+            text = show_deal(run, deal_id)
+        click.echo(text)
+    except RunError as error:
+        fail(str(error))
+    except (ProfileError, StrategyError) as error:
+        fail(f"{run}: cannot play the deal again with the run's strategies: {error}")
+
+
+@click.command(short_help="Check every part of a run byte by byte; --repair makes damaged parts again.")
+@click.argument("run", type=click.Path(file_okay=False))
+@click.option("--repair", is_flag=True,
+              help="Play the damaged or missing parts again (the same seed gives the same data).")
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes for --repair [default: all cores].")
+def verify(run, repair, jobs):
+    """Compare every finished part of the run in RUN with the manifest (size, rows, CRC-32 of its
+    bytes). Prints one line per damaged part and exits 1, unless --repair made them again."""
+    from sim.runs.folder import read_manifest
+    from strategies.profiles import ProfileError
+    from strategies.registry import StrategyError
+
+    try:
+        manifest = read_manifest(Path(run))
+        damaged = manifest.damaged_parts(Path(run), deep=True)
+        for problem in damaged.values():
+            tell(f"{run}: {problem}")
+        if damaged and not repair:
+            fail(f"{run}: {len(damaged)} damaged part(s); run `skatsim verify {run} --repair` to make them again")
+        if damaged:
+            from sim.runs.kinds import repair as repair_run
+
+            repair_run(Path(run), jobs=jobs)
+            manifest = read_manifest(Path(run))
+    except RunError as error:
+        fail(str(error))
+    except (ProfileError, StrategyError) as error:
+        fail(f"{run}: cannot play the damaged parts again with the run's strategies: {error}")
+    except OSError as error:
+        fail(f"cannot write {error.filename or run}: {error.strerror or error}")
+    made = f"made {len(damaged)} damaged part(s) again; " if damaged else ""
+    click.echo(f"{run}: {made}every finished part is whole{_unfinished(manifest)}")
+
+
+def _unfinished(manifest) -> str:
+    """What is left to do of a run whose parts are not all finished, in a few words ('' if none)."""
+    done = len(manifest.parts)
+    if manifest.config.get("deals") is None:
+        return f" ({done} parts finished; the import is not: run it again to finish it)"
+    planned = -(-manifest.config["deals"] // manifest.config["chunk_size"])
+    return "" if done == planned else f" ({done} of {planned} parts finished: run it again to finish it)"
+
+
+@click.command(short_help="Tables, plots and a report of one or more runs.")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Report folder [default: results/report-<first run's folder name>].")
+@click.option("--evaluator", "evaluators", multiple=True,
+              help="Only these evaluators in the threshold and heuristic sections (may be repeated).")
+@click.option("--jobs", type=click.IntRange(min=1),
+              help="Processes sharing the evaluator tables and the plots "
+                   "[default: 2 on a machine of two cores or more].")
+def analyze(runs, out, evaluators, jobs):
+    """Write tables (CSV and Parquet), plots (PNG), report.html and summary.md for RUNS.
+
+    Several runs are shown side by side; runs of the same seed and deals are also
+    compared deal for deal.
+    """
+    from analysis import AnalysisError
+    from analysis import analyze as make_report
+
+    folder = Path(out) if out else Path("results") / f"report-{Path(runs[0]).name}"
+    try:
+        _check_evaluators(runs, evaluators)
+        report = make_report(list(runs), folder, evaluators=list(evaluators) or None, jobs=jobs)
+    except AnalysisError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write {error.filename or folder}: {error.strerror or error}")
+    click.echo(str(report))
+
+
+def _check_evaluators(runs, wanted) -> None:
+    """Fail in one line when ``--evaluator`` names an evaluator none of the runs logged."""
+    from analysis import load_runs
+    from analysis.games import evaluator_columns
+
+    logged = sorted({name for run in load_runs(runs) for name in evaluator_columns(run)})
+    unknown = [name for name in dict.fromkeys(wanted) if name not in logged]
+    if unknown:
+        fail(f"unknown evaluator {', '.join(map(repr, unknown))}: the runs logged {', '.join(logged) or 'none'}")

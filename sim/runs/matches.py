@@ -1,0 +1,120 @@
+"""A duplicate match between two profiles (``match``): every deal played six times, once per seating
+of A and B, one row per deal and seating; every row is logged with every evaluator's scores::
+
+    from sim.runs.matches import match
+    folder = match("default", "random", deals=2000, seed=1, out="results/match")
+"""
+
+from __future__ import annotations
+
+from dataclasses import KW_ONLY, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.runs.compiling import CompiledInTwo, check_kernel_cache
+from sim.runs.folder import default_folder, settings_suffix
+from sim.runs.players import (
+    cached_profile,
+    card_play_models,
+    evaluator_columns,
+    evaluator_record,
+    with_card_play_models,
+)
+from sim.runs.runner import RunConfig, check_config, run
+from sim.runs.schema import SEATINGS, seats_of
+from strategies.deals import play_deals, warm_card_play
+from strategies.profiles import Profile, load_profile, mixed_seating
+from strategies.registry import logged_evaluators
+
+
+@dataclass(frozen=True)
+class MatchDeals(CompiledInTwo):
+    """Plays each deal six times, once per seating of a duplicate match between profiles A and B
+    (see :data:`sim.runs.schema.SEATINGS`): one row per deal and seating, deal by deal.
+
+    With ``card_play_only`` every seat bids, discards and declares as A does; only the card
+    play follows the seating. Every seating of a deal draws from that deal's own random
+    streams, so the six games differ only by who sits where.
+    """
+
+    a: str
+    a_spec: dict
+    b: str
+    b_spec: dict
+    _: KW_ONLY
+    card_play_only: bool = False
+    log_tricks: bool = False
+    evaluators: tuple[str, ...] = ()
+
+    def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
+        plays = []
+        for seating, seated in enumerate(self._seated()):
+            columns = play_deals(seated, seed, start, count, self.log_tricks, play_cards=play_cards)
+            columns.update(evaluator_columns(sorted(self.evaluators), columns))
+            columns["seating"] = np.full(count, seating, dtype=np.int8)
+            plays.append(columns)
+        order = np.argsort(np.concatenate([p["deal_id"] for p in plays]), kind="stable")  # deal by deal
+        return {name: np.concatenate([p[name] for p in plays])[order] for name in plays[0]}
+
+    def _seated(self) -> list[Profile]:
+        """The players of every seating in turn, A's and B's strategies at the seats each side holds."""
+        a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
+        return [mixed_seating(a, b, seats_of("a", seating), self.card_play_only) for seating in range(len(SEATINGS))]
+
+    def warm_card_play(self) -> None:
+        """Compile (or load) the kernels of every seating's card play alone (see :func:`sim.runs.compiling.warm_up`)."""
+        for seated in self._seated():
+            warm_card_play(seated)
+
+    def description(self) -> dict:
+        """What the manifest records of the players: both sides' profiles spelled out, whether only the
+        card play differs, and the evaluators logged."""
+        described = {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,
+                     "match": {"a": self.a, "a_spec": self.a_spec, "b": self.b, "b_spec": self.b_spec,
+                               "card_play_only": self.card_play_only},
+                     "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+        return with_card_play_models(described, {"a": card_play_models(self.a, self.a_spec),
+                                                 "b": card_play_models(self.b, self.b_spec)})
+
+    @classmethod
+    def from_description(cls, described: dict) -> MatchDeals:
+        """The play that :meth:`description` describes (a manifest's config holds it): its inverse."""
+        sides = described["match"]
+        return cls(sides["a"], sides["a_spec"], sides["b"], sides["b_spec"],
+                   card_play_only=sides.get("card_play_only", False), log_tricks=described.get("log_tricks", False),
+                   evaluators=tuple(described.get("evaluators", {})))
+
+
+def match(a: str, b: str, *, deals: int = 2000, seed: int = 0, settings=(), settings_a=(), settings_b=(),
+          card_play_only: bool = False, out=None, jobs: int | None = None, chunk_size: int = 500,
+          log_tricks: bool = False, progress=None, notice=None) -> Path:
+    """Play a duplicate match between profiles ``a`` and ``b`` (names or TOML files) into a run
+    folder; returns the folder.
+
+    Every deal is played six times: for each seat, A alone against two B players and B
+    alone against two A players. ``settings`` change both profiles, ``settings_a`` and
+    ``settings_b`` one of them. ``analysis.match_result`` (or ``skatsim match``) reads the
+    result from the folder.
+    """
+    check_kernel_cache()
+    check_config(deals, seed=seed, mode="match", chunk_size=chunk_size)
+    side_a = load_profile(a, [*settings, *settings_a])
+    side_b = load_profile(b, [*settings, *settings_b])
+    if out is None:
+        kind = "match-card-play" if card_play_only else "match"
+        named = settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-")
+        out = default_folder(f"{kind}-{side_a.name}-{side_b.name}", seed=seed, deals=deals, settings=named)
+    return match_profiles(side_a, side_b, deals=deals, seed=seed, card_play_only=card_play_only, out=out, jobs=jobs,
+                          chunk_size=chunk_size, log_tricks=log_tricks, progress=progress, notice=notice)
+
+
+def match_profiles(side_a: Profile, side_b: Profile, *, deals: int, seed: int, card_play_only: bool, out,
+                   jobs: int | None = None, chunk_size: int = 500, log_tricks: bool = False, progress=None,
+                   notice=None) -> Path:
+    """:func:`match` between two built profiles (their names and specs go to the manifest) into the
+    folder ``out``."""
+    play = MatchDeals(side_a.name, side_a.spec, side_b.name, side_b.spec, card_play_only=card_play_only,
+                      log_tricks=log_tricks, evaluators=tuple(logged_evaluators()))
+    config = RunConfig(deals, seed, play.description(), mode="match", chunk_size=chunk_size)
+    return run(play, config, Path(out), jobs=jobs, progress=progress, notice=notice)

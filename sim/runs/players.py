@@ -1,0 +1,100 @@
+"""Who plays a run, as its processes build them and its manifest and rows record them: a profile
+built once a process, the digests of the models its card players read, and every logged
+evaluator's thresholds (in the manifest) and scores (in each row)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+
+from sim.rules.cards import SEAT_NAMES, SEAT_SUFFIXES
+from sim.rules.games import GAME_NAMES
+from sim.runs.schema import evaluator_column
+from strategies.profiles import Profile, build_profile
+from strategies.registry import build
+
+_profiles: dict[str, Profile] = {}
+
+
+def cached_profile(name: str, spec: dict) -> Profile:
+    """The profile of ``spec``, built once per process (parts of a run share it)."""
+    key = json.dumps(spec, sort_keys=True)
+    if key not in _profiles:
+        _profiles[key] = build_profile(name, spec)
+    return _profiles[key]
+
+
+def card_play_models(name: str, spec: dict) -> dict:
+    """What a run's manifest says of the models its card players read: by seat, the first 16 hex digits
+    of the SHA-256 of each model's weights (seats whose player reads none left out). The spec names a
+    model only by its file, or not at all for the shipped one, whose contents another skatsim may change:
+    a run made with other weights is another run, and resuming it is refused."""
+    seats = cached_profile(name, spec).seats
+    return {seat: hashlib.sha256(np.ascontiguousarray(player.card_play.data, np.float64)).hexdigest()[:16]
+            for seat, player in zip(SEAT_NAMES, seats) if player.card_play.data is not None}
+
+
+def with_card_play_models(described: dict, models: dict) -> dict:
+    """``described`` with ``card_play_models`` added when any card player reads a model (by seat, or by
+    side and seat); a run whose players read none keeps the manifest it always had."""
+    if any(models.values()):
+        described["card_play_models"] = models
+    return described
+
+
+def evaluator_record(name: str) -> dict:
+    """What a run's manifest says of a logged evaluator: its thresholds by game (assessed games only)."""
+    thresholds = build("evaluator", name).thresholds
+    return {"thresholds": {GAME_NAMES[g]: float(t) for g, t in enumerate(thresholds) if np.isfinite(t)}}
+
+
+def evaluator_columns(names, columns: dict, seat_scores: bool = False) -> dict:
+    """Each evaluator's scores of a game-mode batch: the declarer's score for the declared game (NaN
+    for a passed-in deal or a game not assessed) and, with ``seat_scores``, every seat's score for
+    every game it assesses (which follow from the logged hands: ``build("evaluator", name)(hand, seat)``).
+
+    Without ``seat_scores`` only the declarers' hands are scored (a third of the work): a row's
+    scores depend on its hand and seat alone, so they are the same."""
+    if seat_scores:
+        return _every_seats_scores(names, columns)
+    declarer, game = columns["declarer"], np.maximum(columns["game"], 0)
+    played = np.flatnonzero(declarer >= 0)
+    seats = np.asarray(declarer[played], dtype=np.int64)
+    dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES])
+    out = {}
+    for column, declared in declared_scores(names, hands=dealt[played, seats], seats=seats,
+                                            games=game[played]).items():
+        out[column] = np.full(len(declarer), np.nan, dtype=np.float32)
+        out[column][played] = declared
+    return out
+
+
+def _every_seats_scores(names, columns: dict) -> dict:
+    """:func:`evaluator_columns` with every seat's score for every game, and the declarer's."""
+    declarer, game = columns["declarer"], np.maximum(columns["game"], 0)
+    out = {}
+    rows = np.arange(len(declarer))
+    for name in names:
+        evaluate = build("evaluator", name)
+        assessed = np.flatnonzero(np.isfinite(evaluate.thresholds))
+        declared = np.full(len(declarer), np.nan, dtype=np.float32)
+        for seat, suffix in enumerate(SEAT_SUFFIXES):
+            scores = evaluate(columns[f"hand_{suffix}"], seat).astype(np.float32)
+            for g in assessed:
+                out[evaluator_column(name, seat, g)] = scores[:, g]
+            mine = declarer == seat
+            declared[mine] = scores[rows[mine], game[mine]]
+        out[evaluator_column(name)] = np.where(np.isfinite(declared), declared, np.nan).astype(np.float32)
+    return out
+
+
+def declared_scores(names, *, hands: np.ndarray, seats: np.ndarray, games: np.ndarray) -> dict:
+    """Each evaluator's score of each row's hand for the row's game (NaN if it does not assess it)."""
+    out = {}
+    rows = np.arange(len(hands))
+    for name in names:
+        scores = build("evaluator", name)(hands, seats)[rows, games].astype(np.float32)
+        out[evaluator_column(name)] = np.where(np.isfinite(scores), scores, np.nan).astype(np.float32)
+    return out

@@ -418,7 +418,7 @@ def first_run_play(tmp_path, monkeypatch, name, fail=False):
     """A play of two fresh cached kernels, importable by a second interpreter too."""
     (tmp_path / f"{name}.py").write_text(FIRST_RUN_HALVES)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(Path(__file__).parents[1])]))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(Path(__file__).parents[2])]))
     module = __import__(name)
     return module, module.Play(str(tmp_path / "second.txt"), fail)
 

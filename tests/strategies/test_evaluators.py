@@ -17,7 +17,7 @@ from strategies import registry
 from strategies.evaluators import evaluator
 from strategies.registry import StrategyError, names
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BUILT_IN = ["classic", "trump_length", "grand_rule", "null_rule", "weighted", "default"]
 SEATS = [0, 1, 2]
 SUITS = slice(0, 4)

@@ -12,9 +12,9 @@ from sim.rules.cards import parse_card, parse_cards
 from sim.rules.records import RecordError, read_position, replay
 from sim.rules.tricks import legal_now
 from sim.solver.open_hand import ANSWER_FIELDS, solve_record
-from tests.commands import stdout_runner
+from tests.command_line import stdout_runner
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "examples" / "games.jsonl"
 EXAMPLES = {r["id"]: r for r in map(json.loads, GAMES.read_text().splitlines())}
 PLAYED = [k for k, r in EXAMPLES.items() if "play" in r]

@@ -14,7 +14,7 @@ from sim.commands.cli import main
 from sim.runs.atomic import folder_in_place, temporary_beside
 from sim.runs.simulation import simulate
 
-EXAMPLES = str(Path(__file__).resolve().parent.parent / "examples" / "games.jsonl")
+EXAMPLES = str(Path(__file__).resolve().parents[2] / "examples" / "games.jsonl")
 TOO_LONG = "x" * 300   # a folder name no file system takes
 
 

@@ -34,7 +34,7 @@ from strategies import load_profile, play_deals
 from strategies.registry import logged_evaluators
 from tests.files import identity
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROFILE_LINES = profile_lines("default", seed=2, count=300)
 CONSTRUCTED = [c.line for c in constructed_games(seed=3, count=60)]
 GOOD = PROFILE_LINES[:40] + CONSTRUCTED[:20]

@@ -31,7 +31,7 @@ from strategies.profiles import ProfileError, load_profile
 from strategies.registry import ROLES, lookup, names, settable_parameters
 from tests import reference as ref
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOOD_LINES = (ROOT / "examples" / "games.jsonl").read_text().splitlines()
 GOOD_RECORDS = [json.loads(line) for line in GOOD_LINES]
 

@@ -344,6 +344,7 @@ def test_near_cards_are_chosen_by_the_learned_player():
     assert checked > 30 and differ > 3
 
 
+@pytest.mark.slow
 def test_pimc_plays_the_same_in_the_general_loop():
     """A PIMC player plays the same cards in the built-in loop as in the general loop (deals.py plays the
     latter when a seat's player is outside the built-in loop), its learned model handed over as its data."""

@@ -21,9 +21,9 @@ from sim.rules.cards import CARD_POINTS, cards_of, format_card, format_hand, mas
 from sim.rules.deal import deal
 from sim.rules.records import RecordError, parse_record, replay
 from sim.rules.tricks import CardPlay
-from tests.commands import stdout_runner
+from tests.command_line import stdout_runner
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "examples" / "games.jsonl"
 BAD_GAMES = ROOT / "examples" / "bad_games.jsonl"
 EXAMPLES = {r["id"]: r for r in map(json.loads, GAMES.read_text().splitlines())}

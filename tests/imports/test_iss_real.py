@@ -15,9 +15,9 @@ from sim.imports.iss.archive import import_archives
 from sim.imports.iss.notation import IssError
 from sim.imports.iss.record import check_line
 from sim.rules.records import ENDINGS
-from tests.test_iss import kernel_rows, same_row
+from tests.imports.test_iss_lines import kernel_rows, same_row
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 LINES = (DATA / "iss_real_lines.txt").read_text().splitlines()
 with open(DATA / "iss_real_sources.tsv", newline="") as f:
     SOURCES = {row["id"]: row for row in csv.DictReader(f, delimiter="\t")}

@@ -17,7 +17,7 @@ from sim.rules.games import GAME_NAMES, Declaration
 from sim.runs.simulation import simulate
 from strategies import load_profile, play_deals
 from strategies.calibration import FEATURES, MONOTONE, Model, features
-from tests.commands import stdout_runner
+from tests.command_line import stdout_runner
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +201,7 @@ def test_calibrate_refits_in_rounds_and_says_how_the_fit_moved(tmp_path):
 def test_a_damaged_model_in_a_profile_is_one_line(tmp_path, change, message):
     from strategies.profiles import ProfileError
 
-    data = tomllib.loads((Path(__file__).parents[1] / "strategies/profile_files/default.toml").read_text())
+    data = tomllib.loads((Path(__file__).parents[2] / "strategies/profile_files/default.toml").read_text())
     change(data["bidder"]["model"]["win_suit_pickup"])
     path = tmp_path / "damaged.toml"
     path.write_text(toml_text(data))

@@ -108,7 +108,7 @@ def test_the_examples_in_docs_profiles_and_writing_strategies_run(capsys, monkey
 
     monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
     monkeypatch.chdir(tmp_path)
-    docs = Path(__file__).resolve().parents[1] / "docs"
+    docs = Path(__file__).resolve().parents[2] / "docs"
     profiles, writing = (docs / "profiles.md").read_text(), (docs / "writing-strategies.md").read_text()
     toml = re.findall(r"```toml\n(.*?)```", profiles, re.S)[0]
     (tmp_path / "my.toml").write_text(toml)
@@ -116,7 +116,7 @@ def test_the_examples_in_docs_profiles_and_writing_strategies_run(capsys, monkey
     assert profile.seats[2].card_play.name == "random"
     assert profile.spec["rearhand"]["bidder"]["evaluator"] == "classic"
     assert profile.spec["forehand"]["bidder"]["evaluator"] == "default"
-    fast_loop = writing.index("## Joining the fast play loop")        # tests/test_builtin_loop.py runs that section
+    fast_loop = writing.index("## Joining the fast play loop")  # test_builtin_loop.py runs it
     writing = writing[:fast_loop] + writing[writing.index("\n## ", fast_loop + 1):]
     for name, text in (("docs/profiles.md", profiles), ("docs/writing-strategies.md", writing)):
         for block in re.findall(r"```python\n(.*?)```", text, re.S):

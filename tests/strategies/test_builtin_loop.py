@@ -24,7 +24,7 @@ from strategies import deals, load_profile, play_deals, registry
 from strategies.cardplay import builtin
 from strategies.cardplay.policy import seats_of
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SECTION = "## Joining the fast play loop"
 SEED, COUNT = 11, 300
 

@@ -113,7 +113,7 @@ def test_the_figures_of_a_report_are_those_worked_out_by_hand(tmp_path):
 
 def test_the_page_shows_both_break_evens_side_by_side_and_what_game_mode_selects(tmp_path):
     """A declare run whose classic scores break even at 2 + 9 / 38.5 = 2.23 on the declarer's own score and
-    at 2 + 29 / 48.5 = 2.60 against the table (tests/test_analysis_runs.py works both out), beside a
+    at 2 + 29 / 48.5 = 2.60 against the table (tests/analysis/test_runs.py works both out), beside a
     game run: the page gives both in one row, and says of the game run that its rows are selected."""
     rows = [(2.0, True)] * 2 + [(2.0, False)] * 2 + [(3.0, True)] * 3 + [(3.0, False)]
     declared = write_run(tmp_path / "declare", declare_rows(rows), mode="declare")

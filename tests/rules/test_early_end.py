@@ -10,7 +10,7 @@ import pytest
 
 from sim.rules.records import EARLY_ENDS, RecordError, replay
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {r["id"]: r for r in map(json.loads, (ROOT / "examples" / "games.jsonl").read_text().splitlines())}
 
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from sim.commands.cli import main
 from sim.commands.show import trick_count
 from sim.runs.simulation import simulate
-from tests.commands import stdout_runner
+from tests.command_line import stdout_runner
 
 
 @pytest.fixture(scope="module")

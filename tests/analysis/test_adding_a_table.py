@@ -17,7 +17,7 @@ from analysis.thresholds import MIN_ROWS
 from sim.rules.cards import JACKS, SUIT_MASKS
 from sim.runs.simulation import simulate
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "analysis.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "analysis.md"
 NAME = "contracts_by_trumps"
 
 

@@ -36,7 +36,7 @@ from sim.rules.records import replay
 from sim.rules.scoring import RESULT_COLUMNS
 from strategies import load_profile, play_deals
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [line for line in (ROOT / "examples" / "iss.txt").read_text().splitlines() if line.startswith("(;")]
 #: What the server's R field says of each example, and the engine must give.
 EXAMPLE_RESULTS = [

@@ -131,7 +131,7 @@ def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, pa
         _score_deal(declared[k], state, twelve, results[k])
 
 
-def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False, *,
+def play_deals(profile: Profile, *, seed: int, start: int, count: int, log_tricks: bool = False,
                play_cards: bool = True) -> dict:
     """Play deals ``start .. start + count - 1`` of ``seed`` with ``profile``; named columns. Without
     ``play_cards`` no card is played (:func:`play_and_score`)."""
@@ -141,7 +141,8 @@ def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: 
     declarer, bid = run_auctions(max_bids)
     decl = declare(profile, deals, plans, declarer, bid)
     deal_ids = np.arange(start, start + count, dtype=np.int64)
-    results, logs = play_and_score(profile, seed, deal_ids, deals, declarer, bid, decl, play_cards=play_cards)
+    results, logs = play_and_score(profile, seed=seed, deal_ids=deal_ids, deals=deals, declarer=declarer, bid=bid,
+                                   decl=decl, play_cards=play_cards)
     columns = _deal_columns(deal_ids, deals, declarer, bid, decl, plans)
     columns.update({name: results[:, i] for i, name in enumerate(RESULT_COLUMNS)})
     if log_tricks:
@@ -149,7 +150,7 @@ def play_deals(profile: Profile, seed: int, start: int, count: int, log_tricks: 
     return columns
 
 
-def play_and_score(profile: Profile, seed: int, deal_ids, deals, declarer, bid, decl: Declarations, *,
+def play_and_score(profile: Profile, *, seed: int, deal_ids, deals, declarer, bid, decl: Declarations,
                    play_cards: bool = True):
     """(results as RESULT_COLUMNS, trick logs) of declared games; rows with declarer -1 stay zero.
 
@@ -186,7 +187,8 @@ def warm_card_play(profile: Profile) -> None:
     deals = np.array([[ten, ten << 10, ten << 20, 3 << 30]], dtype=np.uint32)
     decl = Declarations.empty(1)
     decl.game[:], decl.hand[:], decl.aside[:] = GRAND, True, deals[:, SKAT]
-    play_and_score(profile, 0, np.zeros(1, np.int64), deals, np.zeros(1, np.int64), np.full(1, 18), decl)
+    play_and_score(profile, seed=0, deal_ids=np.zeros(1, np.int64), deals=deals, declarer=np.zeros(1, np.int64),
+                   bid=np.full(1, 18), decl=decl)
 
 
 def declared_matrix(declarer, bid, decl: Declarations) -> np.ndarray:
@@ -219,8 +221,8 @@ VARIANTS = (*((game, hand, False) for game in range(GRAND + 1) for hand in (Fals
 DECLARE_VARIANTS = ("profile", "all")
 
 
-def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_tricks: bool = False,
-                       variants: str = "profile", *, play_cards: bool = True) -> dict:
+def declare_every_game(profile: Profile, *, seed: int, start: int, count: int, log_tricks: bool = False,
+                       variants: str = "profile", play_cards: bool = True) -> dict:
     """Counterfactual games: every seat of every deal declares every game type, at bid 18.
 
     With ``variants="profile"``, one row per (deal, seat, game): the seat picks up or
@@ -252,12 +254,15 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_
         if variants == "all":
             for v, (g, hand, ouvert) in enumerate(VARIANTS):
                 these = mine[variant[mine] == v]
-                decl.put(these, declare_variant(strategies.discarder, deals[deal_index[these]], s, g, hand, ouvert))
+                chosen = declare_variant(strategies.discarder, deals[deal_index[these]], seat=s, game=g, hand=hand,
+                                         ouvert=ouvert)
+                decl.put(these, chosen)
         else:
             decl.put(mine, declare_for(strategies, s, deals[k], plan, bid[mine], game[mine]))
     repeated = deals[deal_index]
     deal_ids = start + deal_index.astype(np.int64)
-    results, logs = play_and_score(profile, seed, deal_ids, repeated, seat.astype(np.int64), bid, decl,
+    results, logs = play_and_score(profile, seed=seed, deal_ids=deal_ids, deals=repeated,
+                                   declarer=seat.astype(np.int64), bid=bid, decl=decl,
                                    play_cards=play_cards)
     columns = {
         "deal_id": deal_ids, "seat": seat.astype(np.int8), "game": game.astype(np.int8), "bid": bid,
@@ -271,7 +276,7 @@ def declare_every_game(profile: Profile, seed: int, start: int, count: int, log_
     return columns
 
 
-def declare_variant(discarder, deals: np.ndarray, seat: int, game: int, hand: bool, ouvert: bool) -> Declarations:
+def declare_variant(discarder, deals: np.ndarray, *, seat: int, game: int, hand: bool, ouvert: bool) -> Declarations:
     """``seat`` declares ``game`` in one variant for every deal of ``deals`` (no announcements): after
     a pick-up it discards with ``discarder`` for that game; a hand game keeps the skat as dealt."""
     out = Declarations.empty(len(deals))

@@ -66,7 +66,7 @@ class Profile:
     seats: tuple[SeatStrategies, SeatStrategies, SeatStrategies]
 
 
-def mixed_seating(a: Profile, b: Profile, a_seats, card_play_only: bool = False) -> Profile:
+def mixed_seating(a: Profile, b: Profile, *, a_seats, card_play_only: bool = False) -> Profile:
     """A seating where the seats in ``a_seats`` play A's strategies and the other seats B's.
 
     With ``card_play_only`` every seat bids, discards and declares as A does, and only the

@@ -17,7 +17,7 @@ MODEL_V5 = Path(__file__).resolve().parent / "data" / "learned-v5.npz"
 def play_digest(profile, deals: int, seed: int = 31) -> str:
     """The SHA-256 of every column, trick logs included, of the first ``deals`` deals of ``seed`` played
     by ``profile``."""
-    columns = play_deals(profile, seed, 0, deals, log_tricks=True)
+    columns = play_deals(profile, seed=seed, start=0, count=deals, log_tricks=True)
     digest = hashlib.sha256()
     for name in sorted(columns):
         digest.update(name.encode())

@@ -57,8 +57,10 @@ def judge_hand(hand: int, seat: int, skat: int = 0, *, deals: int = 2000, seed: 
     ids = np.arange(deals, dtype=np.int64)
     rows = []
     for variant in VARIANTS:
-        decl = declare_variant(players.seats[seat].discarder, dealt, seat, *variant)
-        results, _ = play_and_score(players, seed, ids, dealt, np.full(deals, seat), np.full(deals, 18), decl)
+        game, hand, ouvert = variant
+        decl = declare_variant(players.seats[seat].discarder, dealt, seat=seat, game=game, hand=hand, ouvert=ouvert)
+        results, _ = play_and_score(players, seed=seed, deal_ids=ids, deals=dealt, declarer=np.full(deals, seat),
+                                    bid=np.full(deals, 18), decl=decl)
         rows.append(_judged(variant, {n: results[:, i] for i, n in enumerate(RESULT_COLUMNS)}))
     return pl.DataFrame(rows).sort("expected_sf", descending=True)
 

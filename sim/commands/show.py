@@ -44,7 +44,7 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     profile = build_profile(config["profile"], config["profile_spec"])
     if config["mode"] == "declare":
         return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id)])
-    columns = play_deals(profile, config["seed"], deal_id, 1, log_tricks=True)
+    columns = play_deals(profile, seed=config["seed"], start=deal_id, count=1, log_tricks=True)
     _check_against_log(Path(folder), manifest, columns)
     row = {k: v[0] for k, v in columns.items()}
     return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
@@ -74,7 +74,7 @@ def _match_mode(folder: Path, manifest, deal_id: int) -> list[str]:
 
 def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
     """The deal's hands and the eighteen games of a declare-mode run, one line each."""
-    games = declare_every_game(profile, seed, deal_id, 1)
+    games = declare_every_game(profile, seed=seed, start=deal_id, count=1)
     hands = dict(zip(("hand_f", "hand_m", "hand_r", "skat"), deal(seed, deal_id)))
     lines = [*_hands(hands), "Every seat declares every game at bid 18:"]
     for k in range(len(games["seat"])):

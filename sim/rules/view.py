@@ -18,6 +18,7 @@ from numba import njit
 from . import tricks as t
 from .layout import layout
 
+# Declared as the play state is (sim.rules.tricks.STATE): the fields they share keep its names.
 VIEW = layout("View", (
     ("seat", 1, "the seat to play"),
     ("game", 1, "game type id"),

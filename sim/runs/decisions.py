@@ -37,7 +37,8 @@ class DecisionDeals:
     teacher: str = "open_hand"
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
-        return decision_columns(cached_profile(self.profile, self.spec), seed, start, count, self.teacher)
+        return decision_columns(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
+                                teacher=self.teacher)
 
     def description(self) -> dict:
         """What the manifest records of the players: the profile spelled out and the teacher."""

@@ -50,7 +50,8 @@ class MatchDeals(CompiledInTwo):
     def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
         plays = []
         for seating, seated in enumerate(self._seated()):
-            columns = play_deals(seated, seed, start, count, self.log_tricks, play_cards=play_cards)
+            columns = play_deals(seated, seed=seed, start=start, count=count, log_tricks=self.log_tricks,
+                                 play_cards=play_cards)
             columns.update(evaluator_columns(sorted(self.evaluators), columns))
             columns["seating"] = np.full(count, seating, dtype=np.int8)
             plays.append(columns)
@@ -60,7 +61,8 @@ class MatchDeals(CompiledInTwo):
     def _seated(self) -> list[Profile]:
         """The players of every seating in turn, A's and B's strategies at the seats each side holds."""
         a, b = cached_profile(self.a, self.a_spec), cached_profile(self.b, self.b_spec)
-        return [mixed_seating(a, b, seats_of("a", seating), self.card_play_only) for seating in range(len(SEATINGS))]
+        return [mixed_seating(a, b, a_seats=seats_of("a", seating),
+                              card_play_only=self.card_play_only) for seating in range(len(SEATINGS))]
 
     def warm_card_play(self) -> None:
         """Compile (or load) the kernels of every seating's card play alone (see :func:`sim.runs.compiling.warm_up`)."""

@@ -61,8 +61,8 @@ class ProfileDeals(CompiledInTwo):
     def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
         if self.mode == "declare":
             return self._declare_mode(seed, start, count, play_cards=play_cards)
-        columns = play_deals(cached_profile(self.profile, self.spec), seed, start, count, self.log_tricks,
-                             play_cards=play_cards)
+        columns = play_deals(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
+                             log_tricks=self.log_tricks, play_cards=play_cards)
         columns.update(evaluator_columns(sorted(self.evaluators), columns, self.seat_scores))
         if self.open_hand:
             dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES] + [columns["skat"]])
@@ -71,8 +71,8 @@ class ProfileDeals(CompiledInTwo):
 
     def _declare_mode(self, seed: int, start: int, count: int, *, play_cards: bool) -> dict:
         """Every seat declares every game (or variant): one row each, with its own evaluator scores."""
-        columns = declare_every_game(cached_profile(self.profile, self.spec), seed, start, count, self.log_tricks,
-                                     self.variants, play_cards=play_cards)
+        columns = declare_every_game(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
+                                     log_tricks=self.log_tricks, variants=self.variants, play_cards=play_cards)
         dealt = deal_batch(seed, start, count)[columns["deal_id"] - start]
         seats = columns["seat"]
         columns.update(declared_scores(sorted(self.evaluators), hands=dealt[np.arange(len(seats)), seats],

@@ -175,6 +175,8 @@ def declarer_follow(view, legal):
 # --- suit and grand: the defenders --------------------------------------------------------
 
 
+# The search for the card of least key repeats low_side_card's on purpose: a kernel cannot take the key
+# as an argument and stay cached, and each rule's key is what the rule says.
 @njit(cache=True)
 def lead_through_declarer(view, game, side, out, declarer_cards):
     """A low card of the best side suit to lead. Avoid suits the declarer will trump or

@@ -172,7 +172,7 @@ def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stac
     return kept
 
 
-def decision_columns(profile: Profile, seed: int, start: int, count: int, teacher: str = "open_hand") -> dict:
+def decision_columns(profile: Profile, *, seed: int, start: int, count: int, teacher: str = "open_hand") -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
     (built-in card players only): ``deal_id``, ``view`` (n, VIEW.size), ``legal`` and ``values`` (n, 32)
     of ``teacher`` (one of TEACHERS)."""

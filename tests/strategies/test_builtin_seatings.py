@@ -34,7 +34,7 @@ def test_built_in_tables_play_the_general_loops_games(settings):
     profile = load_profile("default", settings)
     deals, declarer, bid, decl = declared_deals(profile)
     ids = np.arange(COUNT, dtype=np.int64)
-    results, logs = play_and_score(profile, SEED, ids, deals, declarer, bid, decl)
+    results, logs = play_and_score(profile, seed=SEED, deal_ids=ids, deals=deals, declarer=declarer, bid=bid, decl=decl)
 
     policies = [s.card_play for s in profile.seats]
     assert all(p.builtin is not None for p in policies)

@@ -109,7 +109,7 @@ def test_the_model_is_plain_data_and_round_trips(calibrated):
 
 def test_the_calibrated_profile_bids_declares_and_plays_legally(calibrated):
     path, _, _, _ = calibrated
-    c = play_deals(load_profile(path), 5, 0, 3000)
+    c = play_deals(load_profile(path), seed=5, start=0, count=3000)
     played = np.flatnonzero(~c["passed"])
     assert 0.6 < len(played) / 3000 < 1.0
     for k in played:
@@ -122,7 +122,7 @@ def test_the_calibrated_profile_declares_every_game_in_declare_mode(calibrated):
     from strategies.deals import declare_every_game
 
     path, _, _, _ = calibrated
-    c = declare_every_game(load_profile(path), 5, 0, 300)
+    c = declare_every_game(load_profile(path), seed=5, start=0, count=300)
     assert (c["game"] == np.tile(np.arange(6), 300 * 3)).all()
     for k in range(len(c["game"])):
         Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),

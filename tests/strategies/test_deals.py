@@ -17,7 +17,7 @@ SEED = 20261129
 @pytest.fixture(scope="module", params=["default", "threshold", "random"])
 def games(request):
     profile = load_profile(request.param)
-    return profile, play_deals(profile, SEED, 0, 3000, log_tricks=True)
+    return profile, play_deals(profile, seed=SEED, start=0, count=3000, log_tricks=True)
 
 
 def played_rows(columns):
@@ -26,14 +26,14 @@ def played_rows(columns):
 
 def test_same_deals_in_any_batch_give_the_same_games(games):
     profile, whole = games
-    parts = [play_deals(profile, SEED, start, 1000, log_tricks=True) for start in (0, 1000, 2000)]
+    parts = [play_deals(profile, seed=SEED, start=start, count=1000, log_tricks=True) for start in (0, 1000, 2000)]
     for name, column in whole.items():
         np.testing.assert_array_equal(np.concatenate([p[name] for p in parts]), column, err_msg=name)
 
 
 def test_a_deal_is_the_same_alone_as_in_a_batch(games):
     profile, whole = games
-    alone = play_deals(profile, SEED, 1234, 1, log_tricks=True)
+    alone = play_deals(profile, seed=SEED, start=1234, count=1, log_tricks=True)
     for name, column in alone.items():
         np.testing.assert_array_equal(column[0], whole[name][1234], err_msg=name)
 
@@ -116,7 +116,7 @@ def test_value_reached_and_won_in_play_explain_the_result(games):
                                       ["bidder.hand_margin=-2", "bidder.aggressiveness=3"]])
 def test_declarations_stay_legal_with_bold_bidders(settings):
     """Bidders that play hand often and bid high must still never declare a null below the bid."""
-    c = play_deals(load_profile("threshold", settings), SEED, 0, 4000)
+    c = play_deals(load_profile("threshold", settings), seed=SEED, start=0, count=4000)
     for k in played_rows(c):
         Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),
                     bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(int(c["bid"][k]))
@@ -132,7 +132,7 @@ def test_the_builtin_and_the_generic_play_loops_give_identical_games(settings):
     generic = replace(builtin, seats=tuple(
         replace(seat, card_play=replace(seat.card_play, builtin=None)) for seat in builtin.seats))
     assert all(seat.card_play.builtin is not None for seat in builtin.seats)
-    a = play_deals(builtin, SEED, 0, 1500, log_tricks=True)
-    b = play_deals(generic, SEED, 0, 1500, log_tricks=True)
+    a = play_deals(builtin, seed=SEED, start=0, count=1500, log_tricks=True)
+    b = play_deals(generic, seed=SEED, start=0, count=1500, log_tricks=True)
     for name, column in a.items():
         np.testing.assert_array_equal(column, b[name], err_msg=name)

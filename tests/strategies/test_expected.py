@@ -90,8 +90,8 @@ def test_the_bid_plan_is_the_references(profile, reference, seat):
 
 
 def test_whole_deals_are_the_references(profile, reference):
-    games = play_deals(profile, SEED, 0, DEALS)
-    expected = play_deals(reference, SEED, 0, DEALS)
+    games = play_deals(profile, seed=SEED, start=0, count=DEALS)
+    expected = play_deals(reference, seed=SEED, start=0, count=DEALS)
     assert games.keys() == expected.keys()
     for name, column in games.items():
         np.testing.assert_array_equal(column, expected[name], err_msg=name)
@@ -118,8 +118,8 @@ def test_declarations_at_any_bid_are_the_references(profile, reference, hand):
 
 @pytest.mark.parametrize("variants", DECLARE_VARIANTS)
 def test_declare_mode_is_the_references(profile, reference, variants):
-    rows = declare_every_game(profile, SEED, 0, 500, variants=variants)
-    expected = declare_every_game(reference, SEED, 0, 500, variants=variants)
+    rows = declare_every_game(profile, seed=SEED, start=0, count=500, variants=variants)
+    expected = declare_every_game(reference, seed=SEED, start=0, count=500, variants=variants)
     for name, column in rows.items():
         if name == "evaluator_score":   # the expected score of the game: equal to rounding
             np.testing.assert_allclose(column, expected[name], rtol=0, atol=SCORE_TOLERANCE)

@@ -72,7 +72,8 @@ def test_training_end_to_end_writes_a_model_that_plays(decision_run, tmp_path):
     assert model["weights"].shape == (N_CONTEXTS, N_FEATURES) and training["decisions"] == report["decisions"]
     assert model["hidden"].shape == (report["hidden_units"] * report["networks"], N_FEATURES)
     assert (report["hidden_units"], report["networks"]) == (HIDDEN_UNITS, NETWORKS)
-    games = play_deals(load_profile("default", ["card_play=learned", f"card_play.model={out}"]), 5, 0, 40,
+    games = play_deals(load_profile("default", ["card_play=learned", f"card_play.model={out}"]), seed=5, start=0,
+                       count=40,
                        log_tricks=True)
     assert (~games["passed"]).sum() > 20    # the engine checks every card is legal
 
@@ -224,7 +225,7 @@ def test_the_shipped_model_is_the_default_and_plays_in_the_strong_profile():
     profile = load_profile("strong")
     assert {s.card_play.name for s in profile.seats} == {"learned"}
     assert {s.card_play.name for s in load_profile("default").seats} == {"heuristic"}
-    games = play_deals(profile, 2, 0, 300, log_tricks=True)
+    games = play_deals(profile, seed=2, start=0, count=300, log_tricks=True)
     assert (~games["passed"]).sum() > 150
 
 
@@ -248,12 +249,12 @@ def test_the_learned_player_plays_the_same_in_the_general_loop():
 
     from strategies.cardplay.policy import CardPolicy
 
-    fast = play_deals(load_profile("strong"), 8, 0, 60, log_tricks=True)
+    fast = play_deals(load_profile("strong"), seed=8, start=0, count=60, log_tricks=True)
     profile = load_profile("strong")
     policy = profile.seats[0].card_play
     outside = CardPolicy("learned", policy.function, policy.params, builtin=None, data=policy.data)
     seats = (replace(profile.seats[0], card_play=outside), *profile.seats[1:])
-    general = play_deals(replace(profile, seats=seats), 8, 0, 60, log_tricks=True)
+    general = play_deals(replace(profile, seats=seats), seed=8, start=0, count=60, log_tricks=True)
     assert (~fast["passed"]).sum() > 30
     assert np.array_equal(fast["tricks"], general["tricks"])
 

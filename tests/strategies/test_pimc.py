@@ -247,13 +247,13 @@ def test_worlds_solved_play_as_the_default_played_before_its_worlds_were_played_
                 ids=["solved", "played-out"])
 def pimc_games(request):
     profile = load_profile("threshold", request.param)
-    return profile, play_deals(profile, 13, 0, 24, log_tricks=True)
+    return profile, play_deals(profile, seed=13, start=0, count=24, log_tricks=True)
 
 
 def test_pimc_plays_whole_deals_legally_and_the_same_in_any_batch(pimc_games):
     profile, whole = pimc_games
     assert (~whole["passed"]).sum() > 15
-    alone = play_deals(profile, 13, 7, 1, log_tricks=True)
+    alone = play_deals(profile, seed=13, start=7, count=1, log_tricks=True)
     for name, column in alone.items():
         assert np.array_equal(column[0], whole[name][7]), name
 
@@ -262,7 +262,7 @@ def test_open_hand_play_reaches_the_open_hand_value_from_the_first_lead():
     """With every seat playing the open-hand best card, the declarer ends with exactly the value the
     solver gives the deal at the first lead."""
     profile = load_profile("threshold", ["card_play=open_hand"])
-    games = play_deals(profile, 17, 0, 30, log_tricks=True)
+    games = play_deals(profile, seed=17, start=0, count=30, log_tricks=True)
     table, stack = solver.new_transpositions(16), solver.new_stack()
     checked = 0
     for k in np.flatnonzero(~games["passed"]):
@@ -353,11 +353,11 @@ def test_pimc_plays_the_same_in_the_general_loop():
     from strategies.cardplay.policy import CardPolicy
 
     profile = load_profile("threshold", [*PIMC, "card_play.near=0"])
-    fast = play_deals(profile, 6, 3, 8, log_tricks=True)
+    fast = play_deals(profile, seed=6, start=3, count=8, log_tricks=True)
     policy = profile.seats[0].card_play
     outside = CardPolicy("pimc", policy.function, policy.params, builtin=None, data=policy.data)
     general = play_deals(replace(profile, seats=(replace(profile.seats[0], card_play=outside), *profile.seats[1:])),
-                         6, 3, 8, log_tricks=True)
+                         seed=6, start=3, count=8, log_tricks=True)
     assert (~fast["passed"]).sum() > 3
     assert np.array_equal(fast["tricks"], general["tricks"])
 

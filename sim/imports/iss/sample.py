@@ -84,7 +84,7 @@ def _seats_of_play(games, logs, seats):
 def profile_lines(profile: str = "default", *, seed: int = 1, start: int = 0, count: int = 1000,
                   first_id: int = 1) -> list[str]:
     """Records of deals ``start .. start + count - 1`` of ``seed`` as ``profile`` plays them."""
-    columns = play_deals(load_profile(profile), seed, start, count, log_tricks=True)
+    columns = play_deals(load_profile(profile), seed=seed, start=start, count=count, log_tricks=True)
     logs = columns["tricks"]
     seats = np.full(logs.shape, -1, dtype=np.int64)
     _seats_of_play(np.maximum(columns["game"], 0).astype(np.int64), logs.astype(np.int64), seats)

@@ -1,6 +1,6 @@
 """What one seat may know during card play, and nothing more.
 
-A card-play policy is a numba function ``policy(view, legal, params, rng) ->
+A card-play policy is a numba function ``policy(view, legal, params, data, rng) ->
 (rng, card)``. The engine builds ``view`` from the full play state with
 :func:`seat_view`; hidden cards (the other hands, a skat the seat did not see)
 are never copied into it, so no policy can use them. :func:`play_state_of_view`

@@ -303,3 +303,37 @@ def test_the_strategies_command_prints_the_docs_parameter_tables():
     output = CliRunner().invoke(main, ["strategies", "--markdown"]).output
     assert markdown_table(lookup("card_play", "pimc_solved").parameters) in output
     assert output.count("| parameter | default | values | meaning |") >= 15
+
+
+def test_a_declared_strategy_takes_exactly_its_declared_names_and_gets_their_defaults(monkeypatch):
+    from strategies import registry
+    from strategies.parameters import Parameter
+
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    declared = (Parameter("boldness", "number", 2.0, "how bold", (0, 5)),
+                Parameter("style", "choice", "calm", "how it plays", choices=("calm", "wild")))
+    with pytest.raises(StrategyError, match="its factory takes boldness, but it declares boldness, style"):
+        registry.register("card_play", "bold", parameters=declared)(lambda boldness: None)
+
+    @registry.register("card_play", "bold", parameters=declared)
+    def bold(boldness, style):
+        """Bold."""
+        return (boldness, style)
+
+    assert registry.build("card_play", "bold", style="wild") == (2.0, "wild")      # the other at its default
+    with pytest.raises(StrategyError, match="style must be one of 'calm', 'wild', not 'mad'"):
+        registry.build("card_play", "bold", style="mad")
+    with pytest.raises(StrategyError, match="boldness must be a number from 0 to 5, not 6"):
+        registry.build("card_play", "bold", boldness=6)
+
+
+def test_a_card_players_row_is_laid_out_from_its_declaration():
+    from strategies.parameters import Parameter, row, slots
+
+    declared = (Parameter("worlds", "whole", 60, "worlds", (1, 1000)), Parameter("model", "text", "", "a file"),
+                Parameter("score", "choice", "game", "the scale", choices=("game", "points")),
+                Parameter("inference", "flag", True, "weigh the worlds"))
+    layout = slots("Example", declared)
+    assert (layout.worlds, layout.score, layout.inference, layout.size) == (0, 1, 2, 3)   # texts have no slot
+    assert row(layout, declared, {"score": "points"}) == (60.0, 1.0, 1.0)
+    assert row(layout, declared, {"worlds": 7, "inference": False, "model": "x.npz"}) == (7.0, 0.0, 0.0)

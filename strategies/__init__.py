@@ -1,17 +1,20 @@
 """Strategies for every decision of a deal: evaluate, bid, pick up or play hand, discard, declare, play cards.
 
-- :mod:`strategies.roles`: the five roles as protocols; :mod:`strategies.registry`: strategies
-  by role and name (built-ins and plugins); :mod:`strategies.profiles`: which strategy plays
-  each role at each seat (named profiles in ``profile_files/``);
+- :mod:`strategies.roles`: the five roles as protocols; :mod:`strategies.parameters`: a
+  strategy's parameters, declared once; :mod:`strategies.registry`: strategies by role and name
+  (built-ins and plugins); :mod:`strategies.profiles`: which strategy plays each role at each
+  seat (named profiles in ``profile_files/``);
 - :mod:`strategies.evaluators`: hand evaluators; :mod:`strategies.bidding`: threshold bidding;
   :mod:`strategies.calibration` and :mod:`strategies.expected`: bidding and declaring by
   expected score on fitted win probabilities; :mod:`strategies.discarding`,
   :mod:`strategies.declaring`: the discard and the declaration;
 - :mod:`strategies.cardplay`: the card players, one module each, and their cached play loop;
-- :mod:`strategies.deals`: whole deals in bulk, played by the players a profile seats.
+- :mod:`strategies.deals`: whole deals in bulk, played by the players a profile seats;
+- :mod:`strategies.learning`: the teachers and the training of the learned card player.
 
 Importing the package registers the built-in strategies. This package imports only the
-rules engine (:mod:`sim.rules`) and the solver (:mod:`sim.solver`).
+statistics (:mod:`sim.statistics`), the rules engine (:mod:`sim.rules`) and the solver
+(:mod:`sim.solver`).
 """
 
 from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (registers built-ins)

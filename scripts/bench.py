@@ -16,7 +16,8 @@ and per game type, the median, mean, 95th percentile and largest microseconds pe
 its largest process (``peak_rss_mb``; each of the two workers and the main process stays
 under it) and the processor seconds of all its processes (``cpu_seconds``, median),
 ``simulate_1m_threshold`` the same with the threshold profile (the rule-of-thumb bidder,
-the default before the calibrated one); ``threshold_profile`` and ``random_profile`` are
+the default before the calibrated one), ``simulate_1m_learned`` with the strong profile
+(learned card play); ``threshold_profile`` and ``random_profile`` are
 ``default_profile``'s games with those profiles, ``learned_profile`` with the strong
 profile (learned card play); ``pimc_deal`` times whole deals with PIMC card play at
 every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time per deal),
@@ -32,8 +33,8 @@ declared game also solved from its first lead); ``analyze_10m`` is ``skatsim ana
 of a ten-million-deal run (resampled from a real run, built before timing), with its
 peak memory and processor seconds; ``first_run`` is ``skatsim simulate --deals 2000`` on
 every core with an empty numba cache of its own, as the first run after installing
-(``first_run_jobs_1`` with ``--jobs 1``), with the processor seconds of all its
-processes, and is left out of ``--quick`` (each of its runs compiles every kernel);
+(``first_run_jobs_1`` with ``--jobs 1``, ``first_run_learned`` with the strong profile), with the
+processor seconds of all its processes, and is left out of ``--quick`` (each of its runs compiles every kernel);
 ``import_iss`` imports a generated ISS archive on two processes (``import_iss_jobs_1``
 on one), ``deals`` being its record lines; ``train_card_play`` fits one network of the learned
 card player to a rollout-teacher decision run of ``deals`` deals (made before timing), with its
@@ -142,13 +143,14 @@ def _peak_rss_mb(command, env=None) -> Usage:
     return Usage(int(peak) / 1024, float(seconds))
 
 
-def _first_run(jobs: int | None):
+def _first_run(jobs: int | None, profile: str = "default"):
     """``skatsim simulate`` on an empty numba cache of its own: a first run after installing, compile and all."""
     def make(deals: int):
         def run():
             with tempfile.TemporaryDirectory() as folder:
                 command = [sys.executable, "-m", "sim.commands.cli", "simulate", "--deals", str(deals),
-                           "--out", str(Path(folder) / "run")] + (["--jobs", str(jobs)] if jobs else [])
+                           "--profile", profile, "--out", str(Path(folder) / "run")]
+                command += ["--jobs", str(jobs)] if jobs else []
                 return _peak_rss_mb(command, {**os.environ, "NUMBA_CACHE_DIR": str(Path(folder) / "kernels")})
         return run
     return make
@@ -326,7 +328,7 @@ def bench_pimc_decisions(deals: int, player: str = "pimc"):
 
     states, skats, _ = _declared_deals(deals)
     policy = build("card_play", player)
-    params, data = np.asarray(policy.params), np.zeros(0) if policy.data is None else policy.data
+    params, data = np.asarray(policy.params), np.zeros(0, np.float32) if policy.data is None else policy.data
 
     def run():
         tt, stack = new_workspace()
@@ -376,12 +378,14 @@ BENCHMARKS = {
     "pimc_solved_decisions": (lambda deals: bench_pimc_decisions(deals, "pimc_solved"), 100, 3, 1),
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
     "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
+    "simulate_1m_learned": (_simulate(None, "strong"), 1_000_000, 20_000, 3),
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
     "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
     "simulate_open_hand": (_simulate(None, "default", "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
     "first_run": (_first_run(None), 2_000, 2_000, 3),
     "first_run_jobs_1": (_first_run(1), 2_000, 2_000, 3),
+    "first_run_learned": (_first_run(None, "strong"), 2_000, 2_000, 3),
     "train_card_play": (_train_card_play, 10_000, 300, 3),
     "import_iss": (_import_iss(2), 200_000, 400, 5),
     "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),

@@ -23,6 +23,7 @@ from sim.rules.tricks import STATE, declarer_result, start_play
 from sim.rules.view import VIEW, set_declaration
 
 from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
+from .cardplay.learned import LEARNED_KIND
 from .cardplay.policy import seats_of
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
@@ -101,7 +102,8 @@ def play_batch_builtin(seed, deal_ids, deals, declared, kinds, params, data, res
     """Play and score every row with a declarer (built-in policies; the seats' ``kinds``, ``params`` and
     ``data``, :class:`strategies.cardplay.policy.Seats`); other rows stay zero. The searching
     players share the solver's transposition table ``tt`` and ``stack`` over the whole batch (None for a seating of
-    ``DIRECT_KINDS`` alone, as in :func:`strategies.cardplay.builtin.play_out_builtin`)."""
+    ``DIRECT_KINDS`` alone, and ``data`` None too if no seat is learned, as in
+    :func:`strategies.cardplay.builtin.play_out_builtin`)."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
@@ -167,7 +169,8 @@ def play_and_score(profile: Profile, *, seed: int, deal_ids, deals, declarer, bi
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
     if all(p.builtin in DIRECT_KINDS for p in policies):
-        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, seats.data, results,
+        data = seats.data if any(p.builtin == LEARNED_KIND for p in policies) else None
+        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, data, results,
                            logs, None, None)
     elif all(p.builtin in BUILTIN_KINDS for p in policies):
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)

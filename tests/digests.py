@@ -27,5 +27,5 @@ def play_digest(profile, deals: int, seed: int = 31) -> str:
 
 def kernel_arguments(policy) -> tuple[np.ndarray, np.ndarray]:
     """(params, data): the row and the data a card player's kernel is called with."""
-    data = np.zeros(0) if policy.data is None else np.asarray(policy.data, dtype=np.float64)
+    data = np.zeros(0, np.float32) if policy.data is None else np.asarray(policy.data, dtype=np.float32)
     return np.asarray(policy.params, dtype=np.float64), data

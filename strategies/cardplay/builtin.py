@@ -40,7 +40,7 @@ from sim.rules.play import check_card, log_and_play, start_turn
 from sim.rules.tricks import STATE, to_play
 
 from .heuristic import HEURISTIC, HEURISTIC_KIND, choose_among, heuristic_card, heuristic_choice
-from .learned import LEARNED_KIND, learned_card
+from .learned import LEARNED_KIND, learned_card, learned_play
 from .open_hand import OPEN_HAND_KIND, open_hand_best
 from .pimc import PIMC_KIND, pimc_best
 from .random_cards import RANDOM_KIND, random_card, random_choice
@@ -49,10 +49,11 @@ from .random_cards import RANDOM_KIND, random_card, random_choice
 BUILTIN_KINDS = (RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND, LEARNED_KIND)
 #: The kinds that search with the open-hand solver (the play loop hands them its transposition table).
 SEARCHING_KINDS = (PIMC_KIND, OPEN_HAND_KIND)
-#: The kinds the play loop asks straight, without builtin_card: the players whose decisions cost tens of
-#: nanoseconds. A seating of these alone plays with ``tt`` None, and its loop compiles without the other
-#: players' kernels (the default profile's first run compiles no solver, PIMC or learned model).
-DIRECT_KINDS = (HEURISTIC_KIND, RANDOM_KIND)
+#: The kinds the play loop asks straight, without builtin_card: the players that search nothing. A seating
+#: of these alone plays with ``tt`` None, and its loop compiles without the searching players' kernels (a
+#: first run of the default or the strong profile compiles no solver or PIMC); with ``data`` None too (no
+#: seat has a model) it compiles without the learned player's.
+DIRECT_KINDS = (HEURISTIC_KIND, RANDOM_KIND, LEARNED_KIND)
 
 
 @njit(cache=True)
@@ -83,7 +84,7 @@ def play_out_builtin(state, discard, view, kinds, params, data, rng, log, aside,
     ``aside`` the two cards that count for the declarer unplayed (its discard, or the skat of a hand game),
     for the open-hand player.
     With ``tt`` and ``stack`` None the seats must be of :data:`DIRECT_KINDS` alone (numba then leaves
-    ``builtin_card`` out of this loop's compile).
+    ``builtin_card`` out of this loop's compile), and with ``data`` None too of heuristic and random players.
     """
     log[:] = -1
     n = 0
@@ -91,10 +92,13 @@ def play_out_builtin(state, discard, view, kinds, params, data, rng, log, aside,
         seat = to_play(state)
         legal = start_turn(state, discard, view)
         # The players of DIRECT_KINDS are called straight from here, the others through builtin_card: a
-        # call of builtin_card passes its ten arguments (seven arrays) in memory, tens of ns a turn.
+        # call of builtin_card passes its ten arguments (seven arrays) in memory, tens of ns a turn, and
+        # compiles the solver and PIMC with the loop.
         kind = kinds[seat]
         if kind == HEURISTIC_KIND:
             rng, card = heuristic_choice(view, legal, params[seat, HEURISTIC.deviation], rng)
+        elif kind == LEARNED_KIND and data is not None:
+            card = learned_play(view, legal, data[seat])
         elif kind == RANDOM_KIND or tt is None:
             rng, card = random_choice(legal, rng)
         else:

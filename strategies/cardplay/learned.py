@@ -16,9 +16,15 @@ A model file is a NumPy ``.npz`` of plain arrays: ``format`` (:data:`MODEL_FORMA
 ``features`` (the names of FEATURES, in order), ``weights`` (N_CONTEXTS x N_FEATURES), ``hidden``
 (H x N_FEATURES), ``hidden_bias`` and
 ``hidden_out`` (N_CONTEXTS x H; H may be 0) and ``training`` (a JSON text saying how it was
-trained). The model travels to the kernel flattened as the player's data (``CardPolicy.data``,
-laid out by :func:`model_data`), so the player runs in the built-in play loop that numba caches
-and in the general one.
+trained). The model travels to the kernel as the player's data (``CardPolicy.data``), laid out by
+:func:`model_data` in float32 for the processor's vector registers (:mod:`.vectors`), so the player
+runs in the built-in play loop that numba caches and in the general one.
+
+A decision scores each legal card in a fixed order: the dot product of its features with the
+context's weights; and the network, whose unit sums start, once a decision, from the context's
+biases, the bias feature and the features the same for every card (DECISION_FEATURES), and add
+each of the card's other non-zero features in their order. Every sum is float32 and its order is
+fixed in :mod:`.vectors`, so a card's score is the same on every processor.
 """
 
 from __future__ import annotations
@@ -41,11 +47,21 @@ from .learned_features import (
     FEATURES_V3,
     N_CONTEXTS,
     N_FEATURES,
-    N_FEATURES_V3,
     card_features,
     context_of,
 )
 from .policy import CardPolicy
+from .vectors import (
+    CHUNK,
+    LANES,
+    dot,
+    hidden_score,
+    nonzero_features,
+    stack_indices,
+    stack_numbers,
+    stack_rows,
+    unit_sums,
+)
 
 #: Its kind in the built-in play loop (strategies.cardplay.builtin).
 LEARNED_KIND = 4
@@ -59,100 +75,82 @@ VERSION_FEATURES = {3: FEATURES_V3, 4: FEATURES}
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v7.npz"
 
 
-#: The arrays of a model, in the order :func:`model_data` lays them out after the hidden size.
+#: The arrays of a model file.
 MODEL_ARRAYS = ("weights", "hidden", "hidden_bias", "hidden_out")
+#: The kernel's model (:func:`model_data`, float32): a head of HEAD numbers (the features F, F padded to
+#: a multiple of LANES, the units padded to a multiple of CHUNK), then the linear weights (a row of
+#: padded features per context), the hidden weights (a row of padded units per padded feature), the
+#: hidden biases and output weights (a row of padded units per context), and which features a card
+#: adds to its unit sums itself (1, or 0 for the bias and the features of the whole decision).
+HEAD = 4
+#: Room for a decision's feature rows: the most legal cards, and the features padded for the vectors.
+MOST_CARDS = 10
+ROW_WIDTH = -(-N_FEATURES // LANES) * LANES
+#: The most hidden units a model may have (a decision keeps its unit sums on the stack).
+MOST_UNITS = 1024
+#: Room for a card's non-zero features, with a vector to spare.
+FEATURE_ROOM = ROW_WIDTH + LANES
 
 
 @njit(cache=True)
 def learned_card(view, legal, params, data, rng):
     """The legal card of best score under the model ``data`` (:func:`model_data`)."""
+    return rng, learned_play(view, legal, data)
+
+
+@njit(cache=True, inline="always")
+def learned_play(view, legal, model):
+    """:func:`learned_card` without the parameters and random stream it does not read (the play loop calls
+    it so, sparing a row's binding a turn)."""
     if (np.int64(legal) & (np.int64(legal) - 1)) == 0:
-        return rng, lowest_card(np.int64(legal))
-    return rng, learned_choice(view, legal, np.int64(legal), data)
+        return lowest_card(np.int64(legal))
+    return learned_choice(view, legal, np.int64(legal), model)
 
 
 @njit(cache=True)
 def learned_choice(view, legal, among, model):
     """The card of best score among ``among`` (some of the legal cards), each card scored as the learned
-    player scores it when ``legal`` are its cards (a search may narrow its choice to ``among``)."""
-    rows = np.empty((10, N_FEATURES), dtype=np.float64)
+    player scores it when ``legal`` are its cards (a search may narrow its choice to ``among``); of equal
+    scores the lowest card."""
+    rows = stack_rows(MOST_CARDS, ROW_WIDTH)
+    scores = stack_numbers(MOST_CARDS)
     count = card_features(view, legal, rows)
-    scored = np.zeros(count, dtype=np.bool_)
-    cards = np.int64(legal)
     for k in range(count):
-        scored[k] = (among >> lowest_card(cards)) & 1
-        cards &= cards - 1
-    scores = card_scores(rows, scored, context_of(view), model)
+        for f in range(N_FEATURES, ROW_WIDTH):
+            rows[k, f] = 0.0
+    card_scores(rows, count, context_of(view), model, scores)
     best, best_score, cards = -1, -np.inf, np.int64(legal)
     for k in range(count):
         card = lowest_card(cards)
         cards &= cards - 1
-        if scored[k] and scores[k] > best_score:
+        if (among >> card) & 1 and scores[k] > best_score:
             best, best_score = card, scores[k]
     return best
 
 
 @njit(cache=True)
-def card_scores(rows, scored, ctx, model):
-    """The score of each card ``k`` with ``scored[k]`` (its feature row ``rows[k]``) in context ``ctx`` under
-    a model of either version: the feature count is passed as a constant, since the scores' loops run in
-    about half the time when it is known as they compile."""
-    if model[1] == N_FEATURES_V3:
-        return _card_scores(rows, scored, ctx, model, N_FEATURES_V3)
-    return _card_scores(rows, scored, ctx, model, N_FEATURES)
-
-
-@njit(cache=True, inline="always")
-def _card_scores(rows, scored, ctx, model, features):
-    """The scores of :func:`card_scores` for a model of ``features`` features: the linear part, then each
-    hidden unit's rectified sum times its output weight, unit by unit (a unit at or below zero adds zero).
-    The share of the bias and of DECISION_FEATURES, the same for every card, is summed once a decision;
-    each card's own features then add theirs in the order of the features and the units, so a score is
-    the same to the last bit whatever is scored beside it; the cards' last sums run side by side, which
-    spares each card's chain of additions its wait (a tenth of the player's time)."""
-    units = np.int64(model[0])
-    linear = 2 + ctx * features
-    hidden = 2 + N_CONTEXTS * features
-    bias = hidden + units * features + ctx * units
-    out = bias + N_CONTEXTS * units
-    shared_from, shared_to = DECISION_FEATURES
-    shared_to = min(shared_to, features)
-    start = np.empty(units, dtype=np.float64)
-    for h in range(units):
-        start[h] = model[bias + h]
-        start[h] += 1.0 * model[hidden + h]
-    base = 0.0 + 1.0 * model[linear]
-    if shared_from < shared_to:
-        first = np.argmax(scored)
-        for f in range(shared_from, shared_to):
-            x = rows[first, f]
-            base += x * model[linear + f]
-            unit = hidden + f * units
-            for h in range(units):
-                start[h] += x * model[unit + h]
-    sums = np.zeros((len(scored), units), dtype=np.float64)
-    scores = np.zeros(len(scored), dtype=np.float64)
-    for k in range(len(scored)):
-        if not scored[k]:
-            continue
-        unit_sums = sums[k]
-        for h in range(units):
-            unit_sums[h] = start[h]
-        score = base
-        for f in range(1, features):
-            x = rows[k, f]
-            if x == 0.0 or shared_from <= f < shared_to:
-                continue
-            score += x * model[linear + f]
-            unit = hidden + f * units
-            for h in range(units):
-                unit_sums[h] += x * model[unit + h]
-        scores[k] = score
-    for h in range(units):      # unit by unit, the cards side by side
-        weight = model[out + h]
-        for k in range(len(scored)):
-            scores[k] += max(sums[k, h], 0.0) * weight
-    return scores
+def card_scores(rows, count, ctx, model, scores):
+    """``scores[k]``: the score of the card whose features are ``rows[k]`` (ROW_WIDTH float32 numbers, zero
+    past the features) for each k < ``count``, in context ``ctx`` (see the module for the order of the sums)."""
+    features, width, units = np.int64(model[0]), np.int64(model[1]), np.int64(model[2])
+    linear = HEAD + ctx * width
+    hidden = HEAD + N_CONTEXTS * width
+    bias = hidden + width * units + ctx * units
+    out = hidden + width * units + N_CONTEXTS * units + ctx * units
+    keep = hidden + width * units + 2 * N_CONTEXTS * units
+    value = stack_numbers(FEATURE_ROOM)
+    index = stack_indices(FEATURE_ROOM)
+    start = stack_numbers(MOST_UNITS)
+    # the unit sums' start: the bias feature, then the features of the whole decision (the first card's)
+    index[0], value[0], shared = 0, 1.0, 1
+    for f in range(DECISION_FEATURES[0], min(DECISION_FEATURES[1], features)):
+        index[shared], value[shared] = f, rows[0, f]
+        shared += 1
+    unit_sums(model, hidden, units, bias, index, value, shared, start)
+    for k in range(count):
+        n = nonzero_features(rows, k * ROW_WIDTH, model, keep, width, index, value)
+        scores[k] = (dot(rows, k * ROW_WIDTH, model, linear, width)
+                     + hidden_score(model, hidden, out, units, index, value, n, start))
 
 
 def linear_model(weights: np.ndarray) -> dict:
@@ -176,17 +174,33 @@ def _check_shapes(model: dict, features: int = N_FEATURES) -> int:
 
 
 def model_data(model: dict) -> np.ndarray:
-    """The model flattened as the kernel reads it: H, its number of features (45 for
-    a model of version 3, which reads the first of FEATURES), then MODEL_ARRAYS (the hidden weights by
-    feature, then unit, so that the kernel adds a feature to every unit in a row)."""
+    """The model as the kernel reads it (float32, laid out as HEAD says): the linear weights, the hidden
+    weights by feature then unit (a feature adds to every unit in a row), the hidden biases and output
+    weights, each row padded with zeros to a whole number of vectors (a padded unit adds nothing), and
+    the features a card adds itself. A model of version 3 reads the first 45 of FEATURES."""
     features = np.shape(model["weights"])[-1]
     if features not in (len(f) for f in VERSION_FEATURES.values()):
         known = " or ".join(str(len(f)) for f in VERSION_FEATURES.values())
         raise ValueError(f"weights must have {known} features, not {features}")
     units = _check_shapes(model, features)
-    arrays = {n: np.asarray(model[n], dtype=np.float64) for n in MODEL_ARRAYS}
-    arrays["hidden"] = arrays["hidden"].T
-    return np.concatenate([[float(units), float(features)], *(arrays[n].ravel() for n in MODEL_ARRAYS)])
+    width, padded = ROW_WIDTH, -(-units // CHUNK) * CHUNK
+    if padded > MOST_UNITS:
+        raise ValueError(f"a model may have at most {MOST_UNITS} hidden units, not {units}")
+
+    def padded_array(array, rows, columns):
+        out = np.zeros((rows, columns), dtype=np.float32)
+        array = np.asarray(array, dtype=np.float64)
+        out[: array.shape[0], : array.shape[1]] = array
+        return out.ravel()
+
+    keep = np.zeros(width, dtype=np.float32)
+    keep[1:features] = 1.0
+    keep[DECISION_FEATURES[0]:DECISION_FEATURES[1]] = 0.0
+    head = np.array([features, width, padded, 0], dtype=np.float32)
+    return np.concatenate([head, padded_array(model["weights"], N_CONTEXTS, width),
+                           padded_array(np.asarray(model["hidden"]).T, width, padded),
+                           padded_array(model["hidden_bias"], N_CONTEXTS, padded),
+                           padded_array(model["hidden_out"], N_CONTEXTS, padded), keep])
 
 
 def save_model(path, model: dict, training: dict) -> Path:

@@ -56,6 +56,12 @@ CONTEXTS = tuple(f"{g}_{side}_{pos}" for g in ("suit", "grand", "null") for side
                  for pos in ("lead", "second", "third"))
 
 
+#: Each card's points and height (its place in the order of its game's suit) as the rows hold them: divided
+#: once here, the same numbers as dividing in the kernel.
+POINTS_SHARE = CARD_POINTS / 11.0
+HEIGHT = ORDER / 11.0
+
+
 @njit(cache=True)
 def context_of(view):
     """The decision's context (0 .. N_CONTEXTS - 1): game class, side and position in the trick."""
@@ -98,6 +104,12 @@ def _led_before(view, suit_cards):
     return (played & suit_cards) != 0
 
 
+@njit(cache=True, inline="always")
+def _holds(view, s, out):
+    """The cards seat ``s`` may hold as the seat of ``view`` knows it (its own hand if it is that seat)."""
+    return view[VIEW.own_hand] if s == view[VIEW.seat] else may_hold(view, s, out)
+
+
 @njit(cache=True)
 def card_features(view, legal, rows):
     """Fill ``rows[k]`` with the FEATURES of the k-th legal card (lowest card id first); returns their count."""
@@ -110,9 +122,7 @@ def card_features(view, legal, rows):
     side_points = side_taken / 120.0
     side_goal, opponent_goal = (61, 60) if seat == d else (60, 61)
     masters = _masters(game, own, out) / 4.0
-    holds = np.zeros(3, dtype=np.int64)
-    for s in range(3):
-        holds[s] = may_hold(view, s, out) if s != seat else own
+    holds = (_holds(view, 0, out), _holds(view, 1, out), _holds(view, 2, out))
     led, winner_card, winner_seat, in_trick_points = -1, -1, -1, 0
     if n > 0:
         led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
@@ -131,7 +141,7 @@ def card_features(view, legal, rows):
         row = rows[k]
         e = EFFECTIVE_SUIT[game, c]
         suit = SUIT_CARDS[game, e]
-        points = CARD_POINTS[c] / 11.0
+        points = POINTS_SHARE[c]
         is_trump = 1.0 if e == TRUMP else 0.0
         higher_out = popcount(ABOVE[game, c] & out)
         own_in_suit = popcount(own & suit)
@@ -158,7 +168,7 @@ def card_features(view, legal, rows):
                     opponents_trump = 1.0
         surely = 1.0 if wins and not beaten else 0.0
         row[0], row[1], row[2] = 1.0, is_trump, points
-        row[3] = ORDER[game, c] / 11.0
+        row[3] = HEIGHT[game, c]
         row[4] = higher_out / 4.0
         row[5] = 1.0 if higher_out == 0 else 0.0
         row[6] = popcount(BELOW[game, c] & out) / 4.0

@@ -3,7 +3,7 @@
 A card player is a numba function ``policy(view, legal, params, data, rng) -> (rng, card)``
 (the view layout is in :mod:`sim.rules.view`; ``legal`` is the uint32 mask of legal
 cards; ``params`` the float64 row of the player's parameters, laid out from its declaration by
-:func:`strategies.parameters.slots`; ``data`` a float64 array of what else the player reads, a
+:func:`strategies.parameters.slots`; ``data`` a float32 array of what else the player reads, a
 learned model's weights, empty for most; ``rng`` the seat's random state for
 :func:`sim.rules.rng.below`). A registered factory returns a :class:`CardPolicy`: the function,
 its row, its data and, for a player of the built-in play loop, its kind
@@ -37,8 +37,8 @@ class CardPolicy:
 @dataclass(frozen=True)
 class Seats:
     """The card players of the three seats as the play loops read them: ``kinds`` (3, int64; -1 for a
-    player outside the built-in loop), ``params`` (3 rows of floats) and ``data`` (3 rows), each
-    matrix padded with zeros to its longest row."""
+    player outside the built-in loop), ``params`` (3 rows of float64) and ``data`` (3 rows of float32),
+    each matrix padded with zeros to its longest row."""
 
     kinds: np.ndarray
     params: np.ndarray
@@ -49,7 +49,7 @@ def seats_of(policies) -> Seats:
     """The :class:`Seats` of the three seats' card players."""
     kinds = np.array([-1 if p.builtin is None else p.builtin for p in policies], dtype=np.int64)
     return Seats(kinds, _padded([np.asarray(p.params, dtype=np.float64) for p in policies]),
-                 _padded([np.zeros(0) if p.data is None else np.asarray(p.data, np.float64).ravel()
+                 _padded([np.zeros(0, np.float32) if p.data is None else np.asarray(p.data, np.float32).ravel()
                           for p in policies]))
 
 

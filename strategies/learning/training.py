@@ -76,7 +76,7 @@ def decision_rows(views, legals, values, rows, targets, decision, context):
 def heuristic_choices(views, legals):
     """The heuristic player's card (no deviations) at each decision."""
     out = np.empty(views.shape[0], dtype=np.int64)
-    params, data = np.zeros(HEURISTIC.size, dtype=np.float64), np.zeros(0)
+    params, data = np.zeros(HEURISTIC.size, dtype=np.float64), np.zeros(0, np.float32)
     rng = np.uint64(1)
     for i in range(views.shape[0]):
         rng, out[i] = heuristic_card(views[i], legals[i], params, data, rng)

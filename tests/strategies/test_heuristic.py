@@ -27,7 +27,7 @@ from strategies.cardplay import CardPolicy, heuristic_card
 from strategies.cardplay.heuristic import HEURISTIC
 from strategies.registry import StrategyError, build
 
-NO_PARAMS, NO_DATA = np.zeros(HEURISTIC.size), np.zeros(0)
+NO_PARAMS, NO_DATA = np.zeros(HEURISTIC.size), np.zeros(0, np.float32)
 
 
 def start(f, m, r, game, declarer):
@@ -210,7 +210,7 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
             hands[declarer] = (hands[declarer] | hands[3]) & ~discard
         set_declaration(view, 1 - pick_up, ouvert, ouvert, ouvert, 18)
         start_play(state, hands[0], hands[1], hands[2], game, declarer)
-        rng = play_out(state, discard, view, policy, policy, policy, params, np.zeros((3, 1)), rng, log)
+        rng = play_out(state, discard, view, policy, policy, policy, params, np.zeros((3, 1), np.float32), rng, log)
         declarer_tricks = popcount(state[STATE.won + declarer]) // 3
         if state[STATE.finished] and (state[STATE.tricks_done] == 10 or (game == NULL and declarer_tricks == 1)):
             complete += 1

@@ -163,13 +163,15 @@ class Token:
     column: int
 
 
-def tokens(text: str) -> list[Token]:
-    found, at = [], 0
+def tokens(text: str):
+    """The tokens of ``text`` one at a time, so that the reader names the first mistake in reading order."""
+    at = 0
     while True:
         while at < len(text) and text[at].isspace():
             at += 1
         if at == len(text):
-            return [*found, Token("end", "", at + 1)]
+            yield Token("end", "", at + 1)
+            return
         match = _TOKEN.match(text, at)
         if match is None or match.end() == at:
             raise ConditionError(text, at + 1, f"{text[at]!r} is not part of the condition language (features,"
@@ -182,7 +184,7 @@ def tokens(text: str) -> list[Token]:
                                  else "'=' is no comparison; write == for equal")
         if group == "number" and len(word) > _MAX_DIGITS:
             raise ConditionError(text, column, f"the number {word[:20]}... has more than {_MAX_DIGITS} digits")
-        found.append(Token(group, word, column))
+        yield Token(group, word, column)
         at = match.end()
 
 
@@ -207,19 +209,20 @@ def parse(text: str, evaluators=()) -> object:
 class _Reader:
     """Recursive descent over the tokens: either > both > negation > comparison > sum > product > sign."""
 
-    def __init__(self, text: str, found: list[Token], evaluators: tuple[str, ...]):
-        self.text, self.tokens, self.at, self.depth, self.evaluators = text, found, 0, 0, evaluators
+    def __init__(self, text: str, found, evaluators: tuple[str, ...]):
+        self.text, self.tokens, self.ahead, self.depth, self.evaluators = text, found, None, 0, evaluators
 
     def fail(self, column: int, problem: str):
         raise ConditionError(self.text, column, problem)
 
     @property
     def next(self) -> Token:
-        return self.tokens[self.at]
+        if self.ahead is None:
+            self.ahead = next(self.tokens)
+        return self.ahead
 
     def take(self) -> Token:
-        token = self.tokens[self.at]
-        self.at += 1
+        token, self.ahead = self.next, None
         return token
 
     def deeper(self, column: int) -> None:

@@ -216,3 +216,19 @@ def test_analyze_names_the_dealing_and_warns_that_the_rates_are_conditional(reje
     assert "every rate holds for those deals, not for all deals" in summary
     page = " ".join((tmp_path / "report" / "report.html").read_text().split())
     assert "rejected: dealt only deals with fixed cards or meeting a condition" in page
+
+
+def test_the_example_of_the_dealing_page_runs(tmp_path, monkeypatch, capsys):
+    import re
+
+    monkeypatch.chdir(tmp_path)
+    text = (Path(__file__).parents[2] / "docs" / "dealing.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "docs/dealing.md", "exec"), {})
+    assert "grand" in capsys.readouterr().out
+    folder = tmp_path / "results" / "black-jacks-try"
+    assert table(folder).filter(pl.col("seat") == 0).height == 2_000 * 6
+    record = read_manifest(folder).config["dealing"]
+    assert record["fix"] == {"forehand": "CJ SJ"} and record["sampler"] == "direct"
+    assert f"{record['deals_counted'] / record['deals_in_all']:.2%}" == "2.57%"   # the share the page quotes

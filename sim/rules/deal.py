@@ -93,7 +93,7 @@ def attempt_key(seed, index, attempt):
 DEAL_ORDER = np.array([3, 2, 1, 0], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_by_counts(state, fixed, order, dealt, class_cards, class_starts, pool_cards, counts, parts, cumulative,
                    pool, cards, out):
     """One deal with the ``fixed`` cards (F, M, R, skat masks) from the stream ``state``, writing the

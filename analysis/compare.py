@@ -47,12 +47,21 @@ def check_comparable(a: Run, b: Run) -> None:
                             f" ({a.seed} and {b.seed}), so their deals are different")
     if a.mode != b.mode:
         raise AnalysisError(f"cannot compare {a.label} ({a.mode} mode) with {b.label} ({b.mode} mode)")
+    if _asked(a) != _asked(b):
+        raise AnalysisError(f"cannot compare {a.label} and {b.label} deal for deal: they are dealt with other fixed"
+                            " cards or conditions, so their deals are different")
     if a.mode == "match":
         raise AnalysisError(f"{a.label} and {b.label} are duplicate matches: each is compared within itself"
                             " (see its match section)")
     if row_key(a) != row_key(b):
         raise AnalysisError(f"cannot compare {a.label} and {b.label} row for row: one declares every variant"
                             " (--variants all) and the other each game as its profile would")
+
+
+def _asked(run: Run) -> tuple:
+    """The fixed cards and condition a run is dealt with (both None: uniformly)."""
+    record = run.config.get("dealing") or {}
+    return record.get("fix"), record.get("where")
 
 
 def row_key(run: Run) -> list[str]:

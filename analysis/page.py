@@ -120,6 +120,10 @@ TOO_FEW_BINS = "Too few games for {what}: no score bin has {min_rows} games yet.
 DECLARE_NOTE = """The rows of declare-mode runs ({runs}) describe every seat declaring every game at bid 18
 (no auction), not the games players would bid and declare."""
 
+CONDITIONAL_NOTE = """{runs}: dealt only deals with fixed cards or meeting a condition (see Runs above). Every
+rate and score of such a run holds for those deals, not for all deals: compare it with runs dealt the same way.
+"""
+
 IMPORTED_NOTE = """{runs}: imported from game archives. Contract success counts only the games played out or
 conceded (resigned or claimed); games a time-out or a player leaving ended are scored by the server's penalty
 rules, not by the cards, and appear only under How the deals ended. The game mix counts every game declared."""
@@ -239,6 +243,9 @@ def contracts_intro(report: Report) -> list[str]:
     imported = _labels(report.runs, lambda r: r.imported)
     if imported:
         parts.append(note(IMPORTED_NOTE.format(runs=html.escape(imported))))
+    conditional = _labels(report.runs, lambda r: r.dealing)
+    if conditional:
+        parts.append(note(CONDITIONAL_NOTE.format(runs=html.escape(conditional))))
     return parts
 
 

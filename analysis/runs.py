@@ -12,6 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
+from sim.rules.dealing import dealing_text
 from sim.runs import RunError
 from sim.runs.folder import part_name, read_manifest
 from sim.runs.schema import READABLE_VERSIONS, SIMULATION
@@ -35,6 +36,7 @@ class Run:
     parts_planned: int
     finished: bool
     config: dict
+    acceptance: float | None = None   # a conditional run dealt by rejection: the share of candidate deals kept
 
     @property
     def source(self) -> str:
@@ -50,7 +52,8 @@ class Run:
         """What the run is, for people: ``simulation, profile default, seed 0`` or ``imported ISS archive
         (2 files)``."""
         if not self.imported:
-            return f"simulation, profile {self.profile}, seed {self.seed}"
+            dealt = f", dealt only {self.dealing}" if self.dealing else ""
+            return f"simulation, profile {self.profile}, seed {self.seed}{dealt}"
         files = self.config.get("sources", [])
         names = ", ".join(f["name"] for f in files[:3]) + (", ..." if len(files) > 3 else "")
         return f"imported {self.source.upper()} archive ({names})"
@@ -63,6 +66,12 @@ class Run:
         if imported is None or rejected is None:  # imported before these counts were kept
             return f"{self.deals:,} record lines"
         return f"{self.deals:,} lines read, {imported:,} imported, {rejected:,} rejected"
+
+    @property
+    def dealing(self) -> str | None:
+        """How a conditional run was dealt (its fixed cards and condition, and their share of the deals),
+        None for a run dealt uniformly: every rate of a conditional run holds for such deals only."""
+        return dealing_text(self.config.get("dealing"), self.acceptance)
 
     @property
     def open_hand(self) -> bool:
@@ -86,7 +95,7 @@ class Run:
         return {"run": self.label, "folder": str(self.folder), "mode": self.mode, "seed": self.seed,
                 "profile": self.profile, "deals": self.deals, "parts": len(self.parts),
                 "parts_planned": self.parts_planned, "complete": self.complete, "source": self.source,
-                "origin": self.origin}
+                "origin": self.origin, "dealing": self.dealing}
 
 
 def load_run(folder, label: str | None = None) -> Run:
@@ -116,7 +125,7 @@ def load_run(folder, label: str | None = None) -> Run:
     return Run(folder=folder, label=label or folder.name, mode=config.get("mode", "game"),
                seed=-1 if seed is None else int(seed), profile=str(config.get("profile", "-")),
                deals=deals, parts=parts, parts_planned=max(-(-deals // chunk), len(parts)),
-               finished=bool(manifest.finished), config=config)
+               finished=bool(manifest.finished), config=config, acceptance=manifest.acceptance())
 
 
 def damaged_message(folder: Path, damaged: dict[int, str]) -> str:

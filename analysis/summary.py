@@ -42,6 +42,10 @@ def runs_part(runs: list[Run]) -> list[str]:
         lines.append(f"- **{r.label}**: {r.origin}, {r.mode} mode, "
                      f"{counted(r.deals, 'deal') if not r.imported else r.size()}"
                      f"{'' if r.complete else ' (partial run)'}")
+    conditional = ", ".join(r.label for r in runs if r.dealing)
+    if conditional:
+        lines += ["", f"{conditional}: dealt only deals with fixed cards or meeting a condition; every rate holds for"
+                      " those deals, not for all deals."]
     imported = ", ".join(r.label for r in runs if r.imported)
     if imported:
         lines += ["", f"{imported}: imported from game archives; contract success counts only games played out or"

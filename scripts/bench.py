@@ -17,9 +17,13 @@ its largest process (``peak_rss_mb``; each of the two workers and the main proce
 under it) and the processor seconds of all its processes (``cpu_seconds``, median),
 ``simulate_1m_threshold`` the same with the threshold profile (the rule-of-thumb bidder,
 the default before the calibrated one), ``simulate_1m_learned`` with the strong profile
-(learned card play); ``threshold_profile`` and ``random_profile`` are
+(learned card play), ``simulate_1m_conditional`` and ``simulate_1m_scored`` the default's dealt
+only where :data:`COUNTED` or :data:`SCORED` holds; ``threshold_profile`` and ``random_profile`` are
 ``default_profile``'s games with those profiles, ``learned_profile`` with the strong
-profile (learned card play); ``pimc_deal`` times whole deals with PIMC card play at
+profile (learned card play); ``conditional_profile`` is ``default_profile`` dealing only deals
+meeting a condition of counted cards met by 1.2% of deals (:data:`COUNTED`, drawn directly),
+``conditional_eval_profile`` one of an evaluator's score met by 1.05% (:data:`SCORED`, by
+rejection), the dealing included; ``pimc_deal`` times whole deals with PIMC card play at
 every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time per deal),
 ``pimc_solved_deal`` the same with ``pimc_solved`` (its worlds solved);
 ``pimc_decisions`` plays the solver benchmark's declared deals with PIMC (default
@@ -92,6 +96,22 @@ def bench_pimc(deals: int):
 def bench_pimc_solved(deals: int):
     """``pimc_deal`` with ``pimc_solved``: 10 worlds, inference, each solved open-handed."""
     return _profile_games("threshold", ["card_play=pimc_solved"])(deals)
+
+
+#: Conditions of the conditional benchmarks: counted cards, met by 1.2% of deals, and an evaluator's
+#: score, met by about 1.05%.
+COUNTED = "jacks(forehand) >= 3 and aces(forehand) >= 2 and tens(forehand) >= 1"
+SCORED = "eval('trump_length', forehand, 'clubs') >= 8.5"
+
+
+def _conditional_games(where: str):
+    """Complete games with the default profile on one core, dealt only where ``where`` holds."""
+    from sim.runs.conditional import cached_dealing, run_dealing
+    from strategies import load_profile, play_deals
+
+    profile, dealing = load_profile("default"), cached_dealing(run_dealing((), where))
+    return lambda deals: (lambda: play_deals(profile, seed=1, start=0, count=deals,
+                                             deals=dealing.deals(1, 0, deals)))
 
 
 def bench_learned_profile(deals: int):
@@ -372,6 +392,8 @@ BENCHMARKS = {
     "threshold_profile": (bench_threshold_profile, 200_000, 10_000, 5),
     "random_profile": (bench_random_profile, 200_000, 10_000, 5),
     "learned_profile": (bench_learned_profile, 200_000, 10_000, 5),
+    "conditional_profile": (lambda deals: _conditional_games(COUNTED)(deals), 200_000, 10_000, 5),
+    "conditional_eval_profile": (lambda deals: _conditional_games(SCORED)(deals), 200_000, 10_000, 5),
     "pimc_deal": (bench_pimc, 200, 4, 3),
     "pimc_solved_deal": (bench_pimc_solved, 200, 4, 3),
     "pimc_decisions": (bench_pimc_decisions, 100, 3, 1),
@@ -379,6 +401,8 @@ BENCHMARKS = {
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
     "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
     "simulate_1m_learned": (_simulate(None, "strong"), 1_000_000, 20_000, 3),
+    "simulate_1m_conditional": (_simulate(None, "default", "--where", COUNTED), 1_000_000, 20_000, 3),
+    "simulate_1m_scored": (_simulate(None, "default", "--where", SCORED), 1_000_000, 20_000, 3),
     "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
     "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
     "simulate_open_hand": (_simulate(None, "default", "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),

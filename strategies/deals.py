@@ -134,10 +134,11 @@ def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, pa
 
 
 def play_deals(profile: Profile, *, seed: int, start: int, count: int, log_tricks: bool = False,
-               play_cards: bool = True) -> dict:
-    """Play deals ``start .. start + count - 1`` of ``seed`` with ``profile``; named columns. Without
-    ``play_cards`` no card is played (:func:`play_and_score`)."""
-    deals = deal_batch(seed, start, count)
+               play_cards: bool = True, deals: np.ndarray | None = None) -> dict:
+    """Play deals ``start .. start + count - 1`` of ``seed`` with ``profile``; named columns. ``deals``
+    (count, 4) are their hands and skat when they are not the uniform deals of ``seed`` (a conditional
+    run's, :mod:`sim.rules.dealing`). Without ``play_cards`` no card is played (:func:`play_and_score`)."""
+    deals = deal_batch(seed, start, count) if deals is None else deals
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     max_bids = np.stack([p.max_bid for p in plans], axis=1)
     declarer, bid = run_auctions(max_bids)
@@ -225,7 +226,7 @@ DECLARE_VARIANTS = ("profile", "all")
 
 
 def declare_every_game(profile: Profile, *, seed: int, start: int, count: int, log_tricks: bool = False,
-                       variants: str = "profile", play_cards: bool = True) -> dict:
+                       variants: str = "profile", play_cards: bool = True, deals: np.ndarray | None = None) -> dict:
     """Counterfactual games: every seat of every deal declares every game type, at bid 18.
 
     With ``variants="profile"``, one row per (deal, seat, game): the seat picks up or
@@ -235,9 +236,10 @@ def declare_every_game(profile: Profile, *, seed: int, start: int, count: int, l
     both after picking up (discarding as the profile would) and hand, and null in its
     four variants. The other seats defend as their profiles play. Since no auction
     selects the rows, the outcomes are unbiased data for "how often does a hand like
-    this win this game". Without ``play_cards`` no card is played (:func:`play_and_score`).
+    this win this game". ``deals`` as in :func:`play_deals`. Without ``play_cards`` no card is played
+    (:func:`play_and_score`).
     """
-    deals = deal_batch(seed, start, count)
+    deals = deal_batch(seed, start, count) if deals is None else deals
     if variants == "all":
         per_deal = 3 * len(VARIANTS)
         rows = np.arange(count * per_deal)

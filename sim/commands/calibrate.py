@@ -46,6 +46,9 @@ def load_rows(folders) -> tuple[pl.DataFrame, dict]:
         if config["mode"] != "declare" or config.get("variants") != "all":
             raise RunError(f"{folder} is not a declare-mode run of every variant (skatsim simulate --mode declare"
                            " --variants all)")
+        if config.get("dealing"):
+            raise RunError(f"{folder} deals only some deals ({config['dealing'].get('where') or 'fixed cards'}): a"
+                           " bidder is fitted on runs dealt uniformly, whose rates hold for every deal")
         spec = spec or config["profile_spec"]
         damaged = manifest.damaged_parts(Path(folder))
         if damaged or not manifest.finished:

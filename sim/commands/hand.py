@@ -1,7 +1,9 @@
 """``skatsim hand``: what one hand is worth, by simulation.
 
 For ten cards at a seat (and the skat, if it is known), the unseen cards are dealt N
-times (seeded; deal ``i`` is a pure function of the seed and ``i``), and every game is
+times (seeded; deal ``i`` is a pure function of the seed and ``i``): a run's dealing with
+those cards fixed (:mod:`sim.rules.dealing`), and with a condition on the other hands when one is
+given. Every game is
 declared in every variant (picked up with the profile's discard, or hand; null plain,
 hand, ouvert and ouvert hand) and played out by the profile's card players at all three
 seats. Each variant's win rate (Wilson interval), expected Seeger-Fabian score at 18,
@@ -16,10 +18,11 @@ import polars as pl
 
 from analysis.intervals import wilson
 from sim.rules.auction import BID_VALUES
-from sim.rules.cards import SEAT_NAMES, CardError, parse_hand
-from sim.rules.deal import deal_around
+from sim.rules.cards import SEAT_NAMES, CardError, format_hand, parse_hand
 from sim.rules.games import GAME_NAMES, NULL, Declaration
 from sim.rules.scoring import seeger_fabian_at_bid
+from sim.runs import RunError
+from sim.runs.conditional import dealt, run_dealing
 from strategies.deals import RESULT_COLUMNS, VARIANTS, declare_variant, play_and_score
 from strategies.profiles import load_profile
 
@@ -49,17 +52,22 @@ def read_hand(text: str, seat: str | int, skat: str | None) -> tuple[int, int, i
 
 
 def judge_hand(hand: int, seat: int, skat: int = 0, *, deals: int = 2000, seed: int = 0,
-               profile: str = "default", settings=()) -> pl.DataFrame:
+               profile: str = "default", settings=(), where: str | None = None) -> pl.DataFrame:
     """One row per game variant: win rate and interval, expected Seeger-Fabian score at 18,
-    schneider rate and the highest bid worth making (0: none), best first."""
+    schneider rate and the highest bid worth making (0: none), best first. ``where``: a condition the
+    deals of the unseen cards meet (:mod:`sim.rules.conditions`), e.g. ``jacks(middlehand) == 0``."""
     players = load_profile(profile, list(settings))
-    dealt = deal_around(seed, 0, deals, seat, hand, skat)
+    fixed = {SEAT_NAMES[seat]: format_hand(hand), **({"skat": format_hand(skat)} if skat else {})}
+    try:
+        cards = dealt(run_dealing(fixed, where), seed, 0, deals)[0]
+    except RunError as error:
+        raise HandError(str(error)) from None
     ids = np.arange(deals, dtype=np.int64)
     rows = []
     for variant in VARIANTS:
         game, hand, ouvert = variant
-        decl = declare_variant(players.seats[seat].discarder, dealt, seat=seat, game=game, hand=hand, ouvert=ouvert)
-        results, _ = play_and_score(players, seed=seed, deal_ids=ids, deals=dealt, declarer=np.full(deals, seat),
+        decl = declare_variant(players.seats[seat].discarder, cards, seat=seat, game=game, hand=hand, ouvert=ouvert)
+        results, _ = play_and_score(players, seed=seed, deal_ids=ids, deals=cards, declarer=np.full(deals, seat),
                                     bid=np.full(deals, 18), decl=decl)
         rows.append(_judged(variant, {n: results[:, i] for i, n in enumerate(RESULT_COLUMNS)}))
     return pl.DataFrame(rows).sort("expected_sf", descending=True)

@@ -31,3 +31,15 @@ def run_options(*, deals: int, chunk_size: int, out: str, profile: str, settings
             command = option(command)
         return command
     return decorate
+
+
+def dealing_options(command):
+    """``--fix SEAT=CARDS`` (repeatable) and ``--where CONDITION``: deal only such deals, from the exact
+    conditional distribution of the uniform deal (docs/dealing.md)."""
+    command = click.option("--where", metavar="CONDITION",
+                           help="Deal only deals meeting the condition, e.g. \"jacks(forehand) >= 3 and"
+                                " length(forehand, 'C') >= 4\" (features jacks, aces, tens, points, length, trumps,"
+                                " has, eval; see docs/dealing.md).")(command)
+    return click.option("--fix", multiple=True, metavar="SEAT=CARDS",
+                        help="Deal these cards to the seat (forehand, middlehand, rearhand or skat) in every deal, e.g."
+                             " \"forehand=CJ SJ\"; the other cards are dealt uniformly. May be repeated.")(command)

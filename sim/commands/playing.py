@@ -12,7 +12,7 @@ import json
 
 import click
 
-from .options import SET_VALUES, run_options
+from .options import SET_VALUES, dealing_options, run_options
 from .terminal import fail, tell, writing_run
 
 
@@ -39,8 +39,9 @@ from .terminal import fail, tell, writing_run
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local processes, or a Dask cluster (a new local one unless --scheduler).")
 @click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")
+@dealing_options
 def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, open_hand,
-             seat_scores, backend, scheduler):
+             seat_scores, backend, scheduler, fix, where):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
     Running the same command again resumes an interrupted run, and with more --deals
@@ -55,7 +56,7 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
         folder = run_profile(deals, seed=seed, profile=profile, settings=settings, out=out, jobs=jobs,
                              chunk_size=chunk_size, log_tricks=log_tricks, mode=mode, backend=backend,
                              scheduler=scheduler, progress=update, notice=tell, variants=variants,
-                             open_hand=open_hand, seat_scores=seat_scores)
+                             open_hand=open_hand, seat_scores=seat_scores, fix=fix, where=where)
     click.echo(str(folder))
 
 
@@ -75,7 +76,9 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per part file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, out, jobs, chunk_size, as_json):
+@dealing_options
+def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, out, jobs, chunk_size, as_json, fix,
+          where):
     """Play a duplicate match between profiles A and B (names or TOML files) and print Seeger-Fabian
     points per game for each, their difference A - B with a 95% interval over deals, the same by
     declarer and defender play and by game type, and each side's declarer win rate.
@@ -91,7 +94,7 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     with writing_run(deals, out, ProfileError, StrategyError, AnalysisError) as update:
         folder = play_match(a, b, deals=deals, seed=seed, settings=settings, settings_a=settings_a,
                             settings_b=settings_b, card_play_only=card_play_only, out=out, jobs=jobs,
-                            chunk_size=chunk_size, progress=update, notice=tell)
+                            chunk_size=chunk_size, progress=update, notice=tell, fix=fix, where=where)
         run = load_run(folder)
         result, splits = match_result(run), match_splits(run)
     row = result.row(0, named=True)
@@ -118,7 +121,8 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes [default: all cores].")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per part file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings and the matches as one JSON object.")
-def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json):
+@dealing_options
+def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json, fix, where):
     """Play every pair of PLAYERS in a duplicate match on the same deals and print each player's
     Seeger-Fabian points per game and its points less its opponents' ("against the field"), each
     with a 95% interval over deals, ranked; then every match's A - B. A PLAYER is a profile name or
@@ -136,7 +140,8 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
     matches = len(players) * (len(players) - 1) // 2
     with writing_run(matches * deals, out, ProfileError, StrategyError, AnalysisError) as update:
         result = play_tournament(players, deals=deals, seed=seed, card_play_only=card_play_only, settings=settings,
-                                 out=out, jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell)
+                                 out=out, jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix,
+                                 where=where)
     click.echo(tournament_json(result) if as_json else tournament_text(result))
 
 
@@ -152,10 +157,13 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
               help="Whose discards and card play (at every seat) decide the games.")
 @click.option("--set", "settings", multiple=True, metavar="[SEAT.]ROLE[.PARAM]=VALUE",
               help="Change the profile (as simulate --set).")
+@click.option("--where", metavar="CONDITION",
+              help="Deal the unseen cards only as the condition says, e.g. \"jacks(middlehand) == 0\" (as simulate"
+                   " --where).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object: the hand, seat, skat, profile, settings, deals and seed asked about,"
-                   " the advice, and games (one entry per game variant).")
-def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
+              help="Print one JSON object: the hand, seat, skat, condition, profile, settings, deals and seed asked"
+                   " about, the advice, and games (one entry per game variant).")
+def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json):
     """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
@@ -165,16 +173,16 @@ def hand(cards, seat, skat, deals, seed, profile, settings, as_json):
     from strategies.registry import StrategyError
 
     try:
-        held, where, known = read_hand(cards, seat, skat)
+        held, at, known = read_hand(cards, seat, skat)
         with compiles_told(tell):
-            table = judge_hand(held, where, known, deals=deals, seed=seed, profile=profile, settings=settings)
+            table = judge_hand(held, at, known, deals=deals, seed=seed, profile=profile, settings=settings, where=where)
     except (HandError, ProfileError, StrategyError) as error:
         fail(str(error))
     if as_json:
         from sim.rules.cards import SEAT_NAMES, format_hand
 
-        asked = {"hand": format_hand(held), "seat": SEAT_NAMES[where], "skat": format_hand(known) if known else None,
-                 "profile": profile, "settings": list(settings), "deals": deals, "seed": seed}
+        asked = {"hand": format_hand(held), "seat": SEAT_NAMES[at], "skat": format_hand(known) if known else None,
+                 "where": where, "profile": profile, "settings": list(settings), "deals": deals, "seed": seed}
         click.echo(json.dumps({**asked, "advice": advice(table), "games": table.to_dicts()}))
         return
     click.echo(f"{'game':<26}{'wins (95% interval)':>24}{'expected SF':>13}{'schneider':>11}{'bid up to':>11}")

@@ -136,6 +136,7 @@ def analyze(runs, out, evaluators, jobs):
     folder = Path(out) if out else Path("results") / f"report-{Path(runs[0]).name}"
     try:
         _check_evaluators(runs, evaluators)
+        _warn_of_conditional_runs(runs)
         report = make_report(list(runs), folder, evaluators=list(evaluators) or None, jobs=jobs)
     except AnalysisError as error:
         fail(str(error))
@@ -153,3 +154,12 @@ def _check_evaluators(runs, wanted) -> None:
     unknown = [name for name in dict.fromkeys(wanted) if name not in logged]
     if unknown:
         fail(f"unknown evaluator {', '.join(map(repr, unknown))}: the runs logged {', '.join(logged) or 'none'}")
+
+
+def _warn_of_conditional_runs(runs) -> None:
+    """A line on stderr for each run dealt with fixed cards or a condition: its rates are conditional."""
+    from analysis import load_runs
+
+    for run in load_runs(runs):
+        if run.dealing:
+            tell(f"skatsim: warning: {run.label} is dealt only {run.dealing}; its rates hold for those deals only")

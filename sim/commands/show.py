@@ -1,9 +1,10 @@
 """One deal as a person reads it: hands, auction, skat, declaration, each trick, the result
 (in a declare-mode run: the hands and the eighteen games, one line each).
 
-The game is regenerated from the run's seed and profile (every deal is a pure
-function of its id) and checked against the logged row, so ``show`` works
-whether or not the run logged its tricks.
+The game is regenerated from the run's seed, dealing and profile (every deal is a
+pure function of its id) and checked against the logged row, so ``show`` works
+whether or not the run logged its tricks. A conditional run's deal says how the run
+was dealt (its fixed cards and condition).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import polars as pl
 
 from sim.rules.auction import max_bid_answers, run_auction
 from sim.rules.cards import SEAT_NAMES, format_card, format_hand
-from sim.rules.deal import deal
+from sim.rules.dealing import dealing_text
 from sim.rules.games import GAME_NAMES, Declaration
 from sim.rules.tricks import CardPlay
 from sim.runs import RunError
+from sim.runs.conditional import asked_of, dealt
 from sim.runs.folder import check_part, part_name, read_manifest
 from sim.runs.kinds import play_of
 from sim.runs.schema import SEATINGS, SIMULATION
@@ -39,12 +41,16 @@ def show_deal(folder: str | Path, deal_id: int) -> str:
     if not 0 <= deal_id < config["deals"]:
         raise RunError(f"deal {deal_id} is not in this run (deals 0 to {config['deals'] - 1})")
     head = f"Deal {deal_id} of {folder} (seed {config['seed']}, profile {config.get('profile')})"
+    dealing = dealing_text(config.get("dealing"), manifest.acceptance())
+    if dealing:
+        head += f"\nDealt only  {dealing}"
     if config["mode"] == "match":
         return "\n".join([head, *_match_mode(Path(folder), manifest, deal_id)])
     profile = build_profile(config["profile"], config["profile_spec"])
+    deals = dealt(asked_of(config), config["seed"], deal_id, 1)[0]
     if config["mode"] == "declare":
-        return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id)])
-    columns = play_deals(profile, seed=config["seed"], start=deal_id, count=1, log_tricks=True)
+        return "\n".join([head, *_declare_mode(profile, config["seed"], deal_id, deals)])
+    columns = play_deals(profile, seed=config["seed"], start=deal_id, count=1, log_tricks=True, deals=deals)
     _check_against_log(Path(folder), manifest, columns)
     row = {k: v[0] for k, v in columns.items()}
     return "\n".join([head, *_hands(row), *_auction(row), *_play(row)])
@@ -72,10 +78,10 @@ def _match_mode(folder: Path, manifest, deal_id: int) -> list[str]:
     return lines
 
 
-def _declare_mode(profile, seed: int, deal_id: int) -> list[str]:
-    """The deal's hands and the eighteen games of a declare-mode run, one line each."""
-    games = declare_every_game(profile, seed=seed, start=deal_id, count=1)
-    hands = dict(zip(("hand_f", "hand_m", "hand_r", "skat"), deal(seed, deal_id)))
+def _declare_mode(profile, seed: int, deal_id: int, deals: np.ndarray) -> list[str]:
+    """The deal's hands (``deals``: its one row) and the eighteen games of a declare-mode run, one line each."""
+    games = declare_every_game(profile, seed=seed, start=deal_id, count=1, deals=deals)
+    hands = dict(zip(("hand_f", "hand_m", "hand_r", "skat"), (int(x) for x in deals[0])))
     lines = [*_hands(hands), "Every seat declares every game at bid 18:"]
     for k in range(len(games["seat"])):
         row = {name: column[k] for name, column in games.items()}

@@ -39,39 +39,43 @@ def progress(new_bar: Callable, move_bar: Callable, line: Callable[..., dict]) -
 
         bars = []
 
-        def update(*told):
+        def update(*told, **named):
             if not bars:
-                bars.append(new_bar(tqdm, *told))
-            move_bar(bars[0], *told)
+                bars.append(new_bar(tqdm, *told, **named))
+            move_bar(bars[0], *told, **named)
 
         return update, lambda: [bar.close() for bar in bars]
 
-    def report(*told):
-        click.echo(json.dumps(line(*told)), err=True)
+    def report(*told, **named):
+        click.echo(json.dumps(line(*told, **named)), err=True)
 
     return report, lambda: None
 
 
 def run_progress(total: int) -> tuple[Callable, Callable]:
-    """The progress of a run, told with (deals done, deals in all, deals per second) after each part.
+    """The progress of a run, told with (deals done, deals in all, deals per second) after each part, and
+    in a conditional run dealt by rejection the share of candidate deals kept (``acceptance``).
 
     ``total`` 0: the total is told with the first update. The bar shows the runner's rate once, with
     the time left at that rate.
     """
-    def new_bar(tqdm, done, told_total, rate):
+    def new_bar(tqdm, done, told_total, rate, acceptance=None):
         return tqdm(total=told_total or total or None, unit="deal", unit_scale=True, dynamic_ncols=True,
                     bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]")
 
-    def move_bar(bar, done, told_total, rate):
+    def move_bar(bar, done, told_total, rate, acceptance=None):
         if bar.total is None and told_total:
             bar.total = told_total
         bar.update(done - bar.n)
         left = f", {time_left(told_total - done, rate)} left" if told_total else ""
-        bar.set_postfix_str(f"{rate:,.0f} deals/s{left}", refresh=True)
+        kept = "" if acceptance is None else f", {100 * acceptance:.3g}% of candidate deals kept"
+        bar.set_postfix_str(f"{rate:,.0f} deals/s{left}{kept}", refresh=True)
 
-    return progress(new_bar, move_bar,
-                    lambda done, told_total, rate: {"deals_done": done, "deals": told_total,
-                                                    "deals_per_s": round(rate)})
+    def line(done, told_total, rate, acceptance=None):
+        told = {"deals_done": done, "deals": told_total, "deals_per_s": round(rate)}
+        return told if acceptance is None else {**told, "acceptance": round(acceptance, 6)}
+
+    return progress(new_bar, move_bar, line)
 
 
 def time_left(deals: int, rate: float) -> str:

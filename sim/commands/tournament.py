@@ -28,6 +28,7 @@ from analysis.intervals import bootstrap_ratio
 from analysis.match import per_deal
 from sim.runs import RunError
 from sim.runs.atomic import make_folder, temporary_beside
+from sim.runs.conditional import dealing_suffix, run_dealing
 from sim.runs.folder import default_folder, settings_suffix
 from sim.runs.matches import match_profiles
 from strategies.profiles import Profile, build_profile, load_profile
@@ -80,22 +81,25 @@ def pair_folder(folder: Path, a: str, b: str) -> Path:
 
 def play_tournament(players, *, deals: int = 2000, seed: int = 0, card_play_only: bool = False, settings=(),
                     out=None, jobs: int | None = None, chunk_size: int = 500, progress=None,
-                    notice=None) -> Tournament:
+                    notice=None, fix=(), where: str | None = None) -> Tournament:
     """Play every pair of ``players`` (profile names or files, with ``@`` settings) in a duplicate
-    match of ``deals`` deals; write the standings, the pairs and the plot to the tournament's
-    folder and return them. Running it again resumes the matches not finished."""
+    match of ``deals`` deals (only deals with the cards ``fix`` fixed that meet ``where``, as
+    :func:`sim.runs.simulation.simulate`); write the standings, the pairs and the plot to the
+    tournament's folder and return them. Running it again resumes the matches not finished."""
     players = tuple(players)
     profiles = load_players(players, settings, card_play_only)
+    dealing = run_dealing(fix, where)
     kind = "tournament-card-play" if card_play_only else "tournament"
+    named = settings_suffix(settings) + dealing_suffix(dealing)
     folder = Path(out) if out is not None else default_folder(f"{kind}{settings_suffix(players)}", seed=seed,
-                                                              deals=deals, settings=settings_suffix(settings))
+                                                              deals=deals, settings=named)
     make_folder(folder)
     pairs = [(i, j) for i in range(len(players)) for j in range(i + 1, len(players))]
     folders = {}
     for k, (i, j) in enumerate(pairs):
         folders[i, j] = match_profiles(profiles[i], profiles[j], deals=deals, seed=seed, card_play_only=card_play_only,
                                        out=pair_folder(folder, players[i], players[j]), jobs=jobs,
-                                       chunk_size=chunk_size, notice=notice,
+                                       chunk_size=chunk_size, notice=notice, dealing=dealing,
                                        progress=_of_all(progress, before=k * deals, total=len(pairs) * deals))
     standings, pair_results = results(players, folders)
     result = Tournament(folder, players, deals=deals, card_play_only=card_play_only, standings=standings,
@@ -109,7 +113,7 @@ def _of_all(progress, *, before: int, total: int):
     before it done, ``total`` in all."""
     if progress is None:
         return None
-    return lambda done, _, rate: progress(before + done, total, rate)
+    return lambda done, _, rate, **named: progress(before + done, total, rate, **named)
 
 
 def results(players, folders: dict) -> tuple[pl.DataFrame, pl.DataFrame]:

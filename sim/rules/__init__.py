@@ -6,6 +6,8 @@ encoding and the rules each module implements:
 - :mod:`sim.rules.cards`: cards, their notation, card points and bitmask hands;
 - :mod:`sim.rules.rng` and :mod:`sim.rules.deal`: counter-based random streams and dealing
   (deal ``i`` of seed ``s`` is a pure function of both);
+- :mod:`sim.rules.conditions`, :mod:`sim.rules.deal_counts` and :mod:`sim.rules.dealing`: fixed cards and
+  conditions on the hands, dealt from the exact conditional distribution of the uniform deal;
 - :mod:`sim.rules.auction`: the auction;
 - :mod:`sim.rules.games`: game types, declarations and their legality;
 - :mod:`sim.rules.tricks`: legal cards, trick winners, the play state, which cards beat which;

@@ -18,6 +18,8 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Purposes of the random streams of a deal; each gets its own stream.
 STREAM_DEAL = 0
 STREAM_PLAY = 1
+#: The further candidate deals of a conditional run's deal (the first is the deal's own stream).
+STREAM_REDEAL = 2
 
 
 @njit(cache=True, inline="always")
@@ -50,9 +52,24 @@ def below(state, n):
     Returns (new state, value).
     """
     n64 = np.uint64(n)
-    threshold = (np.uint64(1 << 32) - n64) % n64
     while True:
         state, r = next_u64(state)
         m = (r >> np.uint64(32)) * n64
-        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
+        low = m & np.uint64(0xFFFFFFFF)
+        # the threshold (2**32 mod n) is below n: a draw whose low part reaches n is kept without it
+        if low >= n64 or low >= (np.uint64(1 << 32) - n64) % n64:
             return state, np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def below_wide(state, n):
+    """Uniform integer in [0, n) for 1 <= n < 2**63, exactly (a 64-bit draw, the biased top rejected).
+
+    Returns (new state, value).
+    """
+    n64 = np.uint64(n)
+    threshold = (np.uint64(0) - n64) % n64   # 2**64 mod n: the draws below it are the biased ones
+    while True:
+        state, r = next_u64(state)
+        if r >= threshold:
+            return state, np.int64(r % n64)

@@ -15,6 +15,8 @@ The runs:
   or on a Dask cluster; resumed and grown;
 - :mod:`sim.runs.players`: who plays a run, as its processes build them and its manifest and rows
   record them (profiles, models, evaluators);
+- :mod:`sim.runs.conditional`: how a run deals: uniformly, or with fixed cards and a condition on the
+  hands, checked, recorded and built once a process;
 - :mod:`sim.runs.simulation`: a profile's run (``simulate``);
 - :mod:`sim.runs.matches`: a duplicate match between two profiles (``match``);
 - :mod:`sim.runs.decisions`: card decisions valued by a teacher, and reading them back;

@@ -18,9 +18,10 @@ import pyarrow.parquet as pq
 
 from sim.runs import RunError
 from sim.runs.compiling import check_kernel_cache
+from sim.runs.conditional import asked_of, dealing_record, dealing_suffix, dealt, run_dealing
 from sim.runs.folder import default_folder, part_name, read_manifest
 from sim.runs.players import cached_profile, card_play_models, with_card_play_models
-from sim.runs.runner import RunConfig, check_config, run
+from sim.runs.runner import TRIES, RunConfig, check_config, run
 from strategies.learning.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 from strategies.profiles import load_profile
 
@@ -35,44 +36,53 @@ class DecisionDeals:
     spec: dict
     _: KW_ONLY
     teacher: str = "open_hand"
+    dealing: dict | None = None   # fixed cards and a condition (sim.runs.conditional.run_dealing); None: uniform
 
     def __call__(self, seed: int, start: int, count: int) -> dict:
-        return decision_columns(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
-                                teacher=self.teacher)
+        deals, tries = dealt(self.dealing, seed, start, count)
+        columns = decision_columns(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
+                                   teacher=self.teacher, deals=deals)
+        if tries is not None:
+            columns[TRIES] = tries
+        return columns
 
     def description(self) -> dict:
-        """What the manifest records of the players: the profile spelled out and the teacher."""
+        """What the manifest records of the players: the profile spelled out, the teacher, and how the deals
+        are dealt when not uniformly."""
         if self.teacher == "rollout":
             teacher = {"name": "rollout", "players": "the profile's own", "schneider_weight": SCHNEIDER_WEIGHT}
         else:
             teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT}
-        return with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher},
-                                     card_play_models(self.profile, self.spec))
+        return with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher,
+                                      **dealing_record(self.dealing)}, card_play_models(self.profile, self.spec))
 
     @classmethod
     def from_description(cls, described: dict) -> DecisionDeals:
         """The play that :meth:`description` describes (a manifest's config holds it): its inverse."""
         teacher = "rollout" if described["teacher"]["name"] == "rollout" else "open_hand"
-        return cls(described["profile"], described["profile_spec"], teacher=teacher)
+        return cls(described["profile"], described["profile_spec"], teacher=teacher, dealing=asked_of(described))
 
 
 def log_decisions(deals: int, *, seed: int = 0, profile: str = "default", settings=(), out=None,
                   jobs: int | None = None, chunk_size: int = 1000, progress=None, notice=None,
-                  teacher: str = "open_hand") -> Path:
+                  teacher: str = "open_hand", fix=(), where: str | None = None) -> Path:
     """Play ``deals`` deals with ``profile`` and write their card decisions, valued by ``teacher`` (one of
     TEACHERS: the open-hand value of the real deal, or the end of the real deal played out by the profile's
-    card players), to a run folder; returns the folder. The same folder again resumes the run."""
+    card players), to a run folder; returns the folder. The same folder again resumes the run. ``fix`` and
+    ``where`` deal only such deals (as :func:`sim.runs.simulation.simulate`)."""
     check_kernel_cache()
     check_config(deals, seed=seed, mode=MODE, chunk_size=chunk_size)
+    dealing = run_dealing(fix, where)
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
     loaded = load_profile(profile, list(settings))
     if any(s.card_play.builtin is None for s in loaded.seats):
         raise RunError("decisions are logged with skatsim's own card players only")
-    play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher)
+    play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher, dealing=dealing)
     config = RunConfig(deals, seed, play.description(), mode=MODE, chunk_size=chunk_size)
     kind = "decisions" if teacher == "open_hand" else f"decisions-{teacher}"
-    folder = Path(out) if out is not None else default_folder(f"{kind}-{loaded.name}", seed=seed, deals=deals)
+    folder = Path(out) if out is not None else default_folder(f"{kind}-{loaded.name}", seed=seed, deals=deals,
+                                                              settings=dealing_suffix(dealing))
     return run(play, config, folder, jobs=jobs, progress=progress, notice=notice)
 
 

@@ -168,6 +168,18 @@ class Manifest:
     def mode(self) -> str:
         return self.config["mode"]
 
+    def acceptance(self) -> float | None:
+        """In a conditional run dealt by rejection, the share of the candidate deals tried that were kept,
+        over its finished parts (whose facts record the ``tries``); None in any other run."""
+        chunk, deals = self.config.get("chunk_size"), self.config.get("deals")
+        kept = tried = 0
+        for index, facts in self.parts.items():
+            tries = facts.get("tries") if isinstance(facts, dict) else None
+            if is_whole(tries) and tries > 0 and is_whole(chunk) and is_whole(deals) and index.isdigit():
+                kept += max(0, min(chunk, deals - int(index) * chunk))
+                tried += tries
+        return kept / tried if tried else None
+
     @property
     def evaluators(self) -> dict[str, dict]:
         """The evaluators whose scores the run logs: name -> {"thresholds": {game: value}}."""

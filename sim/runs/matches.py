@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.runs.compiling import CompiledInTwo, check_kernel_cache
+from sim.runs.conditional import asked_of, dealing_record, dealing_suffix, dealt, run_dealing
 from sim.runs.folder import default_folder, settings_suffix
 from sim.runs.players import (
     cached_profile,
@@ -21,7 +22,7 @@ from sim.runs.players import (
     evaluator_record,
     with_card_play_models,
 )
-from sim.runs.runner import RunConfig, check_config, run
+from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.runs.schema import SEATINGS, seats_of
 from strategies.deals import play_deals, warm_card_play
 from strategies.profiles import Profile, load_profile, mixed_seating
@@ -35,7 +36,8 @@ class MatchDeals(CompiledInTwo):
 
     With ``card_play_only`` every seat bids, discards and declares as A does; only the card
     play follows the seating. Every seating of a deal draws from that deal's own random
-    streams, so the six games differ only by who sits where.
+    streams, so the six games differ only by who sits where. The deals are dealt once for all six,
+    uniformly or as ``dealing`` asks (:func:`sim.runs.conditional.run_dealing`).
     """
 
     a: str
@@ -46,17 +48,22 @@ class MatchDeals(CompiledInTwo):
     card_play_only: bool = False
     log_tricks: bool = False
     evaluators: tuple[str, ...] = ()
+    dealing: dict | None = None
 
     def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
+        deals, tries = dealt(self.dealing, seed, start, count)
         plays = []
         for seating, seated in enumerate(self._seated()):
             columns = play_deals(seated, seed=seed, start=start, count=count, log_tricks=self.log_tricks,
-                                 play_cards=play_cards)
+                                 play_cards=play_cards, deals=deals)
             columns.update(evaluator_columns(sorted(self.evaluators), columns))
             columns["seating"] = np.full(count, seating, dtype=np.int8)
             plays.append(columns)
         order = np.argsort(np.concatenate([p["deal_id"] for p in plays]), kind="stable")  # deal by deal
-        return {name: np.concatenate([p[name] for p in plays])[order] for name in plays[0]}
+        columns = {name: np.concatenate([p[name] for p in plays])[order] for name in plays[0]}
+        if tries is not None:
+            columns[TRIES] = tries
+        return columns
 
     def _seated(self) -> list[Profile]:
         """The players of every seating in turn, A's and B's strategies at the seats each side holds."""
@@ -71,11 +78,12 @@ class MatchDeals(CompiledInTwo):
 
     def description(self) -> dict:
         """What the manifest records of the players: both sides' profiles spelled out, whether only the
-        card play differs, and the evaluators logged."""
+        card play differs, the evaluators logged, and how the deals are dealt when not uniformly."""
         described = {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,
                      "match": {"a": self.a, "a_spec": self.a_spec, "b": self.b, "b_spec": self.b_spec,
                                "card_play_only": self.card_play_only},
-                     "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
+                     "evaluators": {name: evaluator_record(name) for name in self.evaluators},
+                     **dealing_record(self.dealing)}
         return with_card_play_models(described, {"a": card_play_models(self.a, self.a_spec),
                                                  "b": card_play_models(self.b, self.b_spec)})
 
@@ -85,38 +93,41 @@ class MatchDeals(CompiledInTwo):
         sides = described["match"]
         return cls(sides["a"], sides["a_spec"], sides["b"], sides["b_spec"],
                    card_play_only=sides.get("card_play_only", False), log_tricks=described.get("log_tricks", False),
-                   evaluators=tuple(described.get("evaluators", {})))
+                   evaluators=tuple(described.get("evaluators", {})), dealing=asked_of(described))
 
 
 def match(a: str, b: str, *, deals: int = 2000, seed: int = 0, settings=(), settings_a=(), settings_b=(),
           card_play_only: bool = False, out=None, jobs: int | None = None, chunk_size: int = 500,
-          log_tricks: bool = False, progress=None, notice=None) -> Path:
+          log_tricks: bool = False, progress=None, notice=None, fix=(), where: str | None = None) -> Path:
     """Play a duplicate match between profiles ``a`` and ``b`` (names or TOML files) into a run
     folder; returns the folder.
 
     Every deal is played six times: for each seat, A alone against two B players and B
     alone against two A players. ``settings`` change both profiles, ``settings_a`` and
-    ``settings_b`` one of them. ``analysis.match_result`` (or ``skatsim match``) reads the
-    result from the folder.
+    ``settings_b`` one of them. ``fix`` and ``where`` deal only such deals (as :func:`sim.runs.simulation.simulate`).
+    ``analysis.match_result`` (or ``skatsim match``) reads the result from the folder.
     """
     check_kernel_cache()
     check_config(deals, seed=seed, mode="match", chunk_size=chunk_size)
+    dealing = run_dealing(fix, where)
     side_a = load_profile(a, [*settings, *settings_a])
     side_b = load_profile(b, [*settings, *settings_b])
     if out is None:
         kind = "match-card-play" if card_play_only else "match"
         named = settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-")
-        out = default_folder(f"{kind}-{side_a.name}-{side_b.name}", seed=seed, deals=deals, settings=named)
+        out = default_folder(f"{kind}-{side_a.name}-{side_b.name}", seed=seed, deals=deals,
+                             settings=named + dealing_suffix(dealing))
     return match_profiles(side_a, side_b, deals=deals, seed=seed, card_play_only=card_play_only, out=out, jobs=jobs,
-                          chunk_size=chunk_size, log_tricks=log_tricks, progress=progress, notice=notice)
+                          chunk_size=chunk_size, log_tricks=log_tricks, progress=progress, notice=notice,
+                          dealing=dealing)
 
 
 def match_profiles(side_a: Profile, side_b: Profile, *, deals: int, seed: int, card_play_only: bool, out,
                    jobs: int | None = None, chunk_size: int = 500, log_tricks: bool = False, progress=None,
-                   notice=None) -> Path:
+                   notice=None, dealing: dict | None = None) -> Path:
     """:func:`match` between two built profiles (their names and specs go to the manifest) into the
-    folder ``out``."""
+    folder ``out``, dealt as ``dealing`` asks (:func:`sim.runs.conditional.run_dealing`; None: uniformly)."""
     play = MatchDeals(side_a.name, side_a.spec, side_b.name, side_b.spec, card_play_only=card_play_only,
-                      log_tricks=log_tricks, evaluators=tuple(logged_evaluators()))
+                      log_tricks=log_tricks, evaluators=tuple(logged_evaluators()), dealing=dealing)
     config = RunConfig(deals, seed, play.description(), mode="match", chunk_size=chunk_size)
     return run(play, config, Path(out), jobs=jobs, progress=progress, notice=notice)

@@ -40,6 +40,10 @@ from sim.runs.schema import MODES, SCHEMA_VERSION, SIMULATION
 
 #: Plays deals ``start .. start + count - 1`` of ``seed``; returns the part's columns.
 PlayDeals = Callable[[int, int, int], dict]
+#: What a play adds to its columns when it turned down candidate deals (a conditional run dealt by
+#: rejection, :mod:`sim.rules.dealing`): the candidates it tried. The part's facts in the manifest
+#: record them (``tries``), not its rows.
+TRIES = "deal_tries"
 #: A part written: (part index, deals or lines in it, seconds it took, its facts for the manifest).
 WrittenPart = tuple[int, int, float, dict]
 
@@ -211,8 +215,11 @@ class PartWriter:
         """Play and write one part; returns (index, deals, seconds, the part's facts)."""
         index, start, count = part
         began = time.perf_counter()
-        facts = write_part(Path(self.folder), index, self.play(self.config.seed, start, count),
-                           mode=self.config.mode)
+        columns = self.play(self.config.seed, start, count)
+        tries = columns.pop(TRIES, None)
+        facts = write_part(Path(self.folder), index, columns, mode=self.config.mode)
+        if tries is not None:
+            facts["tries"] = int(tries)
         return index, count, time.perf_counter() - began, facts
 
 
@@ -329,16 +336,20 @@ def record_parts(folder: Path, manifest: Manifest, written: Iterable[WrittenPart
     interrupted run keeps every part it finished; a simulation and an import alike.
 
     ``done`` deals (or lines) were in the parts already there; ``progress`` is called after each part
-    with (deals done, deals in all or None while unknown, deals per second).
+    with (deals done, deals in all or None while unknown, deals per second), and in a run that turned
+    down candidate deals also with ``acceptance``, the share of the candidates tried so far that were kept.
     """
     began = time.perf_counter()
-    count = 0
+    count = kept = tried = 0
     for index, deals, _, facts in written:
         manifest.add_part(index, facts)
         manifest.save(folder)
         count += deals
+        if "tries" in facts:
+            kept, tried = kept + deals, tried + facts["tries"]
         if progress is not None:
-            progress(done + count, total, count / max(time.perf_counter() - began, 1e-9))
+            rate = count / max(time.perf_counter() - began, 1e-9)
+            progress(done + count, total, rate, **({"acceptance": kept / tried} if tried else {}))
 
 
 def finish_run(folder: Path, manifest: Manifest) -> None:

@@ -8,7 +8,9 @@ to the strategy-agnostic runner (:mod:`sim.runs.runner`)::
 
     from sim.runs.simulation import simulate
     folder = simulate(100_000, seed=1, profile="default", out="results/try")
-"""
+
+With ``fix`` and ``where`` a run deals only deals with those cards fixed that meet the condition
+(:mod:`sim.runs.conditional`)."""
 
 from __future__ import annotations
 
@@ -17,11 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.rules.cards import SEAT_SUFFIXES
-from sim.rules.deal import deal_batch
 from sim.rules.games import NULL
 from sim.runs import RunError
 from sim.runs.compiling import CompiledInTwo, check_kernel_cache
+from sim.runs.conditional import asked_of, dealing_record, dealing_suffix, dealt, run_dealing
 from sim.runs.folder import default_folder, settings_suffix
 from sim.runs.players import (
     cached_profile,
@@ -31,7 +32,7 @@ from sim.runs.players import (
     evaluator_record,
     with_card_play_models,
 )
-from sim.runs.runner import RunConfig, check_config, run
+from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
 from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals, warm_card_play
 from strategies.profiles import load_profile
@@ -42,8 +43,9 @@ from strategies.registry import logged_evaluators
 class ProfileDeals(CompiledInTwo):
     """Plays deals with a profile: the runner's ``play(seed, start, count) -> columns``.
 
-    Plain data, so that it pickles to worker processes; the profile is built in each
-    process from its spec. Every row also gets each logged evaluator's scores
+    Plain data, so that it pickles to worker processes; the profile (and the ``dealing``,
+    :func:`sim.runs.conditional.run_dealing`) is built in each process. Every row also gets each logged
+    evaluator's scores
     (see :func:`sim.runs.players.evaluator_columns`), in the order of their names, so that every part
     of a run has its columns in the same order however the play was set up.
     """
@@ -57,28 +59,33 @@ class ProfileDeals(CompiledInTwo):
     variants: str = "profile"   # declare mode: each game as the profile declares it, or "all" variants
     open_hand: bool = False     # add each game's open-hand value and outcome at the first lead (oh_*)
     seat_scores: bool = False   # game mode: log every seat's evaluator scores, not only the declarer's
+    dealing: dict | None = None  # fixed cards and a condition (sim.runs.conditional.run_dealing); None: uniform
 
     def __call__(self, seed: int, start: int, count: int, *, play_cards: bool = True) -> dict:
+        deals, tries = dealt(self.dealing, seed, start, count)
         if self.mode == "declare":
-            return self._declare_mode(seed, start, count, play_cards=play_cards)
-        columns = play_deals(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
-                             log_tricks=self.log_tricks, play_cards=play_cards)
-        columns.update(evaluator_columns(sorted(self.evaluators), columns, self.seat_scores))
-        if self.open_hand:
-            dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES] + [columns["skat"]])
-            columns.update(open_hand_columns(dealt, columns["declarer"], columns))
+            columns = self._declare_mode(seed, start, deals, play_cards=play_cards)
+        else:
+            columns = play_deals(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
+                                 log_tricks=self.log_tricks, play_cards=play_cards, deals=deals)
+            columns.update(evaluator_columns(sorted(self.evaluators), columns, self.seat_scores))
+            if self.open_hand:
+                columns.update(open_hand_columns(deals, columns["declarer"], columns))
+        if tries is not None:
+            columns[TRIES] = tries
         return columns
 
-    def _declare_mode(self, seed: int, start: int, count: int, *, play_cards: bool) -> dict:
+    def _declare_mode(self, seed: int, start: int, deals: np.ndarray, *, play_cards: bool) -> dict:
         """Every seat declares every game (or variant): one row each, with its own evaluator scores."""
-        columns = declare_every_game(cached_profile(self.profile, self.spec), seed=seed, start=start, count=count,
-                                     log_tricks=self.log_tricks, variants=self.variants, play_cards=play_cards)
-        dealt = deal_batch(seed, start, count)[columns["deal_id"] - start]
+        columns = declare_every_game(cached_profile(self.profile, self.spec), seed=seed, start=start, count=len(deals),
+                                     log_tricks=self.log_tricks, variants=self.variants, play_cards=play_cards,
+                                     deals=deals)
+        rows = deals[columns["deal_id"] - start]
         seats = columns["seat"]
-        columns.update(declared_scores(sorted(self.evaluators), hands=dealt[np.arange(len(seats)), seats],
+        columns.update(declared_scores(sorted(self.evaluators), hands=rows[np.arange(len(seats)), seats],
                                        seats=seats, games=columns["game"]))
         if self.open_hand:
-            columns.update(open_hand_columns(dealt, seats, columns))
+            columns.update(open_hand_columns(rows, seats, columns))
         return columns
 
     def warm_card_play(self) -> None:
@@ -87,7 +94,7 @@ class ProfileDeals(CompiledInTwo):
 
     def description(self) -> dict:
         """What the manifest records of the players: the profile spelled out, how it plays (the mode and
-        its options) and the evaluators logged."""
+        its options), the evaluators logged, and how it deals when not uniformly."""
         described = {"profile": self.profile, "profile_spec": self.spec, "mode": self.mode,
                      "log_tricks": self.log_tricks,
                      "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
@@ -98,6 +105,7 @@ class ProfileDeals(CompiledInTwo):
             described["open_hand"] = True
         if self.seat_scores:
             described["seat_scores"] = True
+        described.update(dealing_record(self.dealing))
         return described
 
     @classmethod
@@ -106,7 +114,7 @@ class ProfileDeals(CompiledInTwo):
         return cls(described["profile"], described["profile_spec"], mode=described["mode"],
                    log_tricks=described.get("log_tricks", False), evaluators=tuple(described.get("evaluators", {})),
                    variants=described.get("variants", "profile"), open_hand=described.get("open_hand", False),
-                   seat_scores=described.get("seat_scores", False))
+                   seat_scores=described.get("seat_scores", False), dealing=asked_of(described))
 
 
 def open_hand_columns(dealt: np.ndarray, declarer: np.ndarray, columns: dict) -> dict:
@@ -126,7 +134,7 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
              progress=None, notice=None, variants: str = "profile", open_hand: bool = False,
-             seat_scores: bool = False) -> Path:
+             seat_scores: bool = False, fix=(), where: str | None = None) -> Path:
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
     ``settings`` change the profile (``card_play=random``, ...). ``variants="all"`` makes
@@ -135,10 +143,13 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
     ``notice`` is told in one line). ``progress`` is called with (deals done, deals in
     all, deals per second) after each part. ``open_hand`` adds each game's open-hand value
     and outcome at its first lead (columns ``oh_declarer_points``, ``oh_won``). ``seat_scores`` logs
-    every seat's evaluator scores for every game (game mode), not only the declarer's.
+    every seat's evaluator scores for every game (game mode), not only the declarer's. ``fix``
+    (``SEAT=CARDS`` texts or a mapping of seat to cards) and ``where`` (a condition on the hands) deal only
+    such deals, from the exact conditional distribution (:mod:`sim.rules.dealing`).
     """
     check_kernel_cache()
     check_config(deals, seed=seed, mode=mode, chunk_size=chunk_size)
+    dealing = run_dealing(fix, where)
     if variants not in DECLARE_VARIANTS or (variants != "profile" and mode != "declare"):
         raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
                        f" not {variants!r}")
@@ -148,9 +159,10 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
                        " row's own score)")
     play = ProfileDeals(loaded.name, loaded.spec, mode=mode, log_tricks=log_tricks,
                         evaluators=tuple(logged_evaluators()), variants=variants, open_hand=open_hand,
-                        seat_scores=seat_scores)
+                        seat_scores=seat_scores, dealing=dealing)
     config = RunConfig(deals, seed, play.description(), mode=mode, chunk_size=chunk_size)
+    named = settings_suffix(settings) + dealing_suffix(dealing)
     folder = Path(out) if out is not None else default_folder(f"{loaded.name}-{mode}", seed=seed, deals=deals,
-                                                              settings=settings_suffix(settings))
+                                                              settings=named)
     return run(play, config, folder, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
                notice=notice)

@@ -172,13 +172,14 @@ def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stac
     return kept
 
 
-def decision_columns(profile: Profile, *, seed: int, start: int, count: int, teacher: str = "open_hand") -> dict:
+def decision_columns(profile: Profile, *, seed: int, start: int, count: int, teacher: str = "open_hand",
+                     deals: np.ndarray | None = None) -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
     (built-in card players only): ``deal_id``, ``view`` (n, VIEW.size), ``legal`` and ``values`` (n, 32)
-    of ``teacher`` (one of TEACHERS)."""
+    of ``teacher`` (one of TEACHERS). ``deals`` as in :func:`strategies.deals.play_deals`."""
     if teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
-    deals = deal_batch(seed, start, count)
+    deals = deal_batch(seed, start, count) if deals is None else deals
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     declarer, bid = run_auctions(np.stack([p.max_bid for p in plans], axis=1))
     decl = declare(profile, deals, plans, declarer, bid)

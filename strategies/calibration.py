@@ -20,7 +20,9 @@ safer null hand a null), and a coefficient the unconstrained fit puts on the wro
 is held at 0 (:data:`MONOTONE`).
 
 A model is plain data (:meth:`Model.to_dict`), stored in a TOML profile; nothing is
-pickled. :mod:`strategies.expected` turns its probabilities into expected scores.
+pickled. It records the card player whose play its runs show (``card_play``, written
+by ``skatsim calibrate``): the odds of a hand are those of that player's play.
+:mod:`strategies.expected` turns its probabilities into expected scores.
 """
 
 from __future__ import annotations
@@ -132,6 +134,8 @@ class Model:
     """Every fitted probability of a calibration, by :func:`key`."""
 
     parts: dict[str, Logistic]
+    #: The card player (its profile section) whose play the probabilities describe, if recorded.
+    card_play: dict | None = None
 
     def probability(self, outcome: str, group: str, situation: str, x: np.ndarray) -> np.ndarray:
         """P(outcome) of each row of features ``x`` (:func:`features` of ``group``) in a game of ``group``
@@ -142,19 +146,25 @@ class Model:
         return part.probability(x)
 
     def to_dict(self) -> dict:
-        return {"version": MODEL_VERSION, **{name: part.to_dict() for name, part in sorted(self.parts.items())}}
+        recorded = {} if self.card_play is None else {"card_play": dict(self.card_play)}
+        return {"version": MODEL_VERSION, **recorded,
+                **{name: part.to_dict() for name, part in sorted(self.parts.items())}}
 
     @classmethod
     def from_dict(cls, data) -> "Model":
         if not isinstance(data, dict) or data.get("version") != MODEL_VERSION:
             raise ValueError(f"the model must be a section of version {MODEL_VERSION}"
                              " (made by `skatsim calibrate`)")
-        parts = {name: Logistic.from_dict(part, name) for name, part in data.items() if name != "version"}
+        card_play = data.get("card_play")
+        if card_play is not None and not (isinstance(card_play, dict) and isinstance(card_play.get("name"), str)):
+            raise ValueError("the model's card_play must be a card player's section (its name and parameters)")
+        parts = {name: Logistic.from_dict(part, name) for name, part in data.items()
+                 if name not in ("version", "card_play")}
         needed = [key("win", group, situation) for group in GROUPS for situation in SITUATIONS]
         missing = [name for name in needed if name not in parts]
         if missing:
             raise ValueError(f"the model lacks {', '.join(missing[:3])}")
-        return cls(parts)
+        return cls(parts, card_play)
 
 
 # --- checks of a fit ------------------------------------------------------------------------

@@ -10,7 +10,9 @@ probabilities, the expected Seeger-Fabian score of declaring a game at a bid is:
     null of value N:       P(win) (N + 50) - P(lost) (2 N + 50); not declarable when N < bid
 
 and announcing schneider, schwarz or ouvert in a hand game replaces P(win) by
-P(schneider) or P(schwarz) and adds their levels. Passing scores 0.
+P(schneider) or P(schwarz) and adds their levels. Passing scores 0. With ``objective`` w
+(0 ``own``, the default; 1 ``table``) a lost game costs 40 w more: at 1 the score is the
+side's against the table, the yardstick of a duplicate match.
 
 The bidder judges each game after picking up and hand (null: plain or ouvert), chooses
 pick-up or hand and the game by the best expected result at 18, and bids up to the
@@ -35,7 +37,7 @@ from numba import njit
 
 from sim.rules.auction import BID_VALUES
 from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
-from sim.rules.scoring import SF_LOST_PENALTY, SF_WON_BONUS
+from sim.rules.scoring import SF_DEFENDER_BONUS, SF_LOST_PENALTY, SF_WON_BONUS
 
 from .calibration import LOGIT_LIMIT, OUTCOMES, Model, key
 from .hand_features import FACTS, MATADORS_OF, MOST_FEATURES, group_features, hand_facts, signed_matadors
@@ -56,35 +58,43 @@ def _won(value):
 
 
 @njit(cache=True, inline="always")
-def _lost(value):
-    return 2 * value + SF_LOST_PENALTY
+def _lost(value, extra):
+    """What a lost game of ``value`` costs: its Seeger-Fabian loss and ``extra`` (:func:`lost_extra`)."""
+    return 2 * value + SF_LOST_PENALTY + extra
+
+
+def lost_extra(objective: float) -> float:
+    """The points a lost game costs beyond the declarer's own loss under ``objective`` (0 ``own``, 1
+    ``table``: each defender's bonus, which the side pays on average over a duplicate's two seatings)."""
+    return float(objective) * SF_DEFENDER_BONUS
 
 
 @njit(cache=True, inline="always")
-def suit_or_grand(p_win, p_schneider, base, levels, bid):
-    """Expected Seeger-Fabian score of a suit or grand game of ``levels`` without schneider, at ``bid``."""
+def suit_or_grand(p_win, p_schneider, base, levels, bid, extra):
+    """Expected Seeger-Fabian score of a suit or grand game of ``levels`` without schneider, at ``bid``, a
+    lost game costing ``extra`` more."""
     q = min(p_schneider, p_win)
     value, value_schneider = base * levels, base * (levels + 1)
     if value >= bid:
-        return q * _won(value_schneider) + (p_win - q) * _won(value) - (1 - p_win) * _lost(value)
+        return q * _won(value_schneider) + (p_win - q) * _won(value) - (1 - p_win) * _lost(value, extra)
     if value_schneider >= bid:  # the smallest multiple of base reaching the bid is the value with schneider
-        return q * _won(value_schneider) - (1 - q) * _lost(value_schneider)
-    return float(-_lost(base * -(-bid // base)))
+        return q * _won(value_schneider) - (1 - q) * _lost(value_schneider, extra)
+    return float(-_lost(base * -(-bid // base), extra))
 
 
 @njit(cache=True, inline="always")
-def announced(p_make, base, levels, bid):
+def announced(p_make, base, levels, bid, extra):
     """Expected score of a hand game whose announcement (``levels`` counted in) is made with ``p_make``."""
     value = base * levels
     if value >= bid:
-        return p_make * _won(value) - (1 - p_make) * _lost(value)
+        return p_make * _won(value) - (1 - p_make) * _lost(value, extra)
     return NO_GAME
 
 
 @njit(cache=True, inline="always")
-def null(p_win, variant_value, bid):
+def null(p_win, variant_value, bid, extra):
     if variant_value >= bid:
-        return p_win * _won(variant_value) - (1 - p_win) * _lost(variant_value)
+        return p_win * _won(variant_value) - (1 - p_win) * _lost(variant_value, extra)
     return NO_GAME
 
 
@@ -165,9 +175,9 @@ def _probabilities(quads, purpose, game, x, count, p):
 
 
 @njit(cache=True, inline="always")
-def _better_null(p_plain, p_ouvert, hand, bid):
+def _better_null(p_plain, p_ouvert, hand, bid, extra):
     """(expected result of the better null, ouvert is the better one)."""
-    plain, open_ = null(p_plain, NULL_VALUES[hand], bid), null(p_ouvert, NULL_VALUES[2 + hand], bid)
+    plain, open_ = null(p_plain, NULL_VALUES[hand], bid, extra), null(p_ouvert, NULL_VALUES[2 + hand], bid, extra)
     return max(plain, open_), open_ > plain
 
 
@@ -175,7 +185,7 @@ def _better_null(p_plain, p_ouvert, hand, bid):
 
 
 @njit(cache=True, inline="always")
-def _dealt_options(quads, facts, x, p, best, schneider, levels, null_ouvert):
+def _dealt_options(quads, extra, facts, x, p, best, schneider, levels, null_ouvert):
     """The ten cards as dealt, after picking up (row 0) and hand (row 1), at 18: each game's expected
     result (``best``), for suit and grand that when the bid needs schneider and the value levels."""
     for game in range(NULL + 1):
@@ -184,12 +194,12 @@ def _dealt_options(quads, facts, x, p, best, schneider, levels, null_ouvert):
         for hand in range(2):
             win, other = p[2 * hand], p[2 * hand + 1]   # null: plain and ouvert
             if game == NULL:
-                best[hand, NULL], null_ouvert[hand] = _better_null(win, other, hand, LOWEST_BID)
+                best[hand, NULL], null_ouvert[hand] = _better_null(win, other, hand, LOWEST_BID, extra)
                 continue
             base, level = BASE_VALUES[game], abs(int(facts[MATADORS_OF + game])) + 1 + hand
             levels[hand, game] = level
-            best[hand, game] = suit_or_grand(win, other, base, level, LOWEST_BID)
-            schneider[hand, game] = suit_or_grand(win, other, base, level, base * (level + 1))
+            best[hand, game] = suit_or_grand(win, other, base, level, LOWEST_BID, extra)
+            schneider[hand, game] = suit_or_grand(win, other, base, level, base * (level + 1), extra)
 
 
 @njit(cache=True, inline="always")
@@ -221,13 +231,14 @@ def _first_largest(scores, row):
 # denominator is at least 1), so no exception path crosses the hand loop, and numba can drop the reference
 # counts of the scratch arrays the inlined helpers bind each hand (about 20 a hand, 8% of a default deal).
 @njit(cache=True, error_model="numpy")
-def _plan_each(quads, margin, hands, seats, max_bid, game, hand, ouvert, scores, margins, hand_games, null_ouvert):
+def _plan_each(quads, extra, margin, hands, seats, max_bid, game, hand, ouvert, scores, margins, hand_games,
+               null_ouvert):
     facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
     best, schneider = np.empty((2, NULL + 1)), np.empty((2, GRAND + 1))
     levels, ouverts = np.empty((2, GRAND + 1), dtype=np.int64), np.empty(2, dtype=np.bool_)
     for k in range(hands.shape[0]):
         hand_facts(hands[k], seats[k], facts)
-        _dealt_options(quads, facts, x, p, best, schneider, levels, ouverts)
+        _dealt_options(quads, extra, facts, x, p, best, schneider, levels, ouverts)
         for g in range(NULL + 1):        # the assessment: every game at its better variant
             scores[k, g] = max(best[0, g], best[1, g])
             margins[k, g] = scores[k, g] - margin
@@ -257,6 +268,7 @@ class ExpectedScoreBidder:
 
     model: Model
     margin: float
+    objective: float = 0.0
     quads: tuple = field(init=False, repr=False, compare=False)   # the model as the kernels read it
 
     def __post_init__(self):
@@ -275,29 +287,38 @@ class ExpectedScoreBidder:
                        Assessment(np.empty((n, 6)), np.empty((n, 6)), np.empty((n, 6), np.bool_),
                                   np.empty(n, np.bool_)))
         judged = plan.assessment
-        _plan_each(self.quads, float(self.margin), hands, _seat_array(seats, n), plan.max_bid, plan.game,
-                   plan.hand, plan.ouvert, judged.scores, judged.margins, judged.hand, judged.null_ouvert)
+        _plan_each(self.quads, lost_extra(self.objective), float(self.margin), hands, _seat_array(seats, n),
+                   plan.max_bid, plan.game, plan.hand, plan.ouvert, judged.scores, judged.margins, judged.hand,
+                   judged.null_ouvert)
         return plan
 
 
 #: The model a calibrated strategy reads, as `skatsim calibrate` writes it into a profile.
 MODEL = Parameter("model", "section", None, "the fitted win probabilities (written by `skatsim calibrate`)")
+#: What a game is worth against passing: the declarer's own score, or the side's against the table.
+OBJECTIVE = Parameter("objective", "number", 0.0, "what a lost game costs beyond the declarer's own loss, as a"
+                      " share of the defenders' 40: 0 the declarer's own score (`own`), 1 the side's against the"
+                      " table (`table`)", (0, 1))
+#: The objective's names (``skatsim calibrate --objective``) and their weights.
+OBJECTIVES = {"own": 0.0, "table": 1.0}
 
 
 @register("bidder", "expected_score", parameters=(
-    MODEL, Parameter("margin", "number", 0.0, "the Seeger-Fabian points a game must beat passing by", (-200, 200))))
-def expected_score_bidder(model, margin) -> ExpectedScoreBidder:
-    """Bid while the best game's expected Seeger-Fabian result beats passing by ``margin`` (a calibrated model)."""
+    MODEL, Parameter("margin", "number", 0.0, "the Seeger-Fabian points a game must beat passing by", (-200, 200)),
+    OBJECTIVE))
+def expected_score_bidder(model, margin, objective) -> ExpectedScoreBidder:
+    """Bid while the best game's expected Seeger-Fabian result beats passing by ``margin`` (a calibrated model),
+    a lost game weighed as ``objective`` says."""
     if model is None:
         raise ValueError("the expected_score bidder needs a model: make one with `skatsim calibrate`")
-    return ExpectedScoreBidder(Model.from_dict(model), float(margin))
+    return ExpectedScoreBidder(Model.from_dict(model), float(margin), float(objective))
 
 
 # --- the declarer ------------------------------------------------------------------------------
 
 
 @njit(cache=True, error_model="numpy")
-def _hand_games_each(quads, tens, seat, bids, games, game, schneider, schwarz, ouvert):
+def _hand_games_each(quads, extra, tens, seat, bids, games, game, schneider, schwarz, ouvert):
     """Each hand game's declaration: every game plain, then with schneider, schwarz and ouvert announced
     (in the order ties go), the best expected result at the bid (in declare mode of ``games``)."""
     facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
@@ -309,14 +330,14 @@ def _hand_games_each(quads, tens, seat, bids, games, game, schneider, schwarz, o
             count = group_features(facts, g, x)
             _probabilities(quads, HAND_GAME, g, x, count, p)
             if g == NULL:
-                scores[0, NULL], null_ouvert = _better_null(p[0], p[1], 1, bid)
+                scores[0, NULL], null_ouvert = _better_null(p[0], p[1], 1, bid, extra)
                 scores[1:, NULL] = NO_GAME
                 continue
             base, level = BASE_VALUES[g], abs(int(facts[MATADORS_OF + g])) + 2
-            scores[0, g] = suit_or_grand(p[0], p[1], base, level, bid)
-            scores[1, g] = announced(p[1], base, level + 2, bid)    # schneider announced
-            scores[2, g] = announced(p[2], base, level + 4, bid)    # schwarz announced
-            scores[3, g] = announced(p[2], base, level + 5, bid)    # ouvert
+            scores[0, g] = suit_or_grand(p[0], p[1], base, level, bid, extra)
+            scores[1, g] = announced(p[1], base, level + 2, bid, extra)    # schneider announced
+            scores[2, g] = announced(p[2], base, level + 4, bid, extra)    # schwarz announced
+            scores[3, g] = announced(p[2], base, level + 5, bid, extra)    # ouvert
         if games[k] >= 0:
             for g in range(NULL + 1):
                 if g != games[k]:
@@ -340,7 +361,7 @@ def _first_best(scores):
 
 
 @njit(cache=True, error_model="numpy")
-def _after_pickup_each(quads, twelves, discards, seat, bids, games, game, ouvert, skat):
+def _after_pickup_each(quads, extra, twelves, discards, seat, bids, games, game, ouvert, skat):
     """Each declaration after a pick-up: every game with its own discard, judged on the ten cards kept,
     the best expected result at the bid (in declare mode of ``games``)."""
     facts, x, p = np.empty(FACTS), np.empty(MOST_FEATURES), np.empty(4)
@@ -355,10 +376,10 @@ def _after_pickup_each(quads, twelves, discards, seat, bids, games, game, ouvert
             count = group_features(facts, g, x)
             _probabilities(quads, KEPT_GAME, g, x, count, p)
             if g == NULL:
-                best[0, g], null_ouvert = _better_null(p[0], p[1], 0, bid)
+                best[0, g], null_ouvert = _better_null(p[0], p[1], 0, bid, extra)
             else:
                 level = abs(signed_matadors(g, twelves[k])) + 1    # matadors count over all twelve cards
-                best[0, g] = suit_or_grand(p[0], p[1], BASE_VALUES[g], level, bid)
+                best[0, g] = suit_or_grand(p[0], p[1], BASE_VALUES[g], level, bid, extra)
         game[k] = _first_best(best)[1]
         ouvert[k] = game[k] == NULL and null_ouvert
         skat[k] = discards[k, game[k]]
@@ -369,6 +390,7 @@ class ExpectedScoreDeclarer:
     """A :class:`strategies.roles.Declarer` that declares the game and announcements of best expected result."""
 
     model: Model
+    objective: float = 0.0
     quads: tuple = field(init=False, repr=False, compare=False)   # the model as the kernels read it
 
     def __post_init__(self):
@@ -381,8 +403,8 @@ class ExpectedScoreDeclarer:
         """Hand games: every game plain or announced (schneider, schwarz, ouvert), the best expected result."""
         out = Declarations.empty(len(rows))
         out.hand[:] = True
-        _hand_games_each(self.quads, _cards(task, rows), task.seat, _bids(task, rows), _games(task, rows),
-                         out.game, out.schneider, out.schwarz, out.ouvert)
+        _hand_games_each(self.quads, lost_extra(self.objective), _cards(task, rows), task.seat, _bids(task, rows),
+                         _games(task, rows), out.game, out.schneider, out.schwarz, out.ouvert)
         return out
 
     def after_pickup(self, task: DeclarerTask, rows: np.ndarray) -> Declarations:
@@ -394,8 +416,8 @@ class ExpectedScoreDeclarer:
             discards[these, game] = task.discarder.discard(twelve[these], game)
         out = Declarations.empty(len(rows))
         out.discarded[:] = True
-        _after_pickup_each(self.quads, twelve, discards, task.seat, _bids(task, rows), games,
-                           out.game, out.ouvert, out.aside)
+        _after_pickup_each(self.quads, lost_extra(self.objective), twelve, discards, task.seat, _bids(task, rows),
+                           games, out.game, out.ouvert, out.aside)
         return out
 
 
@@ -414,9 +436,10 @@ def _games(task: DeclarerTask, rows) -> np.ndarray:
     return np.ascontiguousarray(task.games[rows], dtype=np.int64)
 
 
-@register("declarer", "expected_score", parameters=(MODEL,))
-def expected_score_declarer(model) -> ExpectedScoreDeclarer:
-    """Declare the game and announcements with the best expected Seeger-Fabian result (a calibrated model)."""
+@register("declarer", "expected_score", parameters=(MODEL, OBJECTIVE))
+def expected_score_declarer(model, objective) -> ExpectedScoreDeclarer:
+    """Declare the game and announcements with the best expected Seeger-Fabian result (a calibrated model), a
+    lost game weighed as ``objective`` says."""
     if model is None:
         raise ValueError("the expected_score declarer needs a model: make one with `skatsim calibrate`")
-    return ExpectedScoreDeclarer(Model.from_dict(model))
+    return ExpectedScoreDeclarer(Model.from_dict(model), float(objective))

@@ -80,6 +80,38 @@ def mixed_seating(a: Profile, b: Profile, *, a_seats, card_play_only: bool = Fal
     return Profile(f"{a.name} / {b.name}", "", {}, tuple(seats))
 
 
+def fitted_for_another_card_player(profile: Profile) -> str | None:
+    """One line if a seat of ``profile`` bids with win probabilities fitted on another card player's play
+    than the one it plays with (the model's recorded ``card_play``, :class:`strategies.calibration.Model`),
+    else None."""
+    seats, fitted = [], None
+    for seat in SEAT_NAMES:
+        model = profile.spec.get(seat, {}).get("bidder", {}).get("model")
+        recorded = model.get("card_play") if isinstance(model, dict) else None
+        if recorded is not None and _spelled_out(recorded) != _spelled_out(profile.spec[seat]["card_play"]):
+            seats.append(seat)
+            fitted = recorded
+    if not seats:
+        return None
+    return (f"profile {profile.name!r}: {', '.join(seats)} bid with win probabilities fitted on the play of"
+            f" {_card_player_words(fitted)}, not of the card player they play with; refit them with"
+            " skatsim calibrate on declare-mode runs of this profile")
+
+
+def _spelled_out(section: dict) -> dict:
+    """A card player's section with every parameter it leaves at its default written out."""
+    try:
+        parameters = settable_parameters(lookup("card_play", section.get("name")))
+    except StrategyError:
+        return dict(section)
+    return {**{name: p.default for name, p in parameters.items()}, **section}
+
+
+def _card_player_words(section: dict) -> str:
+    settings = ", ".join(f"{k}={v!r}" for k, v in section.items() if k != "name" and v not in ("", None))
+    return f"{section.get('name')}" + (f" ({settings})" if settings else "")
+
+
 def profile_names() -> list[str]:
     folder = resources.files("strategies") / "profile_files"
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -106,13 +107,16 @@ def fit(rows: pl.DataFrame) -> tuple[Model, dict]:
     return Model(parts), checks
 
 
-def profile_dict(model: Model, spec: dict, *, margin: float, description: str) -> dict:
+def profile_dict(model: Model, spec: dict, *, margin: float, objective: float = 0.0, description: str) -> dict:
     """A profile of the expected-score bidder and declarer with ``model``, the discarder and card play
-    of ``spec`` (the profile that made the runs)."""
+    of ``spec`` (the profile that made the runs); the model records that card player as the one its
+    probabilities describe."""
     base = spec["forehand"]
+    fitted = replace(model, card_play=dict(base["card_play"])).to_dict()
     return {"description": description,
-            "bidder": {"name": "expected_score", "margin": margin, "model": model.to_dict()},
-            "discarder": dict(base["discarder"]), "declarer": {"name": "expected_score", "model": model.to_dict()},
+            "bidder": {"name": "expected_score", "margin": margin, "objective": objective, "model": fitted},
+            "discarder": dict(base["discarder"]),
+            "declarer": {"name": "expected_score", "objective": objective, "model": fitted},
             "card_play": dict(base["card_play"])}
 
 
@@ -135,9 +139,10 @@ def _toml_value(value) -> str:
 
 
 def calibrate(runs, out, *, rounds: int = 0, deals: int = 100_000, seed: int = 1, margin: float = 0.0,
-              jobs: int | None = None, work=None, progress=None) -> list[dict]:
-    """Fit a model on ``runs``, write the profile to ``out``, and refit ``rounds`` times on fresh runs of
-    the new profile. Returns one summary per fit (Brier scores on held-out deals, the change since
+              objective: float = 0.0, jobs: int | None = None, work=None, progress=None) -> list[dict]:
+    """Fit a model on ``runs``, write the profile to ``out`` (bidding and declaring by ``objective``, see
+    :data:`strategies.expected.OBJECTIVE`), and refit ``rounds`` times on fresh runs of the new profile,
+    its card player included. Returns one summary per fit (Brier scores on held-out deals, the change since
     the fit before)."""
     out = Path(out)
     rows, spec = load_rows(runs)
@@ -145,22 +150,22 @@ def calibrate(runs, out, *, rounds: int = 0, deals: int = 100_000, seed: int = 1
     summaries = [_summary(0, checks, before=None, after=model, rows=rows)]
     work = Path(work) if work else out.with_suffix("")
     for k in range(1, rounds + 1):
-        _write(out, model, spec=spec, margin=margin, rounds=k - 1)
+        _write(out, model, spec=spec, margin=margin, objective=objective, rounds=k - 1)
         folder = simulate(deals, seed=seed + k, profile=str(out), out=work / f"round-{k}", jobs=jobs,
                           mode="declare", variants="all", progress=progress)
         new_rows, _ = load_rows([folder])
         new_model, checks = fit(new_rows)
         summaries.append(_summary(k, checks, before=model, after=new_model, rows=new_rows))
         model = new_model
-    _write(out, model, spec=spec, margin=margin, rounds=rounds)
+    _write(out, model, spec=spec, margin=margin, objective=objective, rounds=rounds)
     return summaries
 
 
-def _write(out: Path, model: Model, *, spec: dict, margin: float, rounds: int) -> None:
+def _write(out: Path, model: Model, *, spec: dict, margin: float, objective: float, rounds: int) -> None:
     """Write the profile atomically, once it is known to load."""
     description = (f"Calibrated: bids and declares by expected Seeger-Fabian score ({rounds} refit round(s));"
                    " discards and plays like the profile that made its runs.")
-    text = toml_text(profile_dict(model, spec, margin=margin, description=description))
+    text = toml_text(profile_dict(model, spec, margin=margin, objective=objective, description=description))
     build_profile(out.stem, tomllib.loads(text))
     with temporary_beside(out) as tmp:
         Path(tmp).write_text(text, encoding="utf-8")

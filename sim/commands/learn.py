@@ -26,8 +26,11 @@ from .terminal import fail, progress, tell, writing_run
               help="Round k's run uses seed + k.")
 @click.option("--margin", type=click.FloatRange(-200, 200), default=0.0, show_default=True,
               help="Bid while the best expected result beats passing by this many points.")
+@click.option("--objective", default="own", show_default=True, metavar="own|table|WEIGHT",
+              help="What a game is worth against passing: the declarer's own score (own), the side's against the "
+                   "table (table: a lost game costs the defenders' 40 more), or a weight between them (0 to 1).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes for the rounds' runs [default: all cores].")
-def calibrate(runs, out, rounds, deals, seed, margin, jobs):
+def calibrate(runs, out, rounds, deals, seed, margin, objective, jobs):
     """Fit the win, schneider and schwarz probabilities of every game on RUNS (declare-mode runs of every
     variant: skatsim simulate --mode declare --variants all) and write a profile whose bidder and
     declarer choose by expected Seeger-Fabian score. Prints each fit's Brier scores on held-out deals."""
@@ -35,8 +38,10 @@ def calibrate(runs, out, rounds, deals, seed, margin, jobs):
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
+    weight = _objective_weight(objective)
     try:
-        summaries = fit_profile(runs, out, rounds=rounds, deals=deals, seed=seed, margin=margin, jobs=jobs)
+        summaries = fit_profile(runs, out, rounds=rounds, deals=deals, seed=seed, margin=margin, objective=weight,
+                                jobs=jobs)
     except (RunError, ProfileError, StrategyError) as error:
         fail(str(error))
     except OSError as error:
@@ -44,6 +49,21 @@ def calibrate(runs, out, rounds, deals, seed, margin, jobs):
     for summary in summaries:
         click.echo(json.dumps(summary))
     click.echo(out)
+
+
+def _objective_weight(objective: str) -> float:
+    """The weight of ``--objective``: a name of :data:`strategies.expected.OBJECTIVES` or a number from 0 to 1."""
+    from strategies.expected import OBJECTIVES
+
+    if objective in OBJECTIVES:
+        return OBJECTIVES[objective]
+    try:
+        weight = float(objective)
+    except ValueError:
+        weight = -1.0
+    if not 0 <= weight <= 1:
+        fail(f"--objective must be own, table or a weight from 0 to 1, not {objective!r}")
+    return weight
 
 
 @click.command(short_help="Log card decisions of simulated deals, valued by a teacher (open hand, PIMC or rollout).")

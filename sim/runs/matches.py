@@ -20,6 +20,7 @@ from sim.runs.players import (
     card_play_models,
     evaluator_columns,
     evaluator_record,
+    warn_of_other_fit,
     with_card_play_models,
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
@@ -112,6 +113,8 @@ def match(a: str, b: str, *, deals: int = 2000, seed: int = 0, settings=(), sett
     dealing = run_dealing(fix, where)
     side_a = load_profile(a, [*settings, *settings_a])
     side_b = load_profile(b, [*settings, *settings_b])
+    for side in (side_a, side_b) if side_a.spec != side_b.spec else (side_a,):
+        warn_of_other_fit(side, notice)
     if out is None:
         kind = "match-card-play" if card_play_only else "match"
         named = settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-")

@@ -12,7 +12,7 @@ import numpy as np
 from sim.rules.cards import SEAT_NAMES, SEAT_SUFFIXES
 from sim.rules.games import GAME_NAMES
 from sim.runs.schema import evaluator_column
-from strategies.profiles import Profile, build_profile
+from strategies.profiles import Profile, build_profile, fitted_for_another_card_player
 from strategies.registry import build
 
 _profiles: dict[str, Profile] = {}
@@ -98,3 +98,10 @@ def declared_scores(names, *, hands: np.ndarray, seats: np.ndarray, games: np.nd
         scores = build("evaluator", name)(hands, seats)[rows, games].astype(np.float32)
         out[evaluator_column(name)] = np.where(np.isfinite(scores), scores, np.nan).astype(np.float32)
     return out
+
+
+def warn_of_other_fit(profile: Profile, notice) -> None:
+    """Tell ``notice`` in one line if the profile bids with probabilities fitted on another card player's play."""
+    line = fitted_for_another_card_player(profile)
+    if line is not None and notice is not None:
+        notice(line)

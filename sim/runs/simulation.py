@@ -30,6 +30,7 @@ from sim.runs.players import (
     declared_scores,
     evaluator_columns,
     evaluator_record,
+    warn_of_other_fit,
     with_card_play_models,
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
@@ -154,6 +155,7 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
         raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
                        f" not {variants!r}")
     loaded = load_profile(profile, list(settings))
+    warn_of_other_fit(loaded, notice)
     if seat_scores and mode != "game":
         raise RunError("every seat's evaluator scores are logged in game mode only (declare mode logs each"
                        " row's own score)")

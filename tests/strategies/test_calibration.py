@@ -215,14 +215,60 @@ def test_expected_scores_of_a_game_follow_the_seeger_fabian_list():
     from strategies.expected import NO_GAME, announced, null, suit_or_grand
 
     # hearts with 2: value 30, with schneider 40
-    assert suit_or_grand(1.0, 0.0, 10, 3, 18) == 80 and suit_or_grand(0.0, 0.0, 10, 3, 18) == -110
-    assert suit_or_grand(1.0, 1.0, 10, 3, 18) == 90
-    assert suit_or_grand(1.0, 1.0, 10, 3, 40) == 90 and suit_or_grand(1.0, 0.0, 10, 3, 40) == -130  # needs schneider
-    assert suit_or_grand(1.0, 1.0, 10, 3, 48) == -150                                              # overbid at 50
+    assert suit_or_grand(1.0, 0.0, 10, 3, 18, 0.0) == 80 and suit_or_grand(0.0, 0.0, 10, 3, 18, 0.0) == -110
+    assert suit_or_grand(1.0, 1.0, 10, 3, 18, 0.0) == 90
+    assert suit_or_grand(1.0, 1.0, 10, 3, 40, 0.0) == 90
+    assert suit_or_grand(1.0, 0.0, 10, 3, 40, 0.0) == -130   # needs schneider
+    assert suit_or_grand(1.0, 1.0, 10, 3, 48, 0.0) == -150   # overbid at 50
     # clubs with 1: value 24, with schneider 36: 0.3 (36 + 50) + 0.5 (24 + 50) - 0.2 (2 x 24 + 50)
-    assert suit_or_grand(0.8, 0.3, 12, 2, 18) == pytest.approx(43.2)
-    assert suit_or_grand(0.8, 0.9, 12, 2, 18) == pytest.approx(0.8 * 86 - 0.2 * 98)  # schneider at most the win
+    assert suit_or_grand(0.8, 0.3, 12, 2, 18, 0.0) == pytest.approx(43.2)
+    assert suit_or_grand(0.8, 0.9, 12, 2, 18, 0.0) == pytest.approx(0.8 * 86 - 0.2 * 98)  # schneider at most the win
     # grand hand with 2, schneider announced: levels 2 + 1 + 1 hand + 2 = 6, value 144
-    assert announced(0.5, 24, 6, 96) == pytest.approx(0.5 * 194 - 0.5 * 338)
-    assert announced(1.0, 24, 6, 168) == NO_GAME
-    assert null(0.5, 23, 18) == pytest.approx(0.5 * 73 - 0.5 * 96) and null(1.0, 23, 24) == NO_GAME
+    assert announced(0.5, 24, 6, 96, 0.0) == pytest.approx(0.5 * 194 - 0.5 * 338)
+    assert announced(1.0, 24, 6, 168, 0.0) == NO_GAME
+    assert null(0.5, 23, 18, 0.0) == pytest.approx(0.5 * 73 - 0.5 * 96) and null(1.0, 23, 24, 0.0) == NO_GAME
+
+
+def test_a_calibrated_profile_records_the_card_player_its_odds_describe(calibrated):
+    path, _, _, _ = calibrated
+    written = tomllib.loads(path.read_text())
+    assert written["bidder"]["model"]["card_play"] == {"name": "heuristic"}
+    assert written["declarer"]["model"]["card_play"]["name"] == "heuristic"
+    assert load_profile(path).seats[0].bidder.model.card_play["name"] == "heuristic"
+
+
+def test_a_profile_bidding_for_another_card_player_is_told_once(calibrated, tmp_path):
+    path, _, _, _ = calibrated
+    told = []
+    simulate(200, seed=2, profile=str(path), out=tmp_path / "same", jobs=1, notice=told.append)
+    assert told == []
+    simulate(200, seed=2, profile=str(path), settings=["card_play=random"], out=tmp_path / "other", jobs=1,
+             notice=told.append)
+    assert len(told) == 1 and "forehand, middlehand, rearhand bid with win probabilities fitted on the play of" \
+        " heuristic" in told[0]
+
+
+def test_calibrating_on_learned_play_records_the_learned_player(tmp_path):
+    run = simulate(600, seed=8, profile="strong", out=tmp_path / "run", jobs=1, mode="declare", variants="all")
+    calibrate([run], tmp_path / "learned.toml", objective=1.0)
+    written = tomllib.loads((tmp_path / "learned.toml").read_text())
+    assert written["bidder"]["model"]["card_play"]["name"] == "learned"
+    assert written["bidder"]["objective"] == 1.0 and written["declarer"]["objective"] == 1.0
+
+
+@pytest.mark.parametrize("objective, weight", [("own", 0.0), ("table", 1.0), ("0.25", 0.25)])
+def test_calibrate_writes_the_objective_it_is_given(calibrated, tmp_path, objective, weight):
+    run = Path(calibrated[0]).parent / "run"
+    result = CliRunner().invoke(main, ["calibrate", str(run), "--out", str(tmp_path / "p.toml"),
+                                       "--objective", objective])
+    assert result.exit_code == 0, result.output
+    assert load_profile(tmp_path / "p.toml").seats[1].bidder.objective == weight
+
+
+@pytest.mark.parametrize("objective", ["tables", "1.5", "-0.1"])
+def test_a_bad_objective_is_one_line_and_writes_nothing(calibrated, tmp_path, objective):
+    run = Path(calibrated[0]).parent / "run"
+    result = CliRunner().invoke(main, ["calibrate", str(run), "--out", str(tmp_path / "p.toml"),
+                                           "--objective", objective])
+    assert result.exit_code != 0 and "--objective must be own, table or a weight from 0 to 1" in result.output
+    assert not (tmp_path / "p.toml").exists()

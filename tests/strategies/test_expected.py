@@ -125,3 +125,49 @@ def test_declare_mode_is_the_references(profile, reference, variants):
             np.testing.assert_allclose(column, expected[name], rtol=0, atol=SCORE_TOLERANCE)
         else:
             np.testing.assert_array_equal(column, expected[name], err_msg=name)
+
+
+# --- the objective: what a lost game costs ------------------------------------------------------
+
+def constant_model(p_win):
+    """A model whose every win probability is ``p_win`` and every schneider or schwarz nearly 0."""
+    from strategies.calibration import GROUPS, OUTCOMES, SITUATIONS, Logistic, Model, key
+
+    parts = {}
+    for group in GROUPS:
+        width = len(FEATURES[group])
+        for situation in SITUATIONS:
+            for outcome in OUTCOMES if not group.startswith("null") else ("win",):
+                logit = np.log(p_win / (1 - p_win)) if outcome == "win" else -30.0
+                parts[key(outcome, group, situation)] = Logistic(group, np.zeros(width), np.ones(width),
+                                                                 np.zeros(width), float(logit))
+    return Model(parts)
+
+
+def test_a_game_of_18_breaks_even_where_the_objective_says():
+    from strategies.expected import lost_extra, suit_or_grand
+
+    # diamonds with one matador and game (9 x 2 = 18) at bid 18: won +68, lost -(86 + 40 w)
+    for objective, even in ((0.0, 86 / 154), (1.0, 126 / 194), (0.5, 106 / 174)):
+        extra = lost_extra(objective)
+        assert abs(suit_or_grand(even, 0.0, 9, 2, 18, extra)) < 1e-9
+        assert suit_or_grand(even + 0.001, 0.0, 9, 2, 18, extra) > 0 > suit_or_grand(even - 0.001, 0.0, 9, 2, 18, extra)
+
+
+@pytest.mark.parametrize("p_win, own_bids, table_bids", [(0.60, True, False), (0.70, True, True), (0.50, False, False)])
+def test_the_bidder_bids_where_its_objective_says_a_game_beats_passing(p_win, own_bids, table_bids):
+    from strategies.expected import ExpectedScoreBidder
+
+    hands = deal_batch(3, 0, 200)[:, 0]
+    model = constant_model(p_win)
+    for objective, bids in ((0.0, own_bids), (1.0, table_bids)):
+        plan = ExpectedScoreBidder(model, 0.0, objective).plan(hands, 0)
+        assert (plan.max_bid >= BID_VALUES[0]).all() == bids and (plan.max_bid == 0).all() != bids
+
+
+def test_the_objective_is_a_parameter_of_the_bidder_and_the_declarer(profile):
+    table = load_profile("default", ["bidder.objective=1", "declarer.objective=1"])
+    assert table.seats[0].bidder.objective == 1.0 and table.seats[0].declarer.objective == 1.0
+    assert profile.seats[0].bidder.objective == 0.0
+    with pytest.raises(ValueError, match="objective"):
+        load_profile("default", ["bidder.objective=2"])

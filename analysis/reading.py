@@ -36,7 +36,7 @@ from sim.runs.cluster import dask_client
 from .counting import Cube, Entries, Tally
 from .deal_groups import DEAL_GROUP
 from .games import games
-from .runs import Run
+from .runs import AnalysisError, Run
 from .sharing import free_cores
 
 #: Rows of a batch: a declare-mode part of 100,000 deals with every variant (4.2 million rows) is
@@ -156,7 +156,7 @@ class Reading:
     ``progress`` is called after each batch with (parts read, parts in all, rows read, rows in all,
     rows per second), counted over every pass made with this reading (so over every run of a
     report, whose parts :meth:`expect` announces). A Dask cluster is started at the first pass
-    and closed with :meth:`close`.
+    and closed with :meth:`close`. ``batch_rows``: the rows of a batch (:func:`batches`).
     """
 
     backend: str = "local"
@@ -164,6 +164,7 @@ class Reading:
     scheduler: str | None = None
     jobs: int | None = None
     progress: Callable | None = None
+    batch_rows: int = BATCH_ROWS
     parts: list[int] = field(default_factory=lambda: [0, 0])
     rows: list[int] = field(default_factory=lambda: [0, 0])
     _client: object = None
@@ -171,7 +172,7 @@ class Reading:
 
     def __post_init__(self):
         if self.backend not in BACKENDS:
-            raise ValueError(f"unknown backend {self.backend!r} (local or dask)")
+            raise AnalysisError(f"unknown backend {self.backend!r}: local or dask")
         if self.scheduler:
             self.backend = "dask"
 
@@ -235,7 +236,11 @@ class Reading:
 
     def _cluster(self):
         if self._client is None:
-            self._client = self._closing.enter_context(dask_client(self.jobs or free_cores(), self.scheduler))
+            try:
+                self._client = self._closing.enter_context(dask_client(self.jobs or free_cores(), self.scheduler))
+            except (OSError, TimeoutError) as error:
+                where = f"the Dask scheduler at {self.scheduler}" if self.scheduler else "a local Dask cluster"
+                raise AnalysisError(f"cannot reach {where}: {error}") from None
         return self._client
 
     def close(self) -> None:
@@ -247,8 +252,8 @@ def read_run(run: Run, evaluators: list[str], cubes: list[Cube], queries: list[Q
     """The ``cubes`` of the run's frame of declared games (holding the ``evaluators``' scores) and the
     results of the ``queries``, in one pass over its parts."""
     plan = Plan(run, tuple(evaluators), tuple(cubes), tuple(queries))
-    totals = Totals(plan)
-    for counted in (reading or Reading()).counts(plan, batches(run)):
+    totals, reading = Totals(plan), reading or Reading()
+    for counted in reading.counts(plan, batches(run, reading.batch_rows)):
         totals.add(counted)
     return totals.cubes(), list(totals.queried)
 

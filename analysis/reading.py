@@ -2,7 +2,7 @@
 machine or on a Dask cluster.
 
 A run is read in batches of whole parts of about :data:`BATCH_ROWS` rows together (a larger part in
-windows of that many rows). Each batch is read once (:func:`count_batch`): its frame of declared
+windows of its row groups). Each batch is read once (:func:`count_batch`): its frame of declared
 games (:func:`analysis.games.games`) is collected, each :class:`analysis.counting.Cube` counts it,
 and each query whose columns add up (a count per key, with the names of its summed columns) is
 collected on the batch. The batches' results are added up in the order of the batches
@@ -40,8 +40,9 @@ from .runs import AnalysisError, Run
 from .sharing import free_cores
 
 #: Rows of a batch: a declare-mode part of 100,000 deals with every variant (4.2 million rows) is
-#: one batch, a game-mode part of as many deals a fiftieth of one.
-BATCH_ROWS = 5_000_000
+#: read in five windows, ten game-mode parts of as many deals are one batch. Batches of 1 to 5
+#: million rows took the same time (2026-12-05); the peak memory grows with them.
+BATCH_ROWS = 1_000_000
 #: A query whose columns add up over the batches: ``query(run, frame)`` (lazy) and the names of its
 #: summed columns; the others are its keys.
 Query = tuple[Callable[[Run, pl.LazyFrame], pl.LazyFrame], tuple[str, ...]]
@@ -60,21 +61,33 @@ class Batch:
 
 
 def batches(run: Run, rows: int = BATCH_ROWS) -> list[Batch]:
-    """The run's parts cut into batches of about ``rows`` rows, in order."""
+    """The run's parts cut into batches of about ``rows`` rows, in order: small parts together, a
+    larger part in windows of whole row groups (each read alone)."""
     found: list[Batch] = []
     together: list[tuple[Path, int]] = []
     for part in run.parts:
-        size = pq.read_metadata(part).num_rows
-        if together and sum(n for _, n in together) + size > rows:
+        metadata = pq.read_metadata(part)
+        if together and sum(n for _, n in together) + metadata.num_rows > rows:
             found.append(_whole_parts(together))
             together = []
-        if size > rows:
-            found += [Batch((part,), min(rows, size - first), (first, min(rows, size - first)),
-                            ends=int(first + rows >= size)) for first in range(0, size, rows)]
+        if metadata.num_rows > rows:
+            found += _windows(part, [metadata.row_group(k).num_rows for k in range(metadata.num_row_groups)], rows)
         else:
-            together.append((part, size))
+            together.append((part, metadata.num_rows))
     if together:
         found.append(_whole_parts(together))
+    return found
+
+
+def _windows(part: Path, groups: list[int], rows: int) -> list[Batch]:
+    """A part's row groups taken together into windows of at most ``rows`` rows (at least one group each)."""
+    found, first, size = [], 0, 0
+    for group in groups:
+        if size and size + group > rows:
+            found.append(Batch((part,), size, (first, size)))
+            first, size = first + size, 0
+        size += group
+    found.append(Batch((part,), size, (first, size), ends=1))
     return found
 
 

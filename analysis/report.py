@@ -38,9 +38,9 @@ def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = M
 
     Raises :class:`analysis.AnalysisError` (one line) for a folder that is not a
     run, an empty run, a run of another schema version, a damaged part (named), an
-    ``out`` that exists and is not a report, or a Dask scheduler that cannot be reached. The report is written to a temporary
-    folder and moved into place when complete, replacing an older report: an
-    interrupted analysis never leaves a half report that looks whole.
+    ``out`` that exists and is not a report, or a Dask scheduler that cannot be reached. The
+    report is written to a temporary folder and moved into place when complete, replacing an
+    older report: an interrupted analysis never leaves a half report that looks whole.
 
     ``jobs``: processes sharing the evaluator tables and the plots (None: two on a machine of two
     cores or more, see :mod:`analysis.sharing`); the report is the same either way.

@@ -37,7 +37,7 @@ from .counting import Cube, Entries, Tally
 from .deal_groups import DEAL_GROUP
 from .games import games
 from .runs import AnalysisError, Run
-from .sharing import free_cores
+from .sharing import free_cores, release_memory
 
 #: Rows of a batch: a declare-mode part of 100,000 deals with every variant (4.2 million rows) is
 #: read in five windows, ten game-mode parts of as many deals are one batch. Batches of 1 to 5
@@ -268,7 +268,10 @@ def read_run(run: Run, evaluators: list[str], cubes: list[Cube], queries: list[Q
     totals, reading = Totals(plan), reading or Reading()
     for counted in reading.counts(plan, batches(run, reading.batch_rows)):
         totals.add(counted)
-    return totals.cubes(), list(totals.queried)
+        release_memory()  # what the batch's reading freed
+    cubes = totals.cubes()
+    release_memory()
+    return cubes, list(totals.queried)
 
 
 def count_run(run: Run, evaluators: list[str], cubes: list[Cube], *,

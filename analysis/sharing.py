@@ -17,6 +17,9 @@ error is raised as if one process had done everything.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import os
 import pickle
 import signal
@@ -81,6 +84,24 @@ class SecondProcess:
             self.process.wait()
 
 
+@functools.cache
+def _malloc_trim():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+def release_memory() -> None:
+    """Give the free memory of this process's heap back to the system (glibc's ``malloc_trim``; nothing
+    where there is none). numpy's arrays are allocated there, and what a pass over the parts or a
+    table's bootstrap frees stays in the process otherwise: about 400 MB after the pass of a
+    500,000-deal declare-mode run."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
 def share(jobs: list, inputs: tuple, second: SecondProcess | None) -> list:
     """``job(*inputs)`` of every job, in the order of ``jobs``; the second process, if there is one,
     takes jobs from the front of the queue while this one takes them from the back."""
@@ -140,6 +161,7 @@ def serve(incoming, outgoing) -> None:
                     reply = (DONE, body(*inputs))
                 except Exception:  # the main process runs it again and raises the error
                     reply = (NOT_DONE, None)
+                release_memory()
         try:
             data = pickle.dumps(reply)
         except Exception:

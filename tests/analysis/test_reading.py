@@ -2,6 +2,7 @@
 group-by over the whole run, however the parts are cut, and on a Dask cluster."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -128,3 +129,11 @@ def test_a_local_dask_cluster_gives_the_same_tables(declared):
     assert on_cluster.keys() == here.keys()
     for name in here:
         assert on_cluster[name].equals(here[name]), name
+
+
+def test_the_example_of_the_page_on_analysis_at_scale_runs_as_written(declared, capsys):
+    page = (Path(__file__).resolve().parents[2] / "docs" / "analysis-at-scale.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", page, re.S).group(1)
+    exec(compile(code.replace("results/threshold-10m", str(declared.folder)), "analysis-at-scale.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "wins" in printed and "shape: (6, 3)" in printed

@@ -36,8 +36,8 @@ from sim.runs.cluster import dask_client
 from .counting import Cube, Entries, Tally
 from .deal_groups import DEAL_GROUP
 from .games import games
+from .resources import free_cores, release_memory
 from .runs import AnalysisError, Run
-from .sharing import free_cores, release_memory
 
 #: Rows of a batch: a declare-mode part of 100,000 deals with every variant (4.2 million rows) is
 #: read in five windows, ten game-mode parts of as many deals are one batch. Batches of 1 to 5

@@ -63,18 +63,23 @@ def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = M
 def _analyze(runs, out: Path, *, evaluators, min_rows: int, second: SecondProcess | None, reading: Reading) -> Path:
     checked = load_runs(runs)
     try:
-        tables, notes = all_tables(checked, evaluators, min_rows=min_rows, second=second, reading=reading)
+        with folder_in_place(out, is_report) as folder:  # made before the pass: a bad --out fails at once
+            tables, notes = _tables(checked, evaluators, min_rows=min_rows, second=second, reading=reading)
+            write_report(folder, Report(checked, tables, notes=notes, min_rows=min_rows), second)
+    except RunError as error:
+        raise AnalysisError(str(error)) from None
+    return out / "report.html"
+
+
+def _tables(checked, evaluators, *, min_rows: int, second: SecondProcess | None, reading: Reading):
+    """Every table of the runs, and the notes; a damaged part named in one line."""
+    try:
+        return all_tables(checked, evaluators, min_rows=min_rows, second=second, reading=reading)
     except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
         found = [message for message in map(find_damage, checked) if message]
         if not found:
             raise
         raise AnalysisError(found[0]) from None
-    try:
-        with folder_in_place(out, is_report) as folder:
-            write_report(folder, Report(checked, tables, notes=notes, min_rows=min_rows), second)
-    except RunError as error:
-        raise AnalysisError(str(error)) from None
-    return out / "report.html"
 
 
 def write_report(folder: Path, report: Report, second: SecondProcess | None = None) -> None:

@@ -17,9 +17,6 @@ error is raised as if one process had done everything.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
 import os
 import pickle
 import signal
@@ -29,13 +26,10 @@ import threading
 from collections import deque
 from pathlib import Path
 
+from .resources import free_cores, release_memory
+
 #: What the second process answers to a job: done (with its result), or not done (run it here).
 DONE, NOT_DONE = "done", "not done"
-
-
-def free_cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class SecondProcess:
@@ -82,24 +76,6 @@ class SecondProcess:
         except (OSError, subprocess.TimeoutExpired):
             self.process.kill()
             self.process.wait()
-
-
-@functools.cache
-def _malloc_trim():
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("c") or None).malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return None
-
-
-def release_memory() -> None:
-    """Give the free memory of this process's heap back to the system (glibc's ``malloc_trim``; nothing
-    where there is none). numpy's arrays are allocated there, and what a pass over the parts or a
-    table's bootstrap frees stays in the process otherwise: about 400 MB after the pass of a
-    500,000-deal declare-mode run."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
 
 
 def share(jobs: list, inputs: tuple, second: SecondProcess | None) -> list:

@@ -29,7 +29,7 @@ import polars as pl
 from numba import njit
 
 from .deal_groups import DEAL_GROUP, DEAL_GROUPS
-from .packing import Packing, packed_group_by
+from .packing import Packing
 
 #: The type polars gives a count of rows (``pl.len()``): the cubes' ``n`` has it either way.
 COUNT_TYPE = pl.DataFrame().select(pl.len()).schema["len"]
@@ -59,9 +59,15 @@ class Cube:
         return [*self.keys, *([DEAL_GROUP] if DEAL_GROUP in frame.collect_schema().names() else [])]
 
     def lazy(self, frame: pl.LazyFrame) -> pl.LazyFrame:
-        """The cube of ``frame`` as one polars group-by (lazy): its columns, ``count`` and the sums."""
-        return packed_group_by(self.rows(frame), self.columns(frame),
-                               **{self.count: pl.len()}, **{name: value.sum() for name, value in self.sums.items()})
+        """The cube of ``frame`` as one polars group-by (lazy): its columns, ``count`` and the sums. The
+        keys are packed before the rows are chosen, so cubes of the same keys share the packing."""
+        packing = Packing.of(self.rows(frame).collect_schema(), self.columns(frame))
+        if any(name in self.derived for name in packing.packed):
+            keyed = packing.add_keys(self.rows(frame))
+        else:
+            keyed = self.rows(packing.add_keys(frame))
+        return packing.group_by(keyed, **{self.count: pl.len()},
+                                **{name: value.sum() for name, value in self.sums.items()})
 
     def needs(self) -> set[str]:
         """The frame's columns this cube reads."""

@@ -122,6 +122,11 @@ class Packing:
         return [values.get(name, pl.col(name)) for name in self.columns]
 
     @property
+    def packed(self) -> set[str]:
+        """The columns packed into the keys (the others are :attr:`plain`)."""
+        return set(self.columns) - set(self.plain)
+
+    @property
     def code_names(self) -> list[str]:
         """The whole-number columns of :meth:`codes`: the packed keys, then a value and a null flag for
         each plain column."""

@@ -10,6 +10,9 @@ collected on the batch. The batches' results are added up in the order of the ba
 floating-point values are added in the same order wherever a batch was counted. Memory is what a
 batch or two take, plus the totals, which grow with the cells of the cubes, not with the rows.
 
+A run without deal groups (game mode) read on this machine is one polars query over all its parts
+instead (:func:`_in_one_query`): its cubes are small, and the batches would only add time.
+
 Where the batches are counted (:class:`Reading`): on this machine, two batches at a time on two
 threads (polars and the counting kernels leave the interpreter's lock while they work), or with
 ``backend="dask"`` on the workers of a Dask cluster (the one at ``scheduler``, or a new local one of
@@ -202,11 +205,14 @@ class Reading:
         for result in counted:
             yield result
             rows += result.rows
-            self.parts[0] += result.parts
-            self.rows[0] += result.rows
-            if self.progress is not None:
-                self.progress(self.parts[0], self.parts[1], self.rows[0], self.rows[1],
-                              rows / max(time.perf_counter() - began, 1e-9))
+            self.tell(result.parts, result.rows, rows / max(time.perf_counter() - began, 1e-9))
+
+    def tell(self, parts: int, rows: int, rate: float) -> None:
+        """``parts`` and ``rows`` more were read, at ``rate`` rows a second."""
+        self.parts[0] += parts
+        self.rows[0] += rows
+        if self.progress is not None:
+            self.progress(self.parts[0], self.parts[1], self.rows[0], self.rows[1], rate)
 
     def _here(self, plan: Plan, found: list[Batch]) -> Iterator[Counted]:
         """Two batches at a time on two threads, in order."""
@@ -265,13 +271,30 @@ def read_run(run: Run, evaluators: list[str], cubes: list[Cube], queries: list[Q
     """The ``cubes`` of the run's frame of declared games (holding the ``evaluators``' scores) and the
     results of the ``queries``, in one pass over its parts."""
     plan = Plan(run, tuple(evaluators), tuple(cubes), tuple(queries))
-    totals, reading = Totals(plan), reading or Reading()
+    reading = reading or Reading()
+    if reading.backend == "local" and DEAL_GROUP not in games(run, list(evaluators)).collect_schema().names():
+        return _in_one_query(plan, reading)
+    totals = Totals(plan)
     for counted in reading.counts(plan, batches(run, reading.batch_rows)):
         totals.add(counted)
         release_memory()  # what the batch's reading freed
     cubes = totals.cubes()
     release_memory()
     return cubes, list(totals.queried)
+
+
+def _in_one_query(plan: Plan, reading: Reading) -> tuple[list[pl.DataFrame], list[pl.DataFrame]]:
+    """A run without deal groups (game mode) on this machine: one polars query over all its parts.
+    Its cubes are small (no deal groups), polars streams the parts through them, and the batches and
+    their kernels would only add their own time (ten million game-mode deals: 11.2 processor
+    seconds for the report in batches, 8.6 in one query, 2026-12-05)."""
+    began = time.perf_counter()
+    frame = games(plan.run, list(plan.evaluators))
+    results = pl.collect_all([*(cube.lazy(frame) for cube in plan.cubes),
+                              *(query(plan.run, frame) for query, _ in plan.queries)])
+    rows = sum(pq.read_metadata(part).num_rows for part in plan.run.parts)
+    reading.tell(len(plan.run.parts), rows, rows / max(time.perf_counter() - began, 1e-9))
+    return results[:len(plan.cubes)], results[len(plan.cubes):]
 
 
 def count_run(run: Run, evaluators: list[str], cubes: list[Cube], *,

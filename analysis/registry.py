@@ -34,7 +34,8 @@ class Source:
     aggregate per run, ``query(run, frame)``, built from the run and its frame of declared games.
     Cubes, and queries whose columns add up (``sums`` names the summed columns; the others are
     the keys), are computed in one pass over the run's parts, batch by batch, in bounded memory and
-    on a Dask cluster when the report is made there (:mod:`analysis.reading`); a query without
+    on a Dask cluster when the report is made there (a game-mode run on this machine: in one
+    polars query; :mod:`analysis.reading`); a query without
     ``sums`` is collected over the whole run at once, after that pass. Each table of the source is
     ``make(collected)``. The three sources with neither are :data:`RUN`, :data:`EVALUATOR_CUBES`
     and :data:`RUNS`.

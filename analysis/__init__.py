@@ -22,7 +22,9 @@ grid), :mod:`~analysis.intervals` (95% intervals), :mod:`~analysis.contracts`,
 :mod:`~analysis.mix`, :mod:`~analysis.thresholds`, :mod:`~analysis.evaluator_comparison`,
 :mod:`~analysis.compare`, :mod:`~analysis.match` (the tables), :mod:`~analysis.registry` and
 :mod:`~analysis.catalogue` (every table registered by name), :mod:`~analysis.tables` (every
-table of a set of runs), :mod:`~analysis.formats`, :mod:`~analysis.plots`, :mod:`~analysis.page`,
+table of a set of runs), :mod:`~analysis.reading` and :mod:`~analysis.counting` (the pass over a
+run's parts, here or on a Dask cluster), :mod:`~analysis.resources`, :mod:`~analysis.formats`,
+:mod:`~analysis.plots`, :mod:`~analysis.page`,
 :mod:`~analysis.summary`, :mod:`~analysis.sharing` (two processes sharing the slow parts) and
 :mod:`~analysis.report` (the report), :mod:`~analysis.benchmark` (its speed).
 """

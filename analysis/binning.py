@@ -24,9 +24,10 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
+from .counting import Cube
 from .deal_groups import DEAL_GROUP
-from .games import evaluator_columns, games
-from .packing import Packing
+from .games import evaluator_columns
+from .reading import count_run
 from .runs import Run
 
 TARGET_BINS = 40
@@ -82,21 +83,29 @@ def grids(run: Run) -> dict[str, Grid]:
     return {name: Grid(round_width(hi - lo)) for name, (lo, hi) in score_ranges(run).items()}
 
 
+def evaluator_count(evaluator: str, grid: Grid) -> Cube:
+    """What the cube of ``evaluator`` counts of a :func:`analysis.games.games` frame holding
+    ``eval_<evaluator>``: its games with a score and a value reached (an imported game that ended
+    early has none when it was overbid: it cannot be replayed), per :data:`CUBE_KEYS` but the bin (it
+    follows from the fine cell), with their scores summed."""
+    score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
+    return Cube(tuple(key for key in CUBE_KEYS if key != "bin"), sums={"score_sum": score},
+                where=(score.is_not_null(), pl.col("value_reached").is_not_null()),
+                derived={"fine": (score / grid.fine_step).round().cast(pl.Int64)})
+
+
+def in_order(cube: pl.DataFrame | pl.LazyFrame):
+    """An evaluator cube with its bin, in the order of :data:`CUBE_KEYS`, then the deal group, ``n`` and
+    ``score_sum``."""
+    groups = [DEAL_GROUP] if DEAL_GROUP in cube.collect_schema().names() else []
+    order = [(pl.col("fine") // FINE_PER_BIN).alias("bin") if key == "bin" else key for key in CUBE_KEYS]
+    return cube.select(*order, *groups, "n", "score_sum")
+
+
 def evaluator_cube(frame: pl.LazyFrame, evaluator: str, grid: Grid) -> pl.LazyFrame:
     """Counts ``n`` and score sums ``score_sum`` per :data:`CUBE_KEYS` of a :func:`analysis.games.games`
-    frame holding ``eval_<evaluator>`` (lazy; build every cube of a run from one frame so polars
-    computes it once)."""
-    score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
-    fine = (score / grid.fine_step).round().cast(pl.Int64)
-    groups = [DEAL_GROUP] if DEAL_GROUP in frame.collect_schema().names() else []
-    keys = [key for key in CUBE_KEYS if key != "bin"]  # the bin follows from the fine cell
-    # an imported game that ended early has no value reached when it was overbid: it cannot be replayed
-    packing = Packing.of({**frame.collect_schema(), "fine": pl.Int64}, [*keys, *groups])
-    keyed = packing.add_keys(frame)  # the same for every evaluator: computed once for all their cubes
-    counted = packing.group_by(keyed.filter(score.is_not_null(), pl.col("value_reached").is_not_null())
-                               .with_columns(fine=fine), n=pl.len(), score_sum=score.sum())
-    order = [(pl.col("fine") // FINE_PER_BIN).alias("bin") if key == "bin" else key for key in CUBE_KEYS]
-    return counted.select(*order, *groups, "n", "score_sum")
+    frame holding ``eval_<evaluator>`` (lazy; and per deal group in declare mode)."""
+    return in_order(evaluator_count(evaluator, grid).lazy(frame))
 
 
 def collected_cubes(run: Run, evaluators: list[str] | None = None) -> tuple[dict[str, Grid], dict[str, pl.DataFrame]]:
@@ -104,8 +113,8 @@ def collected_cubes(run: Run, evaluators: list[str] | None = None) -> tuple[dict
     it logged (all of them by default), in one scan of the run."""
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found]
-    frame = games(run, names)
-    return found, dict(zip(names, pl.collect_all([evaluator_cube(frame, e, found[e]) for e in names])))
+    counted = count_run(run, names, [evaluator_count(e, found[e]) for e in names])
+    return found, {name: in_order(cube) for name, cube in zip(names, counted)}
 
 
 def by_evaluator(cubes: dict[str, pl.DataFrame], build, schemas: dict[str, dict]) -> dict[str, pl.DataFrame]:

@@ -13,7 +13,16 @@ import polars as pl
 
 from . import page, plots, summary
 from .compare import comparisons
-from .contracts import by_bid, by_game, by_matadors, by_seat, by_variant, contract_cube, passed_in, passed_in_query
+from .contracts import (
+    CONTRACT_COUNT,
+    by_bid,
+    by_game,
+    by_matadors,
+    by_seat,
+    by_variant,
+    passed_in,
+    passed_in_query,
+)
 from .evaluator_comparison import MEASURE_SCHEMAS, calibration, measures_by_group, rank, score_counts
 from .formats import slug
 from .match import match_result, match_splits
@@ -22,11 +31,11 @@ from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Section, Source, Ta
 from .thresholds import THRESHOLD_SCHEMAS, bid_table, break_even_shipped, curves
 
 #: The declared games counted per seat, game, declaration, bid and result (analysis.contracts).
-CONTRACT_CUBE = Source("contract cube", lambda run, frame: contract_cube(frame))
+CONTRACT_CUBE = Source("contract cube", cube=CONTRACT_COUNT)
 #: Deals and passed-in deals of a game-mode run.
-PASSED_IN = Source("passed-in counts", lambda run, frame: passed_in_query(run))
+PASSED_IN = Source("passed-in counts", lambda run, frame: passed_in_query(run), sums=("deals", "passed"))
 #: Deals per how they ended and game type (analysis.mix).
-DEAL_ENDS = Source("deals by how they ended", lambda run, frame: deal_cube(run))
+DEAL_ENDS = Source("deals by how they ended", lambda run, frame: deal_cube(run), sums=("n",))
 
 
 # --- plots: (caption, drawing) of each plot of a table; the report draws them -----------------

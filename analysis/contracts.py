@@ -15,10 +15,11 @@ import polars as pl
 
 from sim.rules.games import GAME_NAMES, GRAND, NULL
 
-from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, deal_mean_table
-from .games import SEATS, deals, games
+from .counting import Cube
+from .deal_groups import add_deal_rates, by_deals, deal_mean_table
+from .games import SEATS, deals
 from .intervals import add_rate, mean_table
-from .packing import packed_group_by
+from .reading import count_run
 from .runs import Run
 
 CUBE_KEYS = ["seat", "game", "bid", "hand", "ouvert", "schneider_announced", "schwarz_announced",
@@ -27,11 +28,14 @@ SUIT_GAMES = "suit games"
 ALL_GAMES = "all games"
 
 
+#: What the contract cube counts: the games per :data:`CUBE_KEYS` (and deal group in declare mode).
+CONTRACT_COUNT = Cube(tuple(CUBE_KEYS))
+
+
 def contract_cube(frame: pl.LazyFrame) -> pl.LazyFrame:
     """Counts ``n`` of the games of a :func:`analysis.games.games` frame per :data:`CUBE_KEYS` (lazy),
     and per deal group in declare mode."""
-    groups = [DEAL_GROUP] if DEAL_GROUP in frame.collect_schema().names() else []
-    return packed_group_by(frame, [*CUBE_KEYS, *groups], n=pl.len())
+    return CONTRACT_COUNT.lazy(frame)
 
 
 def passed_in_query(run: Run) -> pl.LazyFrame:
@@ -171,7 +175,7 @@ def contract_tables(cube: pl.DataFrame, mode: str = "game") -> dict[str, pl.Data
 
 def contract_success(run: Run) -> dict[str, pl.DataFrame]:
     """All contract tables of a run, and its passed-in rate in game mode (one scan each)."""
-    tables = contract_tables(contract_cube(games(run, [])).collect(), run.mode)
+    tables = contract_tables(count_run(run, [], [CONTRACT_COUNT])[0], run.mode)
     if run.mode != "declare":
         tables["passed_in"] = passed_in(passed_in_query(run).collect())
     return tables

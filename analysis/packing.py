@@ -90,13 +90,16 @@ class Packing:
     columns: tuple[str, ...]
     keys: tuple[tuple[Digit, ...], ...]
     plain: tuple[str, ...]
+    #: the types of the ``plain`` columns
+    plain_types: tuple[pl.DataType, ...] = ()
 
     @classmethod
     def of(cls, schema, columns) -> Packing:
         """The packing of ``columns`` of a frame with ``schema`` (a mapping of names to types)."""
         digits = [_digit(name, schema[name]) for name in columns]
         keys = tuple(tuple(key) for key in _keys([d for d in digits if d is not None]))
-        return cls(tuple(columns), keys, tuple(name for name, d in zip(columns, digits) if d is None))
+        plain = tuple(name for name, d in zip(columns, digits) if d is None)
+        return cls(tuple(columns), keys, plain, tuple(schema[name] for name in plain))
 
     @property
     def names(self) -> list[str]:
@@ -112,8 +115,39 @@ class Packing:
         """``group_by(*columns).agg(**aggregates)`` of a frame made by :meth:`add_keys`: the columns
         with their types, in order, then the aggregates."""
         grouped = keyed.group_by(*self.names, *self.plain).agg(**aggregates)
+        return grouped.select(*self._values(), *aggregates)
+
+    def _values(self) -> list[pl.Expr]:
         values = {d.name: d.value(name) for name, key in zip(self.names, self.keys) for d in key}
-        return grouped.select(*(values.get(name, pl.col(name)) for name in self.columns), *aggregates)
+        return [values.get(name, pl.col(name)) for name in self.columns]
+
+    @property
+    def packed(self) -> set[str]:
+        """The columns packed into the keys (the others are :attr:`plain`)."""
+        return set(self.columns) - set(self.plain)
+
+    @property
+    def code_names(self) -> list[str]:
+        """The whole-number columns of :meth:`codes`: the packed keys, then a value and a null flag for
+        each plain column."""
+        return [*self.names, *(f"__{name}_{part}" for name in self.plain for part in ("value", "null"))]
+
+    def codes(self) -> list[pl.Expr]:
+        """Each row's values of the ``columns`` as int64 columns named :attr:`code_names`, for counting
+        outside polars (:mod:`analysis.counting`); a plain column must hold whole numbers."""
+        packed = [pl.sum_horizontal(*(d.code() for d in key)).alias(name) for name, key in zip(self.names, self.keys)]
+        value, null = self.code_names[len(self.names)::2], self.code_names[len(self.names) + 1::2]
+        plain = [expression for name, v, n in zip(self.plain, value, null)
+                 for expression in (pl.col(name).fill_null(0).cast(pl.Int64).alias(v),
+                                    pl.col(name).is_null().cast(pl.Int64).alias(n))]
+        return [*packed, *plain]
+
+    def decoded(self, codes: pl.DataFrame) -> pl.DataFrame:
+        """The ``columns`` with their types, in order, from a frame of :meth:`codes`."""
+        value, null = self.code_names[len(self.names)::2], self.code_names[len(self.names) + 1::2]
+        plain = [pl.when(pl.col(n) == 0).then(pl.col(v)).cast(dtype).alias(name)
+                 for name, dtype, v, n in zip(self.plain, self.plain_types, value, null)]
+        return codes.with_columns(plain).select(self._values())
 
 
 def packed_group_by(frame: pl.LazyFrame, columns: list[str], **aggregates: pl.Expr) -> pl.LazyFrame:

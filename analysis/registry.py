@@ -21,6 +21,7 @@ from pathlib import Path
 import polars as pl
 
 from .binning import Grid
+from .counting import Cube
 from .runs import Run
 
 
@@ -28,15 +29,28 @@ from .runs import Run
 class Source:
     """What tables are computed from.
 
-    A source with a ``query`` is one lazy aggregate per run, ``query(run, frame)``, built from the
-    run and its frame of declared games (:func:`analysis.games.games`); the queries of all the
-    sources a run needs are collected together, so polars reads its parts once, and each table
-    of the source is ``make(collected)``. The three sources without a query are
-    :data:`RUN`, :data:`EVALUATOR_CUBES` and :data:`RUNS`.
+    A source with a ``cube`` (:class:`analysis.counting.Cube`) counts the run's frame of declared
+    games (:func:`analysis.games.games`) cell by cell, and a source with a ``query`` is one lazy
+    aggregate per run, ``query(run, frame)``, built from the run and its frame of declared games.
+    Cubes, and queries whose columns add up (``sums`` names the summed columns; the others are
+    the keys), are computed in one pass over the run's parts, batch by batch, in bounded memory and
+    on a Dask cluster when the report is made there (a game-mode run on this machine: in one
+    polars query; :mod:`analysis.reading`); a query without
+    ``sums`` is collected over the whole run at once, after that pass. Each table of the source is
+    ``make(collected)``. The three sources with neither are :data:`RUN`, :data:`EVALUATOR_CUBES`
+    and :data:`RUNS`.
     """
 
     name: str
     query: Callable[[Run, pl.LazyFrame], pl.LazyFrame] | None = None
+    _: KW_ONLY
+    sums: tuple[str, ...] = ()
+    cube: Cube | None = None
+
+    @property
+    def counted(self) -> bool:
+        """Whether the pass over the parts computes it."""
+        return self.cube is not None or (self.query is not None and bool(self.sums))
 
 
 #: The table reads the run itself: ``make(run)``.

@@ -22,6 +22,7 @@ from sim.runs.atomic import folder_in_place
 
 from . import registry
 from .page import METHODS_HTML, STYLE, image_html, runs_html
+from .reading import Reading
 from .registry import Report
 from .runs import AnalysisError, find_damage, load_runs
 from .sharing import SecondProcess, share
@@ -31,41 +32,54 @@ from .thresholds import MIN_ROWS
 
 
 def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = MIN_ROWS,
-            jobs: int | None = None) -> Path:
+            jobs: int | None = None, backend: str = "local", scheduler: str | None = None,
+            progress=None) -> Path:
     """Analyse the run folders ``runs`` into the folder ``out``; returns the path of report.html.
 
     Raises :class:`analysis.AnalysisError` (one line) for a folder that is not a
-    run, an empty run, a run of another schema version, a damaged part (named), or an
-    ``out`` that exists and is not a report. The report is written to a temporary
-    folder and moved into place when complete, replacing an older report: an
-    interrupted analysis never leaves a half report that looks whole.
+    run, an empty run, a run of another schema version, a damaged part (named), an
+    ``out`` that exists and is not a report, or a Dask scheduler that cannot be reached. The
+    report is written to a temporary folder and moved into place when complete, replacing an
+    older report: an interrupted analysis never leaves a half report that looks whole.
 
     ``jobs``: processes sharing the evaluator tables and the plots (None: two on a machine of two
     cores or more, see :mod:`analysis.sharing`); the report is the same either way.
+
+    ``backend``: where the runs' parts are counted, ``"local"`` or ``"dask"``: on the workers of the
+    Dask cluster at ``scheduler``, or of a new local one of ``jobs`` workers (:mod:`analysis.reading`);
+    the tables are the same either way. ``progress`` is told after each batch of parts (parts read,
+    parts in all, rows read, rows in all, rows per second).
     """
+    reading = Reading(backend, scheduler=scheduler, jobs=jobs, progress=progress)
     second = SecondProcess.start(jobs)
     try:
-        return _analyze(runs, Path(out), evaluators=evaluators, min_rows=min_rows, second=second)
+        return _analyze(runs, Path(out), evaluators=evaluators, min_rows=min_rows, second=second, reading=reading)
     finally:
+        reading.close()
         if second is not None:
             second.close()
 
 
-def _analyze(runs, out: Path, *, evaluators, min_rows: int, second: SecondProcess | None) -> Path:
+def _analyze(runs, out: Path, *, evaluators, min_rows: int, second: SecondProcess | None, reading: Reading) -> Path:
     checked = load_runs(runs)
     try:
-        tables, notes = all_tables(checked, evaluators, min_rows=min_rows, second=second)
+        with folder_in_place(out, is_report) as folder:  # made before the pass: a bad --out fails at once
+            tables, notes = _tables(checked, evaluators, min_rows=min_rows, second=second, reading=reading)
+            write_report(folder, Report(checked, tables, notes=notes, min_rows=min_rows), second)
+    except RunError as error:
+        raise AnalysisError(str(error)) from None
+    return out / "report.html"
+
+
+def _tables(checked, evaluators, *, min_rows: int, second: SecondProcess | None, reading: Reading):
+    """Every table of the runs, and the notes; a damaged part named in one line."""
+    try:
+        return all_tables(checked, evaluators, min_rows=min_rows, second=second, reading=reading)
     except (pl.exceptions.PolarsError, pa.ArrowException, OSError):
         found = [message for message in map(find_damage, checked) if message]
         if not found:
             raise
         raise AnalysisError(found[0]) from None
-    try:
-        with folder_in_place(out, is_report) as folder:
-            write_report(folder, Report(checked, tables, notes=notes, min_rows=min_rows), second)
-    except RunError as error:
-        raise AnalysisError(str(error)) from None
-    return out / "report.html"
 
 
 def write_report(folder: Path, report: Report, second: SecondProcess | None = None) -> None:

@@ -37,6 +37,9 @@ class Run:
     finished: bool
     config: dict
     acceptance: float | None = None   # a conditional run dealt by rejection: the share of candidate deals kept
+    #: the rows read of the parts, (first, count) of their rows in order; None: all of them (a pass over a
+    #: large run reads it in batches, :mod:`analysis.reading`)
+    window: tuple[int, int] | None = None
 
     @property
     def source(self) -> str:
@@ -84,8 +87,10 @@ class Run:
         return self.config.get("evaluators", {})
 
     def scan(self) -> pl.LazyFrame:
-        """All rows of the run's parts as one lazy frame (nothing is read until it is collected)."""
-        return pl.scan_parquet(list(self.parts))
+        """All rows of the run's parts (or of its window) as one lazy frame (nothing is read until it is
+        collected)."""
+        rows = pl.scan_parquet(list(self.parts))
+        return rows if self.window is None else rows.slice(*self.window)
 
     @property
     def complete(self) -> bool:

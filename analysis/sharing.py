@@ -26,13 +26,10 @@ import threading
 from collections import deque
 from pathlib import Path
 
+from .resources import free_cores, release_memory
+
 #: What the second process answers to a job: done (with its result), or not done (run it here).
 DONE, NOT_DONE = "done", "not done"
-
-
-def free_cores() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class SecondProcess:
@@ -140,6 +137,7 @@ def serve(incoming, outgoing) -> None:
                     reply = (DONE, body(*inputs))
                 except Exception:  # the main process runs it again and raises the error
                     reply = (NOT_DONE, None)
+                release_memory()
         try:
             data = pickle.dumps(reply)
         except Exception:

@@ -1,11 +1,11 @@
 """Every registered table of a set of runs, each run read in one pass.
 
 The tables are those of :mod:`analysis.registry` (the built-in ones are registered in
-:mod:`analysis.catalogue`). For each run, the queries of every source its tables need (the
-contract cube, the passed-in counts, one evaluator cube per evaluator ...) are collected
-together (``pl.collect_all``), so polars scans the parts once and shares the work; every table
-is then computed from those small aggregates. Tables of several runs are stacked with a
-leading ``run`` column.
+:mod:`analysis.catalogue`). For each run, the aggregates of every source its tables need (the
+contract cube, the passed-in counts, one evaluator cube per evaluator ...) are computed in one
+pass over its parts, batch by batch (:mod:`analysis.reading`), so the run is read once in
+bounded memory; every table is then computed from those small aggregates. Tables of several runs
+are stacked with a leading ``run`` column.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from . import (
     catalogue,  # noqa: F401  (importing it registers the built-in tables)
     registry,
 )
-from .binning import by_evaluator, evaluator_cube, grids
+from .binning import by_evaluator, evaluator_count, grids, in_order
 from .games import games
+from .reading import Reading, read_run
 from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Table
 from .runs import Run
 from .sharing import SecondProcess, share
@@ -27,15 +28,16 @@ from .thresholds import MIN_ROWS, shipped_thresholds
 
 
 def run_tables(run: Run, evaluators: list[str] | None = None, *, min_rows: int = MIN_ROWS,
-               second: SecondProcess | None = None) -> dict[str, pl.DataFrame]:
-    """Every registered table that applies to ``run``, by name (one scan of its parts).
+               second: SecondProcess | None = None, reading: Reading | None = None) -> dict[str, pl.DataFrame]:
+    """Every registered table that applies to ``run``, by name (one pass over its parts, made as
+    ``reading`` says: :mod:`analysis.reading`).
 
     A match run gives only its match tables: its contract, threshold and evaluator tables
     would pool both sides' play and count the six plays of a deal as independent games.
     A second process (:mod:`analysis.sharing`) makes some of the evaluator tables.
     """
-    chosen = [table for table in registry.tables() if table.source is not RUNS and table.applies_to(run)]
-    collected, cubes = _collected(run, chosen, evaluators=evaluators, min_rows=min_rows)
+    chosen = _chosen(run)
+    collected, cubes = _collected(run, chosen, evaluators=evaluators, min_rows=min_rows, reading=reading)
     by_evaluators = _evaluator_tables([t for t in chosen if t.source is EVALUATOR_CUBES], cubes, second)
     tables = {}
     for table in chosen:
@@ -44,22 +46,37 @@ def run_tables(run: Run, evaluators: list[str] | None = None, *, min_rows: int =
     return _labelled(run, tables)
 
 
-def _collected(run: Run, chosen: list[Table], *, evaluators: list[str] | None, min_rows: int):
+def _chosen(run: Run) -> list[Table]:
+    return [table for table in registry.tables() if table.source is not RUNS and table.applies_to(run)]
+
+
+def _reads_parts(chosen: list[Table]) -> bool:
+    """Whether the tables ``chosen`` need a pass over the run's parts."""
+    return any(t.source is EVALUATOR_CUBES or t.source.counted for t in chosen)
+
+
+def _collected(run: Run, chosen: list[Table], *, evaluators: list[str] | None, min_rows: int,
+               reading: Reading | None):
     """The collected aggregate of each source of the ``chosen`` tables, and each evaluator's collected cube
     with what its tables know of it."""
-    sources = list(dict.fromkeys(t.source for t in chosen if t.source.query is not None))
+    sources = list(dict.fromkeys(t.source for t in chosen if t.source.query is not None or t.source.cube))
     by_evaluators = any(t.source is EVALUATOR_CUBES for t in chosen)
     if not sources and not by_evaluators:
         return {}, {}
     found = grids(run)
     names = [e for e in (evaluators or found) if e in found] if by_evaluators else []
+    cubed = [source for source in sources if source.cube is not None]
+    summed = [source for source in sources if source.cube is None and source.counted]
+    counts, queried = read_run(run, names, [*(s.cube for s in cubed), *(evaluator_count(e, found[e]) for e in names)],
+                               [(s.query, s.sums) for s in summed], reading=reading)
+    whole = [source for source in sources if not source.counted]  # collected over the whole run at once
     frame = games(run, names)
-    results = pl.collect_all([*(s.query(run, frame) for s in sources),
-                              *(evaluator_cube(frame, e, found[e]) for e in names)])
-    cubes = {name: (cube, Evaluator(name, found[name], min_rows=min_rows,
-                                         shipped=shipped_thresholds(run, name)))
-             for name, cube in zip(names, results[len(sources):])}
-    return dict(zip(sources, results)), cubes
+    results = {**dict(zip(cubed, counts)), **dict(zip(summed, queried)),
+               **dict(zip(whole, pl.collect_all([s.query(run, frame) for s in whole]) if whole else []))}
+    cubes = {name: (in_order(cube), Evaluator(name, found[name], min_rows=min_rows,
+                                                shipped=shipped_thresholds(run, name)))
+             for name, cube in zip(names, counts[len(cubed):])}
+    return results, cubes
 
 
 def _made(table: Table, run: Run, collected: dict) -> pl.DataFrame:
@@ -92,16 +109,20 @@ def _stack(old: pl.DataFrame | None, new: pl.DataFrame) -> pl.DataFrame:
 
 
 def all_tables(runs: list[Run], evaluators: list[str] | None = None, *, min_rows: int = MIN_ROWS,
-               second: SecondProcess | None = None) -> tuple[dict[str, pl.DataFrame], list[str]]:
+               second: SecondProcess | None = None,
+               reading: Reading | None = None) -> tuple[dict[str, pl.DataFrame], list[str]]:
     """Every table of ``runs`` stacked by name, in the order of registration, plus notes on the runs a
     table of several runs could not use (comparisons that were not made).
 
     Each table is there with its columns even when no run has rows for it; a table of several runs
-    (``comparison``) is there when there are two runs or more.
+    (``comparison``) is there when there are two runs or more. ``reading`` says where the parts are
+    counted and whom to tell of the progress (:mod:`analysis.reading`).
     """
     stacked: dict[str, pl.DataFrame] = {}
+    if reading is not None:
+        reading.expect([run for run in runs if _reads_parts(_chosen(run))])
     for run in runs:
-        for key, table in run_tables(run, evaluators, min_rows=min_rows, second=second).items():
+        for key, table in run_tables(run, evaluators, min_rows=min_rows, second=second, reading=reading).items():
             stacked[key] = _stack(stacked.get(key), table)
     notes: list[str] = []
     for table in registry.tables():

@@ -35,7 +35,8 @@ tricks with ``solve_last``), nodes and the time,
 ``simulate --open-hand`` on every core (each
 declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze``
 of a ten-million-deal run (resampled from a real run, built before timing), with its
-peak memory and processor seconds; ``first_run`` is ``skatsim simulate --deals 2000`` on
+peak memory and processor seconds, ``analyze_declare`` the same of a declare-mode run of every
+variant (21 million rows at its full size); ``first_run`` is ``skatsim simulate --deals 2000`` on
 every core with an empty numba cache of its own, as the first run after installing
 (``first_run_jobs_1`` with ``--jobs 1``, ``first_run_learned`` with the strong profile), with the
 processor seconds of all its processes, and is left out of ``--quick`` (each of its runs compiles every kernel);
@@ -189,11 +190,32 @@ def bench_analyze(rows: int):
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     small = simulate(20_000, seed=1, out=folder / "small", jobs=1, chunk_size=20_000)
     big = small if rows <= 20_000 else enlarge_run(small, folder / "big", rows)
+    return _analyzing(big, folder)
+
+
+def bench_analyze_declare(deals: int):
+    """The full report of a declare-mode run of every variant (42 rows a deal) of ``deals`` deals,
+    resampled from a real 10,000-deal run of the threshold profile, made by ``skatsim analyze`` in its
+    own process; the run is built before the clock starts."""
+    from analysis import enlarge_run
+    from sim.runs.simulation import simulate
+
+    folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-analyze-declare-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    small = simulate(min(deals, 10_000), seed=1, profile="threshold", mode="declare", variants="all",
+                     out=folder / "small", jobs=1, chunk_size=10_000)
+    big = small if deals <= 10_000 else enlarge_run(small, folder / "big", 42 * deals, rows_per_part=4_200_000)
+    return _analyzing(big, folder)
+
+
+def _analyzing(run_folder: Path, folder: Path):
+    """A call of ``skatsim analyze`` of the run, with its usage."""
 
     def run():
         report = folder / "report"
         shutil.rmtree(report, ignore_errors=True)
-        return _peak_rss_mb([sys.executable, "-m", "sim.commands.cli", "analyze", str(big), "--out", str(report)])
+        return _peak_rss_mb([sys.executable, "-m", "sim.commands.cli", "analyze", str(run_folder),
+                             "--out", str(report)])
 
     return run
 
@@ -407,6 +429,7 @@ BENCHMARKS = {
     "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
     "simulate_open_hand": (_simulate(None, "default", "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
+    "analyze_declare": (bench_analyze_declare, 500_000, 2_000, 3),
     "first_run": (_first_run(None), 2_000, 2_000, 3),
     "first_run_jobs_1": (_first_run(1), 2_000, 2_000, 3),
     "first_run_learned": (_first_run(None, "strong"), 2_000, 2_000, 3),

@@ -78,6 +78,22 @@ def run_progress(total: int) -> tuple[Callable, Callable]:
     return progress(new_bar, move_bar, line)
 
 
+def reading_progress() -> tuple[Callable, Callable]:
+    """The progress of an analysis reading runs' parts, told with (parts read, parts in all, rows read,
+    rows in all, rows per second) after each batch of parts."""
+    def new_bar(tqdm, parts, total, rows, all_rows, rate):
+        return tqdm(total=total, unit="part", dynamic_ncols=True,
+                    bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} parts [{elapsed}{postfix}]")
+
+    def move_bar(bar, parts, total, rows, all_rows, rate):
+        bar.update(parts - bar.n)
+        bar.set_postfix_str(f"{rows:,} of {all_rows:,} rows, {rate:,.0f} rows/s", refresh=True)
+
+    return progress(new_bar, move_bar,
+                    lambda parts, total, rows, all_rows, rate: {"parts_read": parts, "parts": total, "rows_read": rows,
+                                                                "rows": all_rows, "rows_per_s": round(rate)})
+
+
 def time_left(deals: int, rate: float) -> str:
     """``h:mm:ss`` or ``m:ss`` for ``deals`` more deals at ``rate`` deals a second."""
     seconds = round(deals / rate) if rate > 0 else 0

@@ -12,7 +12,7 @@ The runs:
 - :mod:`sim.runs.compiling`: numba's kernels before a run plays: stale caches dropped, the
   warm-up, the first run's message and its two processes;
 - :mod:`sim.runs.runner`: a strategy-agnostic run of deals, cut into parts, on every core
-  or on a Dask cluster; resumed and grown;
+  or on a Dask cluster (:mod:`sim.runs.cluster`, which analysis uses too); resumed and grown;
 - :mod:`sim.runs.players`: who plays a run, as its processes build them and its manifest and rows
   record them (profiles, models, evaluators);
 - :mod:`sim.runs.conditional`: how a run deals: uniformly, or with fixed cards and a condition on the

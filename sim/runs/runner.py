@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Iterator
 from sim.rules.cards import shown
 from sim.runs import RunError
 from sim.runs.atomic import make_folder
+from sim.runs.cluster import dask_client
 from sim.runs.compiling import a_core_is_free, check_kernel_cache, warm_up
 from sim.runs.folder import (
     MANIFEST,
@@ -277,21 +278,12 @@ def iterate_parts_dask(write: PartWriter, parts, *, jobs: int, scheduler: str | 
 
     The workers write the parts themselves, so the run's folder must be a path they share.
     """
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import as_completed
 
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-    client = Client(scheduler or cluster)
-    try:
+    with dask_client(jobs, scheduler) as client:
         futures = [client.submit(write, part, pure=False) for part in parts]
         for future in as_completed(futures):
             yield future.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 BACKENDS = ("local", "dask")

@@ -3,6 +3,7 @@ a deal of a run whose strategies are gone, counts of tricks; and that the consol
 with the command's code and all its output."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -96,9 +97,22 @@ def test_the_console_script_writes_the_whole_report_and_leaves_with_its_code(sma
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == f"{report / 'report.html'}\n", done.stderr
     assert (report / "summary.md").read_text().startswith("#") and "</html>" in (report / "report.html").read_text()
+    told = [json.loads(line) for line in done.stderr.splitlines()]  # the progress, as JSON lines off a terminal
+    assert {key: told[-1][key] for key in ("parts_read", "parts", "rows_read", "rows")} == {
+        "parts_read": 2, "parts": 2, "rows_read": 200, "rows": 200}
     bad = subprocess.run([sys.executable, "-m", "sim.commands.cli", "analyze", str(tmp_path / "nosuch")],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "nosuch" in bad.stderr
+
+
+def test_analyze_on_a_dask_scheduler_that_cannot_be_reached_says_so_in_one_line(small_run, tmp_path):
+    command = [sys.executable, "-m", "sim.commands.cli", "analyze", str(small_run), "--out", str(tmp_path / "report"),
+               "--scheduler", "tcp://127.0.0.1:9"]
+    done = subprocess.run(command, capture_output=True, text=True,
+                          env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"})
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr
+    assert not (tmp_path / "report").exists()
 
 
 def test_the_console_script_leaves_with_the_commands_code_after_its_exit_functions():

@@ -25,6 +25,7 @@ from sim.rules.view import VIEW, set_declaration
 from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
 from .cardplay.learned import LEARNED_KIND
 from .cardplay.policy import seats_of
+from .cardplay.python_players import is_python_player
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
@@ -169,7 +170,11 @@ def play_and_score(profile: Profile, *, seed: int, deal_ids, deals, declarer, bi
     seats = seats_of(policies)
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
-    if all(p.builtin in DIRECT_KINDS for p in policies):
+    if any(is_python_player(p) for p in policies):
+        from .lockstep import play_batch_python  # it builds on this module's kernels
+        play_batch_python(policies, seed=seed, deal_ids=deal_ids, deals=deals, declared=declared, results=results,
+                          logs=logs)
+    elif all(p.builtin in DIRECT_KINDS for p in policies):
         data = seats.data if any(p.builtin == LEARNED_KIND for p in policies) else None
         play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, data, results,
                            logs, None, None)

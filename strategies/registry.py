@@ -159,8 +159,8 @@ def build(role: str, name: str, **params):
             raise StrategyError(f"evaluator {name!r} has no thresholds attribute")
         return BoundEvaluator(name, strategy.factory, dict(params))
     built = strategy.factory(**{**{p.name: p.default for p in strategy.parameters}, **params})
-    if role == "card_play" and getattr(built, "name", "") is None:
-        built.name = name   # a card player in Python learns its registered name, for its errors
+    if getattr(built, "name", "") is None:
+        built.name = name   # a strategy in plain Python learns its registered name, for its errors
     _check_role(role, name, built)
     return built
 

@@ -3,6 +3,7 @@ plays them: the same cards as the fast loop for the same choices, one clear line
 mistake, and nothing of the hidden cards in a seat's view."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,8 +18,10 @@ from strategies import deals, load_profile, play_deals, registry
 from strategies.cardplay.heuristic import heuristic_card
 from strategies.cardplay.python_players import BatchCardPlayer, CardPlayer, CardPlayerError
 from strategies.cardplay.seat_view import CARD_NAMES, SeatView, SeatViews
+from strategies.one_hand import HandBidder, HandDeclaration, HandDeclarer, HandDiscarder, HandPlan
 from strategies.roles import Declarations
 
+ROOT = Path(__file__).resolve().parents[2]
 SEED, COUNT = 5, 300
 ROW, DATA = np.zeros(1), np.zeros(1, np.float32)
 
@@ -184,3 +187,78 @@ def test_a_defenders_python_player_sees_nothing_of_the_skat(players):
         deals.play_and_score(profile, seed=1, deal_ids=np.zeros(1, np.int64), deals=np.array([cards], np.uint32),
                              declarer=np.zeros(1, np.int64), bid=np.full(1, 18), decl=decl)
     assert len(seen) == 60 and seen[:30] == seen[30:]
+
+
+def test_the_examples_of_docs_python_players_run_as_printed(players, capsys):
+    text = (ROOT / "docs" / "python-players.md").read_text()
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(compile(block, "docs/python-players.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "the same cards: True" in out
+    assert re.search(r"prints\n\n```\n(.*?)```", text, re.S).group(1) in out
+    assert float(re.search(r"declarer win rate: ([0-9.]+)", out).group(1)) > 0.4
+
+
+class PlainBidder(HandBidder):
+    given = None   # set by plain_profile
+
+    def plan_hand(self, hand, seat):
+        assert len(hand) == 10
+        return self.given if "CJ" in hand or "SJ" in hand else HandPlan()
+
+
+class PlainDeclarer(HandDeclarer):
+    declaration = None
+
+    def declare_hand(self, cards, *, seat, bid, hand_game, game):
+        return self.declaration or HandDeclaration(game or "grand")
+
+
+class PlainDiscarder(HandDiscarder):
+    cards = None
+
+    def discard_hand(self, twelve, game):
+        return self.cards or twelve[:2]
+
+
+@pytest.fixture
+def one_hand(players):
+    for role, player in (("bidder", PlainBidder), ("declarer", PlainDeclarer), ("discarder", PlainDiscarder)):
+        players(role, "plain")(player)
+
+
+def plain_profile(bidder=None, declaration=None, discard=None):
+    profile = load_profile("threshold", ["bidder=plain", "declarer=plain", "discarder=plain"])
+    for seat in profile.seats:
+        seat.bidder.given = bidder or HandPlan(max_bid=24, game="clubs")
+        seat.declarer.declaration, seat.discarder.cards = declaration, discard
+    return profile
+
+
+def test_one_hand_roles_play_whole_deals_and_the_declare_mode(one_hand):
+    games = play_deals(plain_profile(), seed=2, start=0, count=200)
+    played = ~games["passed"]
+    hands = np.stack([games["hand_f"], games["hand_m"], games["hand_r"]])
+    nobody_bids = (((hands >> 31) | (hands >> 23)) & 1).sum(axis=0) == 0
+    assert (games["passed"] == nobody_bids).all() and played.sum() > 150
+    assert (games["game"][played] == GRAND).all() and (games["bid"][played] <= 24).all()
+    assert (games["discard"][played] != 0).all()
+    every = deals.declare_every_game(plain_profile(), seed=2, start=0, count=5)
+    assert (every["game"] == np.tile(np.arange(6), 15)).all()
+
+
+@pytest.mark.parametrize("plan, declaration, discard, told", [
+    (HandPlan(max_bid=19, game="clubs"), None, None, "bidder 'plain' at \\w+ with [\\w ]+: 19 is not a bid"),
+    (HandPlan(max_bid=18, game="skat"), None, None, "unknown game 'skat'"),
+    (HandPlan(max_bid=18, game="clubs", ouvert=True), None, None, "only a null is planned ouvert"),
+    (HandPlan(max_bid=30, game="clubs"), HandDeclaration("null"), None,
+     "declarer 'plain' at \\w+ with [\\w ]+: null is worth 23, less than the bid"),
+    (HandPlan(max_bid=18, game="clubs"), HandDeclaration("grand", discard=("CJ",)), None,
+     "declarer 'plain' at \\w+ with [\\w ]+: discarded \\('CJ',\\), not two of its twelve cards"),
+    (HandPlan(max_bid=18, game="clubs"), None, ["XX", "CJ"],
+     "discarder 'plain' with [\\w ]+: discarded \\['XX', 'CJ'\\], not two of its twelve cards"),
+])
+def test_a_one_hand_strategy_against_the_rules_is_one_line(one_hand, plan, declaration, discard, told):
+    with pytest.raises(registry.StrategyError, match=told) as caught:
+        play_deals(plain_profile(plan, declaration, discard), seed=2, start=0, count=200)
+    assert "\n" not in str(caught.value)

@@ -7,6 +7,7 @@ its seat: a :class:`BatchCardPlayer` in one call with the :class:`SeatViews` of 
 :class:`CardPlayer` one :class:`SeatView` at a time. numba checks and plays the cards, and the loop
 goes on until every game is over. A deal's cards are the ones ``play_out`` plays for the same
 choices: the same rules kernels, the same random stream for the built-in seats.
+:func:`strategies.deals.play_batch_python` sets the games up and scores them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from numba import njit
 
 from sim.rules.cards import SEAT_NAMES, format_card, format_hand
 from sim.rules.play import check_card, log_and_play, start_turn
-from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.tricks import STATE, to_play
 from sim.rules.view import VIEW
 
@@ -27,26 +27,6 @@ from .cardplay.policy import seats_of
 from .cardplay.python_players import BatchCardPlayer, CardPlayerError, is_python_player
 from .cardplay.random_cards import random_card
 from .cardplay.seat_view import SeatView, SeatViews, card_id
-from .deals import (  # the deal's own set-up and scoring, shared with its loops
-    DECLARED_ASIDE,
-    DECLARED_DECLARER,
-    DECLARED_DISCARDED,
-    SEARCH_TRANSPOSITION_BITS,
-    _score_deal,
-    _start_deal,
-)
-
-
-@njit(cache=True)
-def start_games(seed, deal_ids, deals, declared, states, views, discards, twelves, rngs):
-    """Set up the play state and the view of every declared game of the batch."""
-    for k in range(deals.shape[0]):
-        states[k, STATE.finished] = 1
-        if declared[k, DECLARED_DECLARER] < 0:
-            continue
-        twelves[k] = _start_deal(declared[k], deals[k], states[k], views[k])
-        discards[k] = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
-        rngs[k] = stream_key(seed, deal_ids[k], STREAM_PLAY)
 
 
 @njit(cache=True, inline="always")
@@ -63,7 +43,7 @@ def _builtin_turn(kind, view, legal, params, data, rng, state, aside, tt, stack)
 
 
 @njit(cache=True)
-def advance_games(states, views, discards, declared, kinds, params, data, rngs, logs, counts, asked, tt, stack,
+def advance_games(states, views, discards, asides, kinds, params, data, rngs, logs, counts, asked, tt, stack,
                   waiting, legals):
     """Play the built-in seats of every game until it is over or a seat of ``asked`` is to play; returns how
     many games wait, their rows in ``waiting`` and their legal cards in ``legals`` (their views filled)."""
@@ -78,7 +58,7 @@ def advance_games(states, views, discards, declared, kinds, params, data, rngs, 
                 n += 1
                 break
             rngs[k], card = _builtin_turn(kinds[seat], views[k], legal, params[seat], data[seat], rngs[k], state,
-                                          declared[k, DECLARED_ASIDE], tt, stack)
+                                          asides[k], tt, stack)
             check_card(legal, card)
             log_and_play(state, card, logs[k], counts[k])
             counts[k] += 1
@@ -98,15 +78,12 @@ def play_cards(states, waiting, legals, cards, logs, counts):
     return -1
 
 
-@njit(cache=True)
-def score_games(declared, states, twelves, results):
-    for k in range(declared.shape[0]):
-        if declared[k, DECLARED_DECLARER] >= 0:
-            _score_deal(declared[k], states[k], twelves[k], results[k])
-
-
-def play_batch_python(policies, *, seed: int, deal_ids, deals, declared, results, logs) -> None:
-    """:func:`strategies.deals.play_batch_builtin` for a seating with card players in Python (any seats)."""
+def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, discards, asides, rngs, logs,
+                     search_bits: int) -> None:
+    """Play every game of ``states`` to its end (the games set up and their views' declarations set, one row
+    each; a finished state for a deal without a game), logging the cards in ``logs``. ``discards`` are the
+    declarer's discards as the views show them, ``asides`` the cards that count for the declarer unplayed,
+    ``rngs`` each deal's play stream; ``search_bits`` sizes the solver's table of searching players."""
     n = len(deal_ids)
     seats = seats_of(policies)
     asked = np.array([is_python_player(p) for p in policies])
@@ -114,17 +91,13 @@ def play_batch_python(policies, *, seed: int, deal_ids, deals, declared, results
         tt, stack = None, None
     else:
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
-        tt, stack = new_workspace(SEARCH_TRANSPOSITION_BITS if searching else 8)
-    states, views = np.zeros((n, STATE.size), np.int64), np.zeros((n, VIEW.size), np.int64)
-    discards, twelves = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    rngs, counts = np.zeros(n, np.uint64), np.zeros(n, np.int64)
-    waiting, legals = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    start_games(np.uint64(seed), deal_ids, deals, declared, states, views, discards, twelves, rngs)
+        tt, stack = new_workspace(search_bits if searching else 8)
+    counts, waiting, legals = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     while True:
-        count = advance_games(states, views, discards, declared, seats.kinds, seats.params, seats.data, rngs, logs,
+        count = advance_games(states, views, discards, asides, seats.kinds, seats.params, seats.data, rngs, logs,
                               counts, asked, tt, stack, waiting, legals)
         if count == 0:
-            break
+            return
         rows, legal = waiting[:count], legals[:count]
         cards = np.empty(count, np.int64)
         seat_of = views[rows, VIEW.seat]
@@ -135,7 +108,6 @@ def play_batch_python(policies, *, seed: int, deal_ids, deals, declared, results
         if bad >= 0:
             raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
                                            deal_ids[rows[bad]]))
-    score_games(declared, states, twelves, results)
 
 
 def _answers(player, views: np.ndarray, legal: np.ndarray, deal_ids: np.ndarray, seed: int) -> np.ndarray:

@@ -262,3 +262,14 @@ def test_a_one_hand_strategy_against_the_rules_is_one_line(one_hand, plan, decla
     with pytest.raises(registry.StrategyError, match=told) as caught:
         play_deals(plain_profile(plan, declaration, discard), seed=2, start=0, count=200)
     assert "\n" not in str(caught.value)
+
+
+def test_a_batchs_random_numbers_come_from_each_deals_own_stream():
+    views = np.zeros((4, VIEW.size), np.int64)
+    views[:, VIEW.seat] = [0, 1, 1, 2]
+    ids = np.array([7, 7, 8, 9])
+    drawn = SeatViews(views, np.zeros(4), deal_id=ids, seed=3).uniform()
+    alone = SeatViews(views[2:3], np.zeros(1), deal_id=ids[2:3], seed=3).uniform()
+    other_seed = SeatViews(views, np.zeros(4), deal_id=ids, seed=4).uniform()
+    assert ((drawn >= 0) & (drawn < 1)).all() and len(set(drawn)) == 4 and drawn[2] == alone[0]
+    assert not (drawn == other_seed).any()

@@ -273,3 +273,23 @@ def test_a_batchs_random_numbers_come_from_each_deals_own_stream():
     other_seed = SeatViews(views, np.zeros(4), deal_id=ids, seed=4).uniform()
     assert ((drawn >= 0) & (drawn < 1)).all() and len(set(drawn)) == 4 and drawn[2] == alone[0]
     assert not (drawn == other_seed).any()
+
+
+def test_one_hand_roles_are_told_their_own_cards_and_the_auction_only(one_hand, monkeypatch):
+    """Deals that differ only in the cards a seat cannot see ask its bidder, and its declarer of a hand game,
+    the same questions; a declarer after a pick-up is given its twelve cards."""
+    asked = []
+    monkeypatch.setattr(PlainBidder, "plan_hand", lambda self, hand, seat: asked.append(("bid", hand, seat))
+                        or (HandPlan(max_bid=18, game="clubs", hand=seat == 0) if seat == 0 else HandPlan()))
+    monkeypatch.setattr(PlainDeclarer, "declare_hand",
+                        lambda self, cards, **said: asked.append(("declare", cards, said)) or HandDeclaration("clubs"))
+    dealt = deal_batch(4, 0, 1)
+    unseen = [c for c in range(32) if (int(dealt[0, 1]) | int(dealt[0, 2]) | int(dealt[0, SKAT])) >> c & 1]
+    unseen = np.random.default_rng(0).permutation(unseen)   # the others' hands and the skat dealt anew
+    other = dealt.copy()
+    other[0, 1:] = [sum(1 << int(c) for c in part) for part in (unseen[:10], unseen[10:20], unseen[20:])]
+    for cards in (dealt, other):
+        play_deals(plain_profile(), seed=4, start=0, count=1, deals=cards)
+    forehand = [q for q in asked if q[0] == "declare" or q[2] == 0]
+    assert len(forehand) == 4 and forehand[:2] == forehand[2:]
+    assert forehand[1] == ("declare", forehand[0][1], {"seat": 0, "bid": 18, "hand_game": True, "game": None})

@@ -23,8 +23,11 @@ only where :data:`COUNTED` or :data:`SCORED` holds; ``threshold_profile`` and ``
 profile (learned card play); ``conditional_profile`` is ``default_profile`` dealing only deals
 meeting a condition of counted cards met by 1.2% of deals (:data:`COUNTED`, drawn directly),
 ``conditional_eval_profile`` one of an evaluator's score met by 1.05% (:data:`SCORED`, by
-rejection), the dealing included; ``pimc_deal`` times whole deals with PIMC card play at
-every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time per deal),
+rejection), the dealing included; ``python_player`` is ``threshold_profile``'s games with a card player
+in plain Python at every seat (the lowest legal card that wins the trick, else the lowest; one call a
+decision), ``batch_player`` the same rule in numpy over batches of decisions; ``pimc_deal`` times
+whole deals with PIMC card play at every seat (its defaults, worlds played out; ``seconds`` / ``deals``
+is the time per deal),
 ``pimc_solved_deal`` the same with ``pimc_solved`` (its worlds solved);
 ``pimc_decisions`` plays the solver benchmark's declared deals with PIMC (default
 parameters) at every seat and reports per decision with a choice the worlds valued, the
@@ -123,6 +126,46 @@ def bench_learned_profile(deals: int):
 def bench_random_profile(deals: int):
     """Complete games with the random profile (default bidding, random cards) on one core."""
     return _profile_games("random")(deals)
+
+
+def _python_players():
+    """Register the lowest-winner rule twice: a plain-Python player (one call a decision, reading the view)
+    and the same rule over a batch in numpy, as docs/python-players.md writes them."""
+    from strategies import BatchCardPlayer, CardPlayer, names, register
+
+    if "bench_lowest_winner" in names("card_play"):
+        return
+
+    @register("card_play", "bench_lowest_winner")
+    class LowestWinner(CardPlayer):
+        """The lowest legal card that wins the trick, else the lowest legal card."""
+
+        def play(self, view):
+            winners = [card for card in view.legal if view.wins(card)]
+            return view.lowest(winners or view.legal)
+
+    @register("card_play", "bench_lowest_winner_batch")
+    class LowestWinnerBatch(BatchCardPlayer):
+        """The same rule over a batch, in numpy."""
+
+        def play_batch(self, views):
+            legal = views.legal_cards()
+            winners = legal & views.winning_cards()
+            chosen = np.where(winners.any(axis=1, keepdims=True), winners, legal)
+            return np.where(chosen, views.ranking(), np.iinfo(np.int64).max).argmin(axis=1)
+
+
+def bench_python_player(deals: int):
+    """Complete games on one core, the threshold profile's bidding, a plain-Python card player at every seat
+    (one call a decision: the lowest legal card that wins the trick, else the lowest)."""
+    _python_players()
+    return _profile_games("threshold", ["card_play=bench_lowest_winner"])(deals)
+
+
+def bench_batch_player(deals: int):
+    """``python_player`` with the same rule written in numpy over a batch of decisions."""
+    _python_players()
+    return _profile_games("threshold", ["card_play=bench_lowest_winner_batch"])(deals)
 
 
 def _simulate(jobs: int | None, profile: str = "default", *options: str):
@@ -416,6 +459,8 @@ BENCHMARKS = {
     "learned_profile": (bench_learned_profile, 200_000, 10_000, 5),
     "conditional_profile": (lambda deals: _conditional_games(COUNTED)(deals), 200_000, 10_000, 5),
     "conditional_eval_profile": (lambda deals: _conditional_games(SCORED)(deals), 200_000, 10_000, 5),
+    "python_player": (bench_python_player, 20_000, 1_000, 5),
+    "batch_player": (bench_batch_player, 100_000, 5_000, 5),
     "pimc_deal": (bench_pimc, 200, 4, 3),
     "pimc_solved_deal": (bench_pimc_solved, 200, 4, 3),
     "pimc_decisions": (bench_pimc_decisions, 100, 3, 1),

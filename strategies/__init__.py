@@ -9,7 +9,9 @@
   expected score on fitted win probabilities; :mod:`strategies.discarding`,
   :mod:`strategies.declaring`: the discard and the declaration;
 - :mod:`strategies.cardplay`: the card players, one module each, and their cached play loop;
-- :mod:`strategies.deals`: whole deals in bulk, played by the players a profile seats;
+- :mod:`strategies.one_hand`: bidders, discarders and declarers written for one hand in plain Python;
+- :mod:`strategies.deals`: whole deals in bulk, played by the players a profile seats, and
+  :mod:`strategies.lockstep`, its play loop for card players written in Python;
 - :mod:`strategies.learning`: the teachers and the training of the learned card player.
 
 Importing the package registers the built-in strategies. This package imports only the
@@ -18,9 +20,12 @@ statistics (:mod:`sim.statistics`), the rules engine (:mod:`sim.rules`) and the 
 """
 
 from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (registers built-ins)
+from .cardplay.python_players import BatchCardPlayer, CardPlayer
 from .deals import play_deals
+from .one_hand import HandBidder, HandDeclaration, HandDeclarer, HandDiscarder, HandPlan
 from .profiles import Profile, load_profile, profile_names
 from .registry import StrategyError, build, logged_evaluators, names, register
 
 __all__ = ["Profile", "load_profile", "profile_names", "StrategyError", "build", "logged_evaluators", "names",
-           "register", "play_deals"]
+           "register", "play_deals", "CardPlayer", "BatchCardPlayer", "HandBidder", "HandDiscarder", "HandDeclarer",
+           "HandPlan", "HandDeclaration"]

@@ -25,6 +25,8 @@ from sim.rules.view import VIEW, set_declaration
 from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
 from .cardplay.learned import LEARNED_KIND
 from .cardplay.policy import seats_of
+from .cardplay.python_players import is_python_player
+from .lockstep import play_in_lockstep
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
 
@@ -133,6 +135,40 @@ def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, pa
         _score_deal(declared[k], state, twelve, results[k])
 
 
+@njit(cache=True)
+def start_batch(seed, deal_ids, deals, declared, states, views, discards, twelves, rngs):
+    """Set up the play state, the view and the play stream of every declared game, one row each (the state
+    of a deal without a game finished)."""
+    for k in range(deals.shape[0]):
+        states[k, STATE.finished] = 1
+        if declared[k, DECLARED_DECLARER] < 0:
+            continue
+        twelves[k] = _start_deal(declared[k], deals[k], states[k], views[k])
+        discards[k] = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
+        rngs[k] = stream_key(seed, deal_ids[k], STREAM_PLAY)
+
+
+@njit(cache=True)
+def score_batch(declared, states, twelves, results):
+    """Score every played game of the batch (rows without a declarer stay zero)."""
+    for k in range(declared.shape[0]):
+        if declared[k, DECLARED_DECLARER] >= 0:
+            _score_deal(declared[k], states[k], twelves[k], results[k])
+
+
+def play_batch_python(policies, *, seed: int, deal_ids, deals, declared, results, logs) -> None:
+    """:func:`play_batch_builtin` for a seating with card players in Python at any seats: the games of the
+    batch set up at once, played in lockstep (:mod:`strategies.lockstep`), scored at once."""
+    n = len(deal_ids)
+    states, views = np.zeros((n, STATE.size), np.int64), np.zeros((n, VIEW.size), np.int64)
+    discards, twelves, rngs = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64)
+    start_batch(np.uint64(seed), deal_ids, deals, declared, states, views, discards, twelves, rngs)
+    play_in_lockstep(policies, seed=seed, deal_ids=deal_ids, states=states, views=views, discards=discards,
+                     asides=np.ascontiguousarray(declared[:, DECLARED_ASIDE]), rngs=rngs, logs=logs,
+                     search_bits=SEARCH_TRANSPOSITION_BITS)
+    score_batch(declared, states, twelves, results)
+
+
 def play_deals(profile: Profile, *, seed: int, start: int, count: int, log_tricks: bool = False,
                play_cards: bool = True, deals: np.ndarray | None = None) -> dict:
     """Play deals ``start .. start + count - 1`` of ``seed`` with ``profile``; named columns. ``deals``
@@ -169,7 +205,10 @@ def play_and_score(profile: Profile, *, seed: int, deal_ids, deals, declarer, bi
     seats = seats_of(policies)
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
-    if all(p.builtin in DIRECT_KINDS for p in policies):
+    if any(is_python_player(p) for p in policies):
+        play_batch_python(policies, seed=seed, deal_ids=deal_ids, deals=deals, declared=declared, results=results,
+                          logs=logs)
+    elif all(p.builtin in DIRECT_KINDS for p in policies):
         data = seats.data if any(p.builtin == LEARNED_KIND for p in policies) else None
         play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, data, results,
                            logs, None, None)

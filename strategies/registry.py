@@ -35,7 +35,8 @@ ENTRY_POINT_GROUP = "skatsim.strategies"
 
 
 class StrategyError(ValueError):
-    """An unknown strategy, or parameters it does not take."""
+    """An unknown strategy, or parameters it does not take (or, as
+    :class:`strategies.cardplay.python_players.CardPlayerError`, a card player in Python that failed)."""
 
 
 class StrategyWarning(UserWarning):
@@ -158,6 +159,8 @@ def build(role: str, name: str, **params):
             raise StrategyError(f"evaluator {name!r} has no thresholds attribute")
         return BoundEvaluator(name, strategy.factory, dict(params))
     built = strategy.factory(**{**{p.name: p.default for p in strategy.parameters}, **params})
+    if getattr(built, "name", "") is None:
+        built.name = name   # a strategy in plain Python learns its registered name, for its errors
     _check_role(role, name, built)
     return built
 

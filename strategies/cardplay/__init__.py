@@ -14,6 +14,9 @@ the arguments hold). Built in:
 - ``learned`` (:mod:`.learned`, reading the view through :mod:`.learned_features`): a linear model
   and a small network per decision context, trained on a teacher of :mod:`strategies.learning.teacher`.
 
+A card player in plain Python (:mod:`.python_players`) subclasses :class:`CardPlayer` (one decision,
+a :class:`SeatView`) or :class:`BatchCardPlayer` (many decisions, :class:`SeatViews`, :mod:`.seat_view`).
+
 :mod:`.builtin` calls them all from one play loop that numba caches; its docstring says
 how a new card player joins it.
 """
@@ -22,6 +25,9 @@ from . import heuristic, learned, open_hand, pimc, random_cards  # noqa: F401  (
 from .heuristic import heuristic_card
 from .pimc import pimc_card
 from .policy import CardPolicy
+from .python_players import BatchCardPlayer, CardPlayer, CardPlayerError
 from .random_cards import random_card
+from .seat_view import SeatView, SeatViews
 
-__all__ = ["CardPolicy", "heuristic_card", "pimc_card", "random_card"]
+__all__ = ["CardPolicy", "heuristic_card", "pimc_card", "random_card", "BatchCardPlayer", "CardPlayer",
+           "CardPlayerError", "SeatView", "SeatViews"]

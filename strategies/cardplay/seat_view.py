@@ -1,0 +1,320 @@
+"""What a seat knows at a card decision, with names: the view a card player in plain Python reads.
+
+:class:`SeatView` is one decision, :class:`SeatViews` many decisions at once (numpy arrays with the
+same names, one row per decision). Both are built from the engine's view of the seat
+(:data:`sim.rules.view.VIEW`) and its legal cards only, never from the play state, so they hold
+nothing the seat may not know. Cards are written as everywhere in skatsim (``CJ``, ``H10``); a player
+may also answer with a card id 0..31 (:mod:`sim.rules.cards`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.rules.cards import CARD_POINTS, SEAT_NAMES, format_card
+from sim.rules.games import GAME_NAMES
+from sim.rules.tricks import BEATERS, EFFECTIVE_SUIT, ORDER, TRUMP, TRUMP_MASKS
+from sim.rules.view import VIEW
+
+#: Every card's name by id: ``CARD_NAMES[31] == "CJ"``.
+CARD_NAMES = tuple(format_card(c) for c in range(32))
+#: Card id by name (``T`` for 10 as well).
+CARD_IDS = {**{name: c for c, name in enumerate(CARD_NAMES)},
+            **{name.replace("10", "T"): c for c, name in enumerate(CARD_NAMES) if "10" in name}}
+#: The effective suits as the views name them: the four plain suits and ``trump``.
+SUIT_NAMES = ("diamonds", "hearts", "spades", "clubs", "trump")
+#: RANKING[game, card]: the card's place in the game's order over all cards (plain cards below trumps,
+#: then by height within the suit, then by card id): the key of ``lowest`` and ``highest``.
+RANKING = (((EFFECTIVE_SUIT == TRUMP) * 16 + ORDER) * 32 + np.arange(32)).astype(np.int64)
+
+_RANKING = RANKING.tolist()
+_BEATERS = BEATERS.tolist()
+_EFFECTIVE = EFFECTIVE_SUIT.tolist()
+_POINTS = CARD_POINTS.tolist()
+_TRUMPS = [int(m) for m in TRUMP_MASKS]
+
+
+def card_names(mask: int) -> list[str]:
+    """The names of the cards of a mask, lowest id first."""
+    names = []
+    while mask:
+        low = mask & -mask
+        names.append(CARD_NAMES[low.bit_length() - 1])
+        mask ^= low
+    return names
+
+
+def card_id(card) -> int:
+    """The id of a card given by name (``"H10"``) or id; -1 for anything that is not a card."""
+    if isinstance(card, str):
+        return CARD_IDS.get(card.strip().upper(), -1)
+    try:
+        c = int(card)
+    except (TypeError, ValueError):
+        return -1
+    return c if 0 <= c < 32 and c == card else -1
+
+
+class SeatView:
+    """What the seat to play knows at one decision, by name.
+
+    Who: ``seat`` (0 forehand, 1 middlehand, 2 rearhand) and ``seat_name``, ``declarer`` (its seat),
+    ``is_declarer``, ``role`` (``"declarer"`` or ``"defender"``), ``partner`` (a defender's fellow
+    defender, None for the declarer). The declaration: ``game`` (``"clubs"`` .. ``"diamonds"``,
+    ``"grand"``, ``"null"``; ``game_id`` 0..5), ``hand_game``, ``schneider_announced``,
+    ``schwarz_announced``, ``ouvert`` and ``bid`` (the final bid). The cards: ``hand`` (the seat's
+    own), ``legal`` (the cards it may play now), ``trick`` (the cards on the table, in the order played)
+    and ``leader`` (who led them), ``played`` (every card played so far as (seat, card), in order),
+    ``tricks_done``, ``won_cards`` (the cards each seat has taken in tricks), ``declarer_points`` and
+    ``defender_points`` (card points taken in tricks so far; the declarer's skat counts only at the
+    end), ``voids`` (per seat, the suits it has shown it lacks, ``"trump"`` among them),
+    ``ouvert_cards`` (an ouvert declarer's remaining cards, else empty) and ``discard`` (the
+    declarer's own discard after a pick-up; empty for a defender and in a hand game). ``deal_id`` is the
+    deal's id in its run; ``array`` the engine's view itself (int64) and ``legal_mask`` the legal cards
+    as a mask, for a player that calls the engine's kernels; ``rng`` a numpy Generator of the deal's own
+    stream for this decision, for a player that draws at random.
+    """
+
+    __slots__ = ("_v", "legal_mask", "deal_id", "_seed", "_array")
+
+    def __init__(self, values, legal_mask: int, *, deal_id: int = 0, seed: int = 0, array=None):
+        self._v = values if isinstance(values, list) else np.asarray(values).tolist()
+        self.legal_mask, self.deal_id, self._seed, self._array = int(legal_mask), int(deal_id), int(seed), array
+
+    def _field(self, name):
+        return self._v[getattr(VIEW, name)]
+
+    @property
+    def seat(self) -> int:
+        return self._v[VIEW.seat]
+
+    @property
+    def seat_name(self) -> str:
+        return SEAT_NAMES[self._v[VIEW.seat]]
+
+    @property
+    def declarer(self) -> int:
+        return self._v[VIEW.declarer]
+
+    @property
+    def is_declarer(self) -> bool:
+        return self._v[VIEW.seat] == self._v[VIEW.declarer]
+
+    @property
+    def role(self) -> str:
+        return "declarer" if self.is_declarer else "defender"
+
+    @property
+    def partner(self) -> int | None:
+        return None if self.is_declarer else 3 - self.seat - self.declarer
+
+    @property
+    def game(self) -> str:
+        return GAME_NAMES[self._v[VIEW.game]]
+
+    @property
+    def game_id(self) -> int:
+        return self._v[VIEW.game]
+
+    hand_game = property(lambda self: bool(self._field("hand_game")))
+    schneider_announced = property(lambda self: bool(self._field("schneider_announced")))
+    schwarz_announced = property(lambda self: bool(self._field("schwarz_announced")))
+    ouvert = property(lambda self: bool(self._field("ouvert")))
+    bid = property(lambda self: self._field("bid"))
+    leader = property(lambda self: self._field("leader"))
+    tricks_done = property(lambda self: self._field("tricks_done"))
+
+    @property
+    def hand(self) -> list[str]:
+        return card_names(self._v[VIEW.own_hand])
+
+    @property
+    def legal(self) -> list[str]:
+        return card_names(self.legal_mask)
+
+    @property
+    def trick(self) -> list[str]:
+        at = VIEW.trick
+        return [CARD_NAMES[c] for c in self._v[at:at + self._v[VIEW.in_trick]]]
+
+    @property
+    def played(self) -> list[tuple[int, str]]:
+        v = self._v
+        count = 3 * v[VIEW.tricks_done] + v[VIEW.in_trick]
+        by = v[VIEW.played_by:VIEW.played_by + 3]
+        return [(0 if by[0] >> c & 1 else 1 if by[1] >> c & 1 else 2, CARD_NAMES[c])
+                for c in v[VIEW.order:VIEW.order + count]]
+
+    @property
+    def won_cards(self) -> tuple[list[str], list[str], list[str]]:
+        return tuple(card_names(m) for m in self._v[VIEW.won:VIEW.won + 3])
+
+    @property
+    def declarer_points(self) -> int:
+        return self.points(card_names(self._v[VIEW.won + self.declarer]))
+
+    @property
+    def defender_points(self) -> int:
+        return sum(self.points(card_names(self._v[VIEW.won + s])) for s in range(3) if s != self.declarer)
+
+    @property
+    def voids(self) -> tuple[set[str], set[str], set[str]]:
+        return tuple({SUIT_NAMES[s] for s in range(5) if m >> s & 1} for m in self._v[VIEW.voids:VIEW.voids + 3])
+
+    @property
+    def ouvert_cards(self) -> list[str]:
+        return card_names(self._v[VIEW.ouvert_cards])
+
+    @property
+    def discard(self) -> list[str]:
+        return card_names(self._v[VIEW.discard])
+
+    @property
+    def array(self) -> np.ndarray:
+        return np.asarray(self._v, dtype=np.int64) if self._array is None else self._array
+
+    @property
+    def rng(self) -> np.random.Generator:
+        v = self._v
+        played = 3 * v[VIEW.tricks_done] + v[VIEW.in_trick]
+        return np.random.default_rng([self._seed, self.deal_id, v[VIEW.seat], played])
+
+    # --- the rules' helpers ---------------------------------------------------------------
+
+    def is_trump(self, card: str) -> bool:
+        return bool(_TRUMPS[self._v[VIEW.game]] >> CARD_IDS[card] & 1)
+
+    def trumps(self, cards=None) -> list[str]:
+        """The trumps of this game among ``cards`` (all 32 cards when None)."""
+        trumps = _TRUMPS[self._v[VIEW.game]]
+        return card_names(trumps) if cards is None else [c for c in cards if trumps >> CARD_IDS[c] & 1]
+
+    def suit(self, card: str) -> str:
+        """The suit ``card`` belongs to in this game: ``"trump"`` or its plain suit (a jack is trump in
+        suit and grand games)."""
+        return SUIT_NAMES[_EFFECTIVE[self._v[VIEW.game]][CARD_IDS[card]]]
+
+    def of_suit(self, suit: str, cards=None) -> list[str]:
+        """The cards of ``suit`` (as :meth:`suit` names it) among ``cards`` (the seat's hand when None)."""
+        wanted, effective = SUIT_NAMES.index(suit), _EFFECTIVE[self._v[VIEW.game]]
+        return [c for c in (self.hand if cards is None else cards) if effective[CARD_IDS[c]] == wanted]
+
+    def beats(self, card: str, other: str) -> bool:
+        """Whether ``card`` played after ``other`` takes the trick from it (``other`` leading or winning so
+        far): a higher card of its suit, or a trump over a plain card."""
+        return bool(_BEATERS[self._v[VIEW.game]][CARD_IDS[other]] >> CARD_IDS[card] & 1)
+
+    @property
+    def winning_card(self) -> str | None:
+        """The card that wins the trick on the table so far; None before the lead."""
+        v, game = self._v, self._v[VIEW.game]
+        if not v[VIEW.in_trick]:
+            return None
+        best = v[VIEW.trick]
+        if v[VIEW.in_trick] == 2 and _BEATERS[game][best] >> v[VIEW.trick + 1] & 1:
+            best = v[VIEW.trick + 1]
+        return CARD_NAMES[best]
+
+    def wins(self, card: str) -> bool:
+        """Whether ``card`` would win the trick on the table so far (any card does when leading)."""
+        best = self.winning_card
+        return best is None or self.beats(card, best)
+
+    def lowest(self, cards) -> str:
+        """The lowest of ``cards`` in this game's order (plain cards below trumps)."""
+        ranking = _RANKING[self._v[VIEW.game]]
+        return min(cards, key=lambda c: ranking[CARD_IDS[c]])
+
+    def highest(self, cards) -> str:
+        """The highest of ``cards`` in this game's order."""
+        ranking = _RANKING[self._v[VIEW.game]]
+        return max(cards, key=lambda c: ranking[CARD_IDS[c]])
+
+    @staticmethod
+    def points(cards) -> int:
+        """The card points of a card or of a list of cards."""
+        if isinstance(cards, str):
+            return _POINTS[CARD_IDS[cards]]
+        return sum(_POINTS[CARD_IDS[c]] for c in cards)
+
+    def __repr__(self) -> str:
+        return (f"SeatView({self.seat_name}, {self.role} in {self.game}, hand {' '.join(self.hand)}, "
+                f"trick {' '.join(self.trick) or '-'}, legal {' '.join(self.legal)})")
+
+
+_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
+_FIELDS = ("seat", "game", "declarer", "leader", "in_trick", "tricks_done", "hand_game", "schneider_announced",
+           "schwarz_announced", "ouvert", "bid")
+
+
+class SeatViews:
+    """Many decisions at once, one row each, in numpy arrays named as :class:`SeatView`'s attributes.
+
+    int64 (n,): ``seat``, ``game`` (the id 0..5), ``declarer``, ``leader``, ``in_trick`` (cards on the
+    table), ``tricks_done``, ``hand_game``, ``schneider_announced``, ``schwarz_announced``, ``ouvert``,
+    ``bid``, ``deal_id``; card sets as uint32 masks (n,): ``hand``, ``legal``, ``played``, ``ouvert_cards``,
+    ``discard``; (n, 3): ``trick`` (card ids, -1 past the cards on the table), ``won``, ``played_by`` and
+    ``voids`` (masks per seat; voids bit 0..3 the plain suits, bit 4 trump); ``order`` (n, 30) the cards
+    played so far in order (``3 * tricks_done + in_trick`` of them). ``array`` is the engine's views
+    (n, VIEW.size). The helpers return (n, 32) arrays indexed by card id.
+    """
+
+    def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, seed: int = 0):
+        self.array, self.legal = array, np.asarray(legal, dtype=np.uint32)
+        self.deal_id = np.zeros(len(array), np.int64) if deal_id is None else np.asarray(deal_id, np.int64)
+        self._seed = int(seed)
+        for name in _FIELDS:
+            setattr(self, name, array[:, getattr(VIEW, name)])
+        for name in ("own_hand", "played", "ouvert_cards", "discard"):
+            setattr(self, "hand" if name == "own_hand" else name, array[:, getattr(VIEW, name)].astype(np.uint32))
+        for name, width in (("trick", 3), ("won", 3), ("played_by", 3), ("voids", 3), ("order", 30)):
+            at = getattr(VIEW, name)
+            setattr(self, name, array[:, at:at + width])
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    @staticmethod
+    def cards(masks) -> np.ndarray:
+        """bool (n, 32): the cards of each mask."""
+        return (np.asarray(masks, np.uint32)[:, None] & _BITS) != 0
+
+    def legal_cards(self) -> np.ndarray:
+        """bool (n, 32): the legal cards of each decision."""
+        return self.cards(self.legal)
+
+    def trump_cards(self) -> np.ndarray:
+        """bool (n, 32): the trumps of each decision's game."""
+        return self.cards(TRUMP_MASKS[self.game])
+
+    def ranking(self) -> np.ndarray:
+        """int64 (n, 32): :data:`RANKING` of each decision's game (lower is lower in the game's order)."""
+        return RANKING[self.game]
+
+    def winning_cards(self) -> np.ndarray:
+        """bool (n, 32): the cards that would win the trick on the table so far (all when leading)."""
+        first, second = np.maximum(self.trick[:, 0], 0), np.maximum(self.trick[:, 1], 0)
+        second_wins = (self.in_trick == 2) & ((BEATERS[self.game, first] >> second) & 1).astype(bool)
+        best = np.where(second_wins, second, first)
+        return np.where((self.in_trick == 0)[:, None], True, self.cards(BEATERS[self.game, best]))
+
+    def uniform(self) -> np.ndarray:
+        """float64 (n,): a number in [0, 1) per decision from the deal's own stream (the same in any batch)."""
+        played = 3 * self.tricks_done + self.in_trick
+        key = _mix(np.uint64(self._seed) ^ _mix(self.deal_id.astype(np.uint64) * _GOLDEN))
+        key = _mix(key + (self.seat * 32 + played).astype(np.uint64) * _GOLDEN)
+        return (key >> np.uint64(11)).astype(np.float64) / 2.0**53
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser over an array (as :func:`sim.rules.rng.mix64`)."""
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+__all__ = ["CARD_IDS", "CARD_NAMES", "RANKING", "SUIT_NAMES", "SeatView", "SeatViews", "card_id", "card_names"]

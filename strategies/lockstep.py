@@ -1,0 +1,156 @@
+"""The play loop of a seating with card players in Python: a batch of deals played in lockstep.
+
+numba plays the built-in seats (:func:`strategies.cardplay.builtin.builtin_card`) of every deal of
+the batch until each game is over or waits for a seat whose player is written in Python
+(:mod:`strategies.cardplay.python_players`). Then each such player answers for every deal waiting on
+its seat: a :class:`BatchCardPlayer` in one call with the :class:`SeatViews` of them all, a
+:class:`CardPlayer` one :class:`SeatView` at a time. numba checks and plays the cards, and the loop
+goes on until every game is over. A deal's cards are the ones ``play_out`` plays for the same
+choices: the same rules kernels, the same random stream for the built-in seats.
+:func:`strategies.deals.play_batch_python` sets the games up and scores them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rules.cards import SEAT_NAMES, format_card, format_hand
+from sim.rules.play import check_card, log_and_play, start_turn
+from sim.rules.tricks import STATE, to_play
+from sim.rules.view import VIEW
+
+from .cardplay.builtin import DIRECT_KINDS, SEARCHING_KINDS, builtin_card, new_workspace
+from .cardplay.heuristic import HEURISTIC_KIND, heuristic_card
+from .cardplay.learned import LEARNED_KIND, learned_card
+from .cardplay.policy import seats_of
+from .cardplay.python_players import BatchCardPlayer, CardPlayerError, is_python_player
+from .cardplay.random_cards import random_card
+from .cardplay.seat_view import SeatView, SeatViews, card_id
+
+
+@njit(cache=True, inline="always")
+def _builtin_turn(kind, view, legal, params, data, rng, state, aside, tt, stack):
+    """The built-in player's card; with ``tt`` None the seats are of DIRECT_KINDS alone, and the loop compiles
+    without the solver and PIMC (as :func:`strategies.cardplay.builtin.play_out_builtin`)."""
+    if tt is None:
+        if kind == HEURISTIC_KIND:
+            return heuristic_card(view, legal, params, data, rng)
+        if kind == LEARNED_KIND:
+            return learned_card(view, legal, params, data, rng)
+        return random_card(view, legal, params, data, rng)
+    return builtin_card(kind, view, legal, params, data, rng, state, aside, tt, stack)
+
+
+@njit(cache=True)
+def advance_games(states, views, discards, asides, kinds, params, data, rngs, logs, counts, asked, tt, stack,
+                  waiting, legals):
+    """Play the built-in seats of every game until it is over or a seat of ``asked`` is to play; returns how
+    many games wait, their rows in ``waiting`` and their legal cards in ``legals`` (their views filled)."""
+    n = 0
+    for k in range(states.shape[0]):
+        state = states[k]
+        while not state[STATE.finished]:
+            seat = to_play(state)
+            legal = start_turn(state, discards[k], views[k])
+            if asked[seat]:
+                waiting[n], legals[n] = k, legal
+                n += 1
+                break
+            rngs[k], card = _builtin_turn(kinds[seat], views[k], legal, params[seat], data[seat], rngs[k], state,
+                                          asides[k], tt, stack)
+            check_card(legal, card)
+            log_and_play(state, card, logs[k], counts[k])
+            counts[k] += 1
+    return n
+
+
+@njit(cache=True)
+def play_cards(states, waiting, legals, cards, logs, counts):
+    """Play ``cards[i]`` in game ``waiting[i]``; returns -1, or the first ``i`` whose card is not legal."""
+    for i in range(waiting.shape[0]):
+        card, legal = cards[i], np.uint32(legals[i])
+        if card < 0 or card > 31 or not (legal >> np.uint32(card)) & np.uint32(1):
+            return i
+        k = waiting[i]
+        log_and_play(states[k], card, logs[k], counts[k])
+        counts[k] += 1
+    return -1
+
+
+def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, discards, asides, rngs, logs,
+                     search_bits: int) -> None:
+    """Play every game of ``states`` to its end (the games set up and their views' declarations set, one row
+    each; a finished state for a deal without a game), logging the cards in ``logs``. ``discards`` are the
+    declarer's discards as the views show them, ``asides`` the cards that count for the declarer unplayed,
+    ``rngs`` each deal's play stream; ``search_bits`` sizes the solver's table of searching players."""
+    n = len(deal_ids)
+    seats = seats_of(policies)
+    asked = np.array([is_python_player(p) for p in policies])
+    if all(p.builtin in DIRECT_KINDS for p in policies if not is_python_player(p)):
+        tt, stack = None, None
+    else:
+        searching = any(p.builtin in SEARCHING_KINDS for p in policies)
+        tt, stack = new_workspace(search_bits if searching else 8)
+    counts, waiting, legals = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    while True:
+        count = advance_games(states, views, discards, asides, seats.kinds, seats.params, seats.data, rngs, logs,
+                              counts, asked, tt, stack, waiting, legals)
+        if count == 0:
+            return
+        rows, legal = waiting[:count], legals[:count]
+        cards = np.empty(count, np.int64)
+        seat_of = views[rows, VIEW.seat]
+        for seat in np.unique(seat_of):
+            mine = np.flatnonzero(seat_of == seat)
+            cards[mine] = _answers(policies[seat], views[rows[mine]], legal[mine], deal_ids[rows[mine]], seed)
+        bad = play_cards(states, rows, legal, cards, logs, counts)
+        if bad >= 0:
+            raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
+                                           deal_ids[rows[bad]]))
+
+
+def _answers(player, views: np.ndarray, legal: np.ndarray, deal_ids: np.ndarray, seed: int) -> np.ndarray:
+    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card)."""
+    if isinstance(player, BatchCardPlayer):
+        try:
+            chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, seed=seed))
+        except Exception as error:
+            raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, deciding for "
+                                  f"{len(views)} deals from {_decision(views[0], deal_ids[0])}") from error
+        return _batch_ids(player, chosen, views, deal_ids)
+    cards = np.empty(len(views), np.int64)
+    for i, (values, mask, deal) in enumerate(zip(views.tolist(), legal.tolist(), deal_ids.tolist())):
+        try:
+            cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, seed=seed)))
+        except Exception as error:
+            raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, "
+                                  f"at {_decision(views[i], deal)}") from error
+    return cards
+
+
+def _batch_ids(player, chosen, views: np.ndarray, deal_ids: np.ndarray) -> np.ndarray:
+    """A batch player's answer as card ids, one per decision."""
+    chosen = np.asarray(chosen)
+    if chosen.shape != (len(views),):
+        raise CardPlayerError(f"{_who(player)} answered {chosen.shape[0] if chosen.ndim else 'one'} cards"
+                              f"{'' if chosen.ndim <= 1 else f' in shape {chosen.shape}'} for {len(views)} "
+                              f"decisions, from {_decision(views[0], deal_ids[0])}")
+    if chosen.dtype.kind in "iu":
+        return np.where((chosen >= 0) & (chosen < 32), chosen, -1).astype(np.int64)
+    return np.array([card_id(c) for c in chosen.tolist()], dtype=np.int64)
+
+
+def _who(player) -> str:
+    return f"card player {player.name or type(player).__name__!r}"
+
+
+def _decision(view: np.ndarray, deal_id: int) -> str:
+    """Which decision a view is: the deal, the trick and the seat."""
+    return f"deal {int(deal_id)}, trick {int(view[VIEW.tricks_done]) + 1}, {SEAT_NAMES[int(view[VIEW.seat])]}"
+
+
+def _illegal(player, view: np.ndarray, legal: int, card: int, deal_id: int) -> str:
+    shown = "something that is not a card" if card < 0 else format_card(int(card))
+    return (f"{_who(player)} chose {shown}, which is not legal, at {_decision(view, deal_id)} "
+            f"(legal: {format_hand(int(legal))})")

@@ -1,0 +1,72 @@
+"""Card players in plain Python in whole runs: from an installed package through its entry point, the
+same data for any number of jobs, and one line for a player's mistake with nothing half-written."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from sim.commands.cli import main
+from sim.runs.folder import read_manifest
+from strategies import CardPlayer, registry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def installed(tmp_path: Path) -> dict:
+    """The first example of docs/python-players.md as the module ``my_players`` of a package installed in
+    ``tmp_path`` (its metadata names the module in the entry-point group, as ``pip install`` writes it);
+    the environment of a command that sees it."""
+    text = (ROOT / "docs" / "python-players.md").read_text()
+    (tmp_path / "my_players.py").write_text(re.findall(r"```python\n(.*?)```", text, re.S)[0])
+    metadata = tmp_path / "my_players-0.1.dist-info"
+    metadata.mkdir()
+    (metadata / "METADATA").write_text("Metadata-Version: 2.1\nName: my-players\nVersion: 0.1\n")
+    (metadata / "entry_points.txt").write_text(f"[{registry.ENTRY_POINT_GROUP}]\nmy_players = my_players\n")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
+
+
+def skatsim(env: dict, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sim.commands.cli", *args], env=env, cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_a_python_player_of_an_installed_package_plays_a_match_the_same_for_any_jobs(tmp_path):
+    env = installed(tmp_path)
+    runs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}"
+        done = skatsim(env, "match", "threshold", "threshold", "--set-a", "card_play=lowest_winner", "--deals", "120",
+                       "--seed", "4", "--chunk-size", "50", "--jobs", jobs, "--out", str(out), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert "A - B (95% interval over deals)" in done.stdout
+        runs.append(pl.read_parquet(out / "part-*.parquet").sort("deal_id", "seating"))
+    assert runs[0].height == 120 * 6 and runs[0].equals(runs[1])
+    assert '"lowest_winner"' in json.dumps(read_manifest(tmp_path / "jobs2").config)
+
+
+class Broken(CardPlayer):
+    def play(self, view):
+        return 1 / 0 if view.deal_id >= 100 else view.legal[0]
+
+
+def test_a_failing_player_stops_the_run_in_one_line_and_leaves_only_finished_parts(monkeypatch, tmp_path):
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    registry.register("card_play", "broken")(Broken)
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["simulate", "--deals", "200", "--chunk-size", "100", "--jobs", "1",
+                                       "--set", "middlehand.card_play=broken", "--out", str(out)])
+    told = [line for line in result.output.splitlines() if line.startswith("skatsim:")]
+    assert result.exit_code == 1 and len(told) == 1 and result.output.endswith(told[0] + "\n"), result.output
+    assert re.search(r"card player 'broken' raised ZeroDivisionError: division by zero, at deal 1\d\d, trick 1, "
+                     r"middlehand$", result.output.strip())
+    manifest = read_manifest(out)
+    assert not manifest.finished and list(manifest.parts_done) == [0]
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "part-00000.parquet"]

@@ -249,20 +249,22 @@ def test_a_profile_bidding_for_another_card_player_is_told_once(calibrated, tmp_
 
 
 def test_calibrating_on_learned_play_records_the_learned_player(tmp_path):
-    run = simulate(600, seed=8, profile="strong", out=tmp_path / "run", jobs=1, mode="declare", variants="all")
+    run = simulate(300, seed=8, profile="strong", out=tmp_path / "run", jobs=1, mode="declare", variants="all")
     calibrate([run], tmp_path / "learned.toml", objective=1.0)
     written = tomllib.loads((tmp_path / "learned.toml").read_text())
     assert written["bidder"]["model"]["card_play"]["name"] == "learned"
     assert written["bidder"]["objective"] == 1.0 and written["declarer"]["objective"] == 1.0
 
 
-@pytest.mark.parametrize("objective, weight", [("own", 0.0), ("table", 1.0), ("0.25", 0.25)])
-def test_calibrate_writes_the_objective_it_is_given(calibrated, tmp_path, objective, weight):
+def test_calibrate_writes_the_objective_it_is_given(calibrated, tmp_path):
+    from sim.commands.learn import _objective_weight
+
+    assert (_objective_weight("own"), _objective_weight("table"), _objective_weight("0.25")) == (0.0, 1.0, 0.25)
     run = Path(calibrated[0]).parent / "run"
     result = CliRunner().invoke(main, ["calibrate", str(run), "--out", str(tmp_path / "p.toml"),
-                                       "--objective", objective])
+                                       "--objective", "0.25"])
     assert result.exit_code == 0, result.output
-    assert load_profile(tmp_path / "p.toml").seats[1].bidder.objective == weight
+    assert load_profile(tmp_path / "p.toml").seats[1].bidder.objective == 0.25
 
 
 @pytest.mark.parametrize("objective", ["tables", "1.5", "-0.1"])

@@ -4,49 +4,43 @@
     python scripts/bench.py --quick    # small sizes, for a smoke run
     python scripts/bench.py --only random_play --only default_profile
 
-Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, the ``runs``
-it took the median of and ``compile_seconds`` (the first, small call, which compiles or
-loads the numba kernels; for ``analyze_10m`` it is the report of a 20,000-deal run;
-``--quick``, a smoke run, makes no such call and times one run). Kernel benchmarks run
-on one core; ``solve_full_deal`` and ``solve_win_full_deal`` time the open-hand solver
-deal by deal (the default profile's declared games from the first lead) and add, overall
-and per game type, the median, mean, 95th percentile and largest microseconds per deal
-(each deal's median over the runs) and the nodes searched, and the slowest deal;
-``simulate_1m`` runs the whole command on every core and also reports the peak memory of
-its largest process (``peak_rss_mb``; each of the two workers and the main process stays
-under it) and the processor seconds of all its processes (``cpu_seconds``, median),
-``simulate_1m_threshold`` the same with the threshold profile (the rule-of-thumb bidder,
-the default before the calibrated one), ``simulate_1m_learned`` with the strong profile
-(learned card play), ``simulate_1m_conditional`` and ``simulate_1m_scored`` the default's dealt
-only where :data:`COUNTED` or :data:`SCORED` holds; ``threshold_profile`` and ``random_profile`` are
-``default_profile``'s games with those profiles, ``learned_profile`` with the strong
-profile (learned card play); ``conditional_profile`` is ``default_profile`` dealing only deals
-meeting a condition of counted cards met by 1.2% of deals (:data:`COUNTED`, drawn directly),
-``conditional_eval_profile`` one of an evaluator's score met by 1.05% (:data:`SCORED`, by
-rejection), the dealing included; ``python_player`` is ``threshold_profile``'s games with a card player
-in plain Python at every seat (the lowest legal card that wins the trick, else the lowest; one call a
-decision), ``batch_player`` the same rule in numpy over batches of decisions; ``pimc_deal`` times
-whole deals with PIMC card play at every seat (its defaults, worlds played out; ``seconds`` / ``deals``
-is the time per deal),
-``pimc_solved_deal`` the same with ``pimc_solved`` (its worlds solved);
-``pimc_decisions`` plays the solver benchmark's declared deals with PIMC (default
-parameters) at every seat and reports per decision with a choice the worlds valued, the
-play-outs (``solver_calls``: the worlds and cards valued, plus the solver's searches of the last
-tricks with ``solve_last``), nodes and the time,
+Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, the ``runs`` it took the
+median of and ``compile_seconds`` (the first, small call, which compiles or loads the numba kernels; for
+``analyze_10m`` it is the report of a 20,000-deal run; ``--quick``, a smoke run, makes no such call and
+times one run). Kernel benchmarks run on one core; ``solve_full_deal`` and ``solve_win_full_deal`` time
+the open-hand solver deal by deal (the club profile's declared games from the first lead) and add,
+overall and per game type, the median, mean, 95th percentile and largest microseconds per deal (each
+deal's median over the runs) and the nodes searched, and the slowest deal; ``simulate_1m`` runs the
+whole command on every core and also reports the peak memory of its largest process (``peak_rss_mb``;
+each of the two workers and the main process stays under it) and the processor seconds of all its
+processes (``cpu_seconds``, median), ``simulate_1m_club`` the same with the club profile (heuristic card
+play) and ``simulate_1m_threshold`` with the threshold profile (rule-of-thumb bidding),
+``simulate_1m_conditional`` and ``simulate_1m_scored`` the club profile's dealt only where
+:data:`COUNTED` or :data:`SCORED` holds; ``club_profile``, ``threshold_profile`` and ``random_profile``
+are ``default_profile``'s games with those profiles; ``conditional_profile`` is ``club_profile`` dealing
+only deals meeting a condition of counted cards met by 1.2% of deals (:data:`COUNTED`, drawn directly),
+``conditional_eval_profile`` one of an evaluator's score met by 1.05% (:data:`SCORED`, by rejection),
+the dealing included; ``python_player`` is ``threshold_profile``'s games with a card player in plain
+Python at every seat (the lowest legal card that wins the trick, else the lowest; one call a decision),
+``batch_player`` the same rule in numpy over batches of decisions; ``pimc_deal`` times whole deals with
+PIMC card play at every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time per
+deal), ``pimc_solved_deal`` the same with ``pimc_solved`` (its worlds solved); ``pimc_decisions`` plays
+the solver benchmark's declared deals with PIMC (default parameters) at every seat and reports per
+decision with a choice the worlds valued, the play-outs (``solver_calls``: the worlds and cards valued,
+plus the solver's searches of the last tricks with ``solve_last``), nodes and the time,
 ``pimc_solved_decisions`` the same with ``pimc_solved`` (solver calls and their nodes);
-``simulate_jobs_1`` and ``simulate_jobs_2`` give the scaling; ``simulate_open_hand`` is
-``simulate --open-hand`` on every core (each
-declared game also solved from its first lead); ``analyze_10m`` is ``skatsim analyze``
-of a ten-million-deal run (resampled from a real run, built before timing), with its
-peak memory and processor seconds, ``analyze_declare`` the same of a declare-mode run of every
-variant (21 million rows at its full size); ``first_run`` is ``skatsim simulate --deals 2000`` on
-every core with an empty numba cache of its own, as the first run after installing
-(``first_run_jobs_1`` with ``--jobs 1``, ``first_run_learned`` with the strong profile), with the
-processor seconds of all its processes, and is left out of ``--quick`` (each of its runs compiles every kernel);
-``import_iss`` imports a generated ISS archive on two processes (``import_iss_jobs_1``
-on one), ``deals`` being its record lines; ``train_card_play`` fits one network of the learned
-card player to a rollout-teacher decision run of ``deals`` deals (made before timing), with its
-peak memory and processor seconds.
+``simulate_jobs_1`` and ``simulate_jobs_2`` give the scaling (the club profile); ``simulate_open_hand``
+is the club profile's ``simulate --open-hand`` on every core (each declared game also solved from its
+first lead); ``analyze_10m`` is ``skatsim analyze`` of a ten-million-deal run (resampled from a real
+run, built before timing), with its peak memory and processor seconds, ``analyze_declare`` the same of a
+declare-mode run of every variant (21 million rows at its full size); ``first_run`` is ``skatsim
+simulate --deals 2000`` on every core with an empty numba cache of its own, as the first run after
+installing (``first_run_jobs_1`` with ``--jobs 1``, ``first_run_club`` with the club profile), with the
+processor seconds of all its processes, and is left out of ``--quick`` with its twins (each of their
+runs compiles every kernel); ``import_iss`` imports a generated ISS archive on two processes
+(``import_iss_jobs_1`` on one), ``deals`` being its record lines; ``train_card_play`` fits one network
+of the learned card player to a rollout-teacher decision run of ``deals`` deals (made before timing),
+with its peak memory and processor seconds.
 """
 
 from __future__ import annotations
@@ -68,6 +62,11 @@ import numpy as np
 
 from sim.rules.random_play import random_games
 
+#: The profile of the benchmarks that measure a mechanism (conditional dealing, the scaling over
+#: processes, open-hand solving) rather than the main job: the heuristic card player's, so that their
+#: figures compare with the earlier ones.
+CLUB = "club"
+
 
 def bench_random_play(deals: int):
     """Complete random deals on one core: deal, random declarer and game, ten tricks, scoring."""
@@ -82,8 +81,14 @@ def _profile_games(name: str, settings=()):
 
 
 def bench_default_profile(deals: int):
-    """Complete games with the default profile on one core: auction, skat, declaration, play, result."""
+    """Complete games with the default profile (learned card play) on one core: auction, skat,
+    declaration, play, result."""
     return _profile_games("default")(deals)
+
+
+def bench_club_profile(deals: int):
+    """Complete games with the club profile (calibrated bidding, heuristic card play) on one core."""
+    return _profile_games(CLUB)(deals)
 
 
 def bench_threshold_profile(deals: int):
@@ -109,18 +114,13 @@ SCORED = "eval('trump_length', forehand, 'clubs') >= 8.5"
 
 
 def _conditional_games(where: str):
-    """Complete games with the default profile on one core, dealt only where ``where`` holds."""
+    """Complete games with the club profile on one core, dealt only where ``where`` holds."""
     from sim.runs.conditional import cached_dealing, run_dealing
     from strategies import load_profile, play_deals
 
-    profile, dealing = load_profile("default"), cached_dealing(run_dealing((), where))
+    profile, dealing = load_profile(CLUB), cached_dealing(run_dealing((), where))
     return lambda deals: (lambda: play_deals(profile, seed=1, start=0, count=deals,
                                              deals=dealing.deals(1, 0, deals)))
-
-
-def bench_learned_profile(deals: int):
-    """Complete games with the strong profile (the default's bidder, learned card play) on one core."""
-    return _profile_games("strong")(deals)
 
 
 def bench_random_profile(deals: int):
@@ -265,11 +265,11 @@ def _analyzing(run_folder: Path, folder: Path):
 
 def _train_card_play(deals: int):
     """``skatsim train card-play`` of one network on a decision run of ``deals`` deals of the rollout
-    teacher (the strong profile, made once before timing), with its peak memory and processor seconds."""
+    teacher (the default profile, made once before timing), with its peak memory and processor seconds."""
     folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-train-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     cli = [sys.executable, "-m", "sim.commands.cli"]
-    subprocess.run([*cli, "decisions", "--deals", str(deals), "--seed", "9", "--profile", "strong", "--teacher",
+    subprocess.run([*cli, "decisions", "--deals", str(deals), "--seed", "9", "--profile", "default", "--teacher",
                     "rollout", "--jobs", "1", "--out", str(folder / "run")], check=True, capture_output=True)
     return lambda: _peak_rss_mb([*cli, "train", "card-play", str(folder / "run"), "--networks", "1",
                                  "--out", str(folder / "model.npz")])
@@ -305,11 +305,11 @@ def _import_iss(jobs: int):
 
 def _declared_deals(deals: int):
     """Play states from the first lead and the declarer's unplayed cards of the first ``deals``
-    played deals of seed 1, declared as the default profile declares them."""
+    played deals of seed 1, declared as the club profile declares them."""
     from sim.rules.tricks import new_play
     from strategies import load_profile, play_deals
 
-    columns = play_deals(load_profile("default"), seed=1, start=0, count=2 * deals + 10)
+    columns = play_deals(load_profile(CLUB), seed=1, start=0, count=2 * deals + 10)
     rows = np.flatnonzero(columns["declarer"] >= 0)[:deals]
     states, skats, games = [], [], []
     for i in rows:
@@ -454,9 +454,9 @@ def _decision_stats(outcomes: list[DecisionStats]) -> dict:
 BENCHMARKS = {
     "random_play": (bench_random_play, 1_000_000, 20_000, 5),
     "default_profile": (bench_default_profile, 200_000, 10_000, 5),
+    "club_profile": (bench_club_profile, 200_000, 10_000, 5),
     "threshold_profile": (bench_threshold_profile, 200_000, 10_000, 5),
     "random_profile": (bench_random_profile, 200_000, 10_000, 5),
-    "learned_profile": (bench_learned_profile, 200_000, 10_000, 5),
     "conditional_profile": (lambda deals: _conditional_games(COUNTED)(deals), 200_000, 10_000, 5),
     "conditional_eval_profile": (lambda deals: _conditional_games(SCORED)(deals), 200_000, 10_000, 5),
     "python_player": (bench_python_player, 20_000, 1_000, 5),
@@ -467,17 +467,17 @@ BENCHMARKS = {
     "pimc_solved_decisions": (lambda deals: bench_pimc_decisions(deals, "pimc_solved"), 100, 3, 1),
     "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
     "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
-    "simulate_1m_learned": (_simulate(None, "strong"), 1_000_000, 20_000, 3),
-    "simulate_1m_conditional": (_simulate(None, "default", "--where", COUNTED), 1_000_000, 20_000, 3),
-    "simulate_1m_scored": (_simulate(None, "default", "--where", SCORED), 1_000_000, 20_000, 3),
-    "simulate_jobs_1": (_simulate(1), 400_000, 20_000, 3),
-    "simulate_jobs_2": (_simulate(2), 400_000, 20_000, 3),
-    "simulate_open_hand": (_simulate(None, "default", "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),
+    "simulate_1m_club": (_simulate(None, CLUB), 1_000_000, 20_000, 3),
+    "simulate_1m_conditional": (_simulate(None, CLUB, "--where", COUNTED), 1_000_000, 20_000, 3),
+    "simulate_1m_scored": (_simulate(None, CLUB, "--where", SCORED), 1_000_000, 20_000, 3),
+    "simulate_jobs_1": (_simulate(1, CLUB), 400_000, 20_000, 3),
+    "simulate_jobs_2": (_simulate(2, CLUB), 400_000, 20_000, 3),
+    "simulate_open_hand": (_simulate(None, CLUB, "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),
     "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
     "analyze_declare": (bench_analyze_declare, 500_000, 2_000, 3),
     "first_run": (_first_run(None), 2_000, 2_000, 3),
     "first_run_jobs_1": (_first_run(1), 2_000, 2_000, 3),
-    "first_run_learned": (_first_run(None, "strong"), 2_000, 2_000, 3),
+    "first_run_club": (_first_run(None, CLUB), 2_000, 2_000, 3),
     "train_card_play": (_train_card_play, 10_000, 300, 3),
     "import_iss": (_import_iss(2), 200_000, 400, 5),
     "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),
@@ -488,7 +488,7 @@ BENCHMARKS = {
 
 #: Left out of ``--quick`` unless asked for with ``--only``, and not warmed up: each run compiles every
 #: kernel afresh.
-NOT_QUICK = ("first_run", "first_run_jobs_1")
+NOT_QUICK = ("first_run", "first_run_jobs_1", "first_run_club")
 
 
 def measure(name: str, make, deals: int, runs: int, warm: bool = True) -> dict:

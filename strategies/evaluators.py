@@ -283,7 +283,7 @@ def grand_rule(hands, seats, forehand_bonus=1.0, missing_jack=1.5):
     "without 4" were lost more often than won.  Threshold 6: HJ DJ CA C10 SA S9
     HA H8 D8 D7 (two jacks, three aces, one ten beside its ace) scores 6.5 from
     forehand and 5.5 from the other seats; HJ DJ CA C10 SA S9 H9 H8 D8 D7 scores
-    5 and 4.  The threshold was set so that the default profile's grands win more
+    5 and 4.  The threshold was set so that the threshold profile's grands win more
     often than its suit games, as grands do at real tables.
     Suit games and null: not assessed (-inf).
     """

@@ -112,6 +112,13 @@ def _card_player_words(section: dict) -> str:
     return f"{section.get('name')}" + (f" ({settings})" if settings else "")
 
 
+#: Named profiles that were shipped once, and what plays as they did.
+GONE = {
+    "strong": "the default profile plays the learned card player now (its bidding fitted on its own play)",
+    "calibrated": "it was the club profile's twin; use club",
+}
+
+
 def profile_names() -> list[str]:
     folder = resources.files("strategies") / "profile_files"
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
@@ -163,6 +170,8 @@ def _read(name_or_path) -> tuple[dict, str]:
         text, name = path.read_text(encoding="utf-8"), path.stem
     else:
         name = str(name_or_path)
+        if name in GONE:
+            raise ProfileError(f"profile {name!r} is gone: {GONE[name]}")
         if name not in profile_names():
             raise ProfileError(f"unknown profile {name!r} (named profiles: {', '.join(profile_names())};"
                                " or give a path to a .toml file)")

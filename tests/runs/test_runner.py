@@ -451,7 +451,7 @@ def test_one_job_compiles_in_one_process(tmp_path, monkeypatch):
     assert not (tmp_path / "second.txt").exists()
 
 
-@pytest.mark.parametrize("profile", ["default", "strong"])
+@pytest.mark.parametrize("profile", ["default", "club"])
 def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
     """The fixed grand of the first run's card-play half has the types of a real batch, so the
     kernel it compiles is the one the run then loads, not a second one."""
@@ -600,13 +600,13 @@ def test_a_long_list_of_settings_makes_a_short_folder_name():
 
 
 def test_a_run_records_the_weights_its_card_players_read_and_is_not_resumed_with_others(tmp_path):
-    run_of = {"deals": 30, "seed": 2, "profile": "strong", "jobs": 1, "chunk_size": 10}
+    run_of = {"deals": 30, "seed": 2, "profile": "default", "jobs": 1, "chunk_size": 10}
     v5 = simulate(out=tmp_path / "v5", settings=[f"card_play.model={MODEL_V5}"], **run_of)
     shipped = simulate(out=tmp_path / "shipped", **run_of)
     recorded = read_manifest(v5).config["card_play_models"]
     assert set(recorded) == {"forehand", "middlehand", "rearhand"} and len(set(recorded.values())) == 1
     assert read_manifest(shipped).config["card_play_models"]["forehand"] != recorded["forehand"]
-    assert "card_play_models" not in read_manifest(simulate(20, out=tmp_path / "default", jobs=1)).config
+    assert "card_play_models" not in read_manifest(simulate(20, profile="club", out=tmp_path / "club", jobs=1)).config
     manifest = json.loads((shipped / MANIFEST).read_text())  # as if made by another skatsim's model
     manifest["config"]["card_play_models"] = recorded
     (shipped / MANIFEST).write_text(json.dumps(manifest))

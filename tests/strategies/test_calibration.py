@@ -22,9 +22,11 @@ from tests.command_line import stdout_runner
 
 @pytest.fixture(scope="module")
 def calibrated(tmp_path_factory):
-    """A declare-mode run of every variant, the model fitted on it and the profile written from it."""
+    """A declare-mode run of every variant of the club profile (heuristic card play), the model fitted on it
+    and the profile written from it."""
     folder = tmp_path_factory.mktemp("calibration")
-    run = simulate(4000, seed=21, out=folder / "run", jobs=1, chunk_size=2000, mode="declare", variants="all")
+    run = simulate(4000, seed=21, profile="club", out=folder / "run", jobs=1, chunk_size=2000, mode="declare",
+                   variants="all")
     summaries = calibrate([run], folder / "calibrated.toml")
     rows, _ = load_rows([run])
     model, checks = fit(rows)
@@ -72,7 +74,7 @@ def test_rows_carry_the_engines_game_ids(calibrated):
     assert {"win_null_ouvert_pickup", "win_null_ouvert_hand", "win_null_ouvert_kept"} <= set(model.parts)
 
 
-@pytest.mark.parametrize("source", ["fitted", "default", "calibrated"])
+@pytest.mark.parametrize("source", ["fitted", "default", "club"])
 def test_every_part_of_the_model_converged(calibrated, source):
     """A fit that ran away (a nearly flat direction) shows as huge weights: none may, in a fresh fit or
     in the shipped profiles."""
@@ -249,7 +251,7 @@ def test_a_profile_bidding_for_another_card_player_is_told_once(calibrated, tmp_
 
 
 def test_calibrating_on_learned_play_records_the_learned_player(tmp_path):
-    run = simulate(300, seed=8, profile="strong", out=tmp_path / "run", jobs=1, mode="declare", variants="all")
+    run = simulate(300, seed=8, profile="default", out=tmp_path / "run", jobs=1, mode="declare", variants="all")
     calibrate([run], tmp_path / "learned.toml", objective=1.0)
     written = tomllib.loads((tmp_path / "learned.toml").read_text())
     assert written["bidder"]["model"]["card_play"]["name"] == "learned"

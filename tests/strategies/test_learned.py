@@ -109,14 +109,15 @@ def test_the_features_fill_every_number_of_every_legal_cards_row(decision_run):
         assert (rows[:count, 0] == 1.0).all()             # the bias, whose share the scores add once
 
 
-#: The SHA-256 of every column, trick logs included, of 2,000 deals of the strong profile, recorded from
+#: The SHA-256 of every column, trick logs included, of 2,000 deals of the club profile's bidding with the
+#: learned card player (the profile then named strong), recorded from
 #: model v5, then the shipped model, scored card by card, each hidden unit's sum in a loop of its own (commit
 #: b1fe35a).
 STRONG_BEFORE_SIDE_BY_SIDE = "566ae6bfbe0e9a827fb347ca2ad551319642ad9ac2776337a4ec78a29487e032"
 
 
 def test_a_model_of_version_3_plays_as_before_the_cards_were_scored_side_by_side():
-    profile = load_profile("strong", [f"card_play.model={MODEL_V5}"])
+    profile = load_profile("club", ["card_play=learned", f"card_play.model={MODEL_V5}"])
     assert play_digest(profile, 2000) == STRONG_BEFORE_SIDE_BY_SIDE
 
 
@@ -126,7 +127,7 @@ STRONG_V7 = "f50517509d00228bcb51e354cf7d2bd850c3aa4ec4ed810f7f6ef1e43ac29dfd"
 
 
 def test_the_shipped_model_plays_as_recorded():
-    assert play_digest(load_profile("strong"), 2000) == STRONG_V7
+    assert play_digest(load_profile("club", ["card_play=learned"]), 2000) == STRONG_V7
 
 
 def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(decision_run):
@@ -217,14 +218,14 @@ def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
     assert "two\\nlines.npz: no such model file" in str(error.value) and "\n" not in str(error.value)
 
 
-def test_the_shipped_model_is_the_default_and_plays_in_the_strong_profile():
+def test_the_shipped_model_is_the_learned_players_default_and_plays_in_the_default_profile():
     model, training = load_model(SHIPPED_MODEL)
     assert training["decisions"] > 10_000
     assert len(model["hidden"]) == training["hidden_units"] * training["networks"] > 0
     assert np.array_equal(build("card_play", "learned").data, model_data(model))
-    profile = load_profile("strong")
+    profile = load_profile("default")
     assert {s.card_play.name for s in profile.seats} == {"learned"}
-    assert {s.card_play.name for s in load_profile("default").seats} == {"heuristic"}
+    assert {s.card_play.name for s in load_profile("club").seats} == {"heuristic"}
     games = play_deals(profile, seed=2, start=0, count=300, log_tricks=True)
     assert (~games["passed"]).sum() > 150
 
@@ -249,8 +250,8 @@ def test_the_learned_player_plays_the_same_in_the_general_loop():
 
     from strategies.cardplay.policy import CardPolicy
 
-    fast = play_deals(load_profile("strong"), seed=8, start=0, count=60, log_tricks=True)
-    profile = load_profile("strong")
+    fast = play_deals(load_profile("default"), seed=8, start=0, count=60, log_tricks=True)
+    profile = load_profile("default")
     policy = profile.seats[0].card_play
     outside = CardPolicy("learned", policy.function, policy.params, builtin=None, data=policy.data)
     seats = (replace(profile.seats[0], card_play=outside), *profile.seats[1:])

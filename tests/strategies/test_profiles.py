@@ -12,7 +12,7 @@ from strategies.registry import StrategyError, lookup, names
 
 def test_named_profiles_ship_and_load():
     shipped = profile_names()
-    assert {"default", "calibrated", "threshold", "random", "cautious", "aggressive"} <= set(shipped)
+    assert {"default", "club", "threshold", "random", "cautious", "aggressive"} <= set(shipped)
     for name in shipped:
         profile = load_profile(name)
         assert profile.description
@@ -45,6 +45,22 @@ def test_settings_apply_on_top_of_a_profile():
 def test_unknown_profile_lists_the_named_ones():
     with pytest.raises(ProfileError, match="unknown profile 'nope'.*default"):
         load_profile("nope")
+
+
+@pytest.mark.parametrize("name, use", [("strong", "default profile plays the learned"), ("calibrated", "use club")])
+def test_a_profile_that_is_gone_says_what_plays_as_it_did(name, use):
+    with pytest.raises(ProfileError, match=f"profile '{name}' is gone: .*{use}"):
+        load_profile(name)
+
+
+def test_the_default_plays_the_learned_player_and_bids_with_odds_of_its_own_play():
+    default, club = load_profile("default"), load_profile("club")
+    assert {s.card_play.name for s in default.seats} == {"learned"}
+    assert {s.card_play.name for s in club.seats} == {"heuristic"}
+    for profile in (default, club):
+        for seat in profile.seats:
+            assert seat.bidder.model.card_play == {"name": seat.card_play.name}
+            assert seat.declarer.model.card_play == {"name": seat.card_play.name}
 
 
 def test_missing_profile_file_is_named(tmp_path):

@@ -172,11 +172,11 @@ def _write(out: Path, model: Model, *, spec: dict, margin: float, objective: flo
 
 
 def _summary(round_: int, checks: dict, *, before: Model | None, after: Model, rows: pl.DataFrame) -> dict:
-    """Brier scores of the win probabilities, and how far the predictions moved since the fit before."""
-    wins = {name: c for name, c in checks.items() if name.startswith("win_")}
+    """Brier scores of every fitted probability (win, schneider, schwarz) on the held-out deals beside
+    that of the base rate, and how far the win probabilities moved since the fit before."""
     summary = {"round": round_, "rows": rows.height,
-               "brier": {name: round(c["brier"], 4) for name, c in wins.items()},
-               "brier_of_the_rate": {name: round(c["brier_of_the_rate"], 4) for name, c in wins.items()}}
+               "brier": {name: round(c["brier"], 4) for name, c in checks.items()},
+               "brier_of_the_rate": {name: round(c["brier_of_the_rate"], 4) for name, c in checks.items()}}
     if before is not None:
         summary["largest_change"] = round(_largest_change(before, after, rows), 4)
     return summary

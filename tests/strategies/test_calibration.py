@@ -191,6 +191,9 @@ def test_calibrate_refits_in_rounds_and_says_how_the_fit_moved(tmp_path):
     assert result.exit_code == 0, result.output
     rounds = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
     assert [r["round"] for r in rounds] == [0, 1] and 0 <= rounds[1]["largest_change"] < 0.2
+    told = rounds[0]["brier"]                          # every fitted probability, beside the rate's
+    assert {"win_suit_pickup", "schneider_grand_kept", "win_null_hand"} <= set(told)
+    assert set(told) == set(rounds[0]["brier_of_the_rate"])
     assert load_profile(tmp_path / "mine.toml").seats[0].bidder.margin == 0.0
 
 

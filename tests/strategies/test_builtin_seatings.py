@@ -31,7 +31,7 @@ def declared_deals(profile):
     ["forehand.card_play=random", "middlehand.card_play=random", "rearhand.card_play=learned"],
 ])
 def test_built_in_tables_play_the_general_loops_games(settings):
-    profile = load_profile("default", settings)
+    profile = load_profile("club", settings)
     deals, declarer, bid, decl = declared_deals(profile)
     ids = np.arange(COUNT, dtype=np.int64)
     results, logs = play_and_score(profile, seed=SEED, deal_ids=ids, deals=deals, declarer=declarer, bid=bid, decl=decl)

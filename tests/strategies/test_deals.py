@@ -128,7 +128,7 @@ def test_declarations_stay_legal_with_bold_bidders(settings):
 def test_the_builtin_and_the_generic_play_loops_give_identical_games(settings):
     """Built-in policies run in a cached kernel that calls them directly; the same policies passed
     as functions to the generic loop must play every deal card for card the same."""
-    builtin = load_profile("default", settings)
+    builtin = load_profile("club", settings)
     generic = replace(builtin, seats=tuple(
         replace(seat, card_play=replace(seat.card_play, builtin=None)) for seat in builtin.seats))
     assert all(seat.card_play.builtin is not None for seat in builtin.seats)

@@ -113,6 +113,14 @@ def _holds(view, s, out):
 @njit(cache=True)
 def card_features(view, legal, rows):
     """Fill ``rows[k]`` with the FEATURES of the k-th legal card (lowest card id first); returns their count."""
+    return card_features_given(view, legal, rule_based_card(view, np.int64(legal)), rows)
+
+
+@njit(cache=True)
+def card_features_given(view, legal, rule_card, rows):
+    """:func:`card_features` told the heuristic's card ``rule_card`` (:func:`rule_based_card` of the view and
+    ``legal``). The play loop works that card out beside the heuristic player's, so that this kernel
+    compiles without the heuristic's rules, and a first run can compile it in its second process."""
     game, seat, d = view[VIEW.game], view[VIEW.seat], view[VIEW.declarer]
     own, out = view[VIEW.own_hand], cards_out(view)
     trumps_out = popcount(out & TRUMP_CARDS[game])
@@ -132,7 +140,6 @@ def card_features(view, legal, rows):
             in_trick_points += CARD_POINTS[view[VIEW.trick + k]]
     partner_wins = winner_seat >= 0 and winner_seat != seat and (winner_seat == d) == (seat == d)
     opponent_wins = winner_seat >= 0 and not partner_wins
-    rule_card = rule_based_card(view, np.int64(legal))
     declarer_next = 1.0 if seat != d and (seat + 1) % 3 == d else 0.0
     cards, k = np.int64(legal), 0
     while cards:

@@ -3,15 +3,19 @@ strategies/cardplay/vectors.py fixes, computed again with numpy one operation at
 
 import numpy as np
 import pytest
+from numba import njit, types
 
 from sim.rules.deal import deal
 from sim.rules.tricks import legal_now, new_play, play_card, to_play
 from strategies.cardplay.learned import (
+    LOOP_TYPES,
     MOST_CARDS,
     ROW_WIDTH,
     SHIPPED_MODEL,
     card_scores,
     learned_choice,
+    learned_choice_given,
+    learned_play,
     load_model,
     model_data,
 )
@@ -109,3 +113,17 @@ def test_a_model_of_more_units_than_a_decision_has_room_for_is_one_clear_line():
     with pytest.raises(ValueError, match="at most 1024 hidden units, not 1100"):
         model_data(random_model(1100, 1))
 
+
+
+def test_the_play_loop_asks_for_the_choice_a_first_run_compiles_beside_it():
+    # a first run's second process compiles learned_choice_given for LOOP_TYPES (compile_learned_choice), and
+    # the loop (learned_play inlined, with the view of int64 and a model row of float32) must call it with
+    # those very types, or it compiles another specialization itself
+    signature = (types.int64[::1], types.uint64, types.float32[::1])
+    play = njit(learned_play.py_func)      # typed here, not loaded from the cache with no types to read
+    play.compile(signature)
+    typed = play.overloads[signature].type_annotation
+    called = [call.args for expr, call in typed.calltypes.items()
+              if getattr(expr, "op", None) == "call" and isinstance(typed.typemap[expr.func.name], types.Dispatcher)
+              and typed.typemap[expr.func.name].dispatcher is learned_choice_given]
+    assert called == [LOOP_TYPES]

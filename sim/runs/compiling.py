@@ -21,7 +21,7 @@ toolkit adds to that:
   compiling, then how long the compile took.
 - Two processes (:class:`CompiledInTwo`): on a first run with a core free, the card play's loop
   compiles in this process while a second interpreter compiles everything else into numba's cache:
-  the card players' kernels that compile apart from the loop (the learned player's choice) first,
+  the card players' kernels that compile apart from the loop (the learned player's features) first,
   then the dealing, bidding and declaring.
 
 It imports numba and nothing of the project.

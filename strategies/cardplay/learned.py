@@ -120,7 +120,7 @@ def learned_choice(view, legal, among, model):
 
 
 #: The types the play loop calls :func:`learned_choice_given` with (a view, the legal cards, the cards to
-#: choose among, the heuristic's card, the model): :func:`compile_learned_choice` compiles it for them.
+#: choose among, the heuristic's card, the model).
 LOOP_TYPES = (types.int64[::1], types.int64, types.int64, types.int64, types.float32[::1])
 
 
@@ -167,13 +167,6 @@ def card_scores(rows, count, ctx, model, scores):
         n = nonzero_features(rows, k * ROW_WIDTH, model, keep, width, index, value)
         scores[k] = (dot(rows, k * ROW_WIDTH, model, linear, width)
                      + hidden_score(model, hidden, out, units, index, value, n, start))
-
-
-def compile_learned_choice() -> None:
-    """Compile :func:`learned_choice_given` for the play loop's types (:data:`LOOP_TYPES`), or load it from
-    numba's cache, apart from the loop: a first run's second process does so while the first compiles
-    the loop, which then loads it (:mod:`sim.runs.compiling`)."""
-    learned_choice_given.compile(LOOP_TYPES)
 
 
 def linear_model(weights: np.ndarray) -> dict:

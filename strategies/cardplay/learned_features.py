@@ -19,7 +19,7 @@ never decide.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from sim.rules.cards import ACE, CARD_POINTS, TEN, card_points, lowest_card, popcount
 from sim.rules.games import GRAND, NULL
@@ -114,6 +114,18 @@ def _holds(view, s, out):
 def card_features(view, legal, rows):
     """Fill ``rows[k]`` with the FEATURES of the k-th legal card (lowest card id first); returns their count."""
     return card_features_given(view, legal, rule_based_card(view, np.int64(legal)), rows)
+
+
+#: The types the learned player's choice calls :func:`card_features_given` with in the play loop (a view, the
+#: legal cards, the heuristic's card, the rows on the stack): :func:`compile_card_features` compiles it for them.
+LOOP_TYPES = (types.int64[::1], types.int64, types.int64, types.float32[:, ::1])
+
+
+def compile_card_features() -> None:
+    """Compile :func:`card_features_given` for the play loop's types (:data:`LOOP_TYPES`), or load it from
+    numba's cache, apart from the loop: a first run's second process does so while the first compiles
+    the loop, which then loads it (:mod:`sim.runs.compiling`)."""
+    card_features_given.compile(LOOP_TYPES)
 
 
 @njit(cache=True)

@@ -19,7 +19,15 @@ from strategies.cardplay.learned import (
     load_model,
     model_data,
 )
-from strategies.cardplay.learned_features import DECISION_FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
+from strategies.cardplay.learned_features import (
+    DECISION_FEATURES,
+    N_CONTEXTS,
+    N_FEATURES,
+    card_features,
+    card_features_given,
+    context_of,
+)
+from strategies.cardplay.learned_features import LOOP_TYPES as FEATURE_TYPES
 from strategies.cardplay.vectors import LANES
 from tests.views import view_of
 
@@ -115,15 +123,20 @@ def test_a_model_of_more_units_than_a_decision_has_room_for_is_one_clear_line():
 
 
 
-def test_the_play_loop_asks_for_the_choice_a_first_run_compiles_beside_it():
-    # a first run's second process compiles learned_choice_given for LOOP_TYPES (compile_learned_choice), and
-    # the loop (learned_play inlined, with the view of int64 and a model row of float32) must call it with
+def called_types(function, signature, callee) -> list:
+    """The argument types of each call of the kernel ``callee`` in ``function`` typed for ``signature``."""
+    kernel = njit(function.py_func)      # typed here, not loaded from the cache with no types to read
+    kernel.compile(signature)
+    typed = kernel.overloads[signature].type_annotation
+    return [call.args for expr, call in typed.calltypes.items()
+            if getattr(expr, "op", None) == "call" and isinstance(typed.typemap[expr.func.name], types.Dispatcher)
+            and typed.typemap[expr.func.name].dispatcher is callee]
+
+
+def test_the_play_loop_asks_for_the_features_a_first_run_compiles_beside_it():
+    # a first run's second process compiles card_features_given for its LOOP_TYPES (compile_card_features),
+    # and the loop (learned_play inlined, with a view of int64 and a model row of float32) must call it with
     # those very types, or it compiles another specialization itself
-    signature = (types.int64[::1], types.uint64, types.float32[::1])
-    play = njit(learned_play.py_func)      # typed here, not loaded from the cache with no types to read
-    play.compile(signature)
-    typed = play.overloads[signature].type_annotation
-    called = [call.args for expr, call in typed.calltypes.items()
-              if getattr(expr, "op", None) == "call" and isinstance(typed.typemap[expr.func.name], types.Dispatcher)
-              and typed.typemap[expr.func.name].dispatcher is learned_choice_given]
-    assert called == [LOOP_TYPES]
+    loop = (types.int64[::1], types.uint64, types.float32[::1])
+    assert called_types(learned_play, loop, learned_choice_given) == [LOOP_TYPES]
+    assert called_types(learned_choice_given, LOOP_TYPES, card_features_given) == [FEATURE_TYPES]

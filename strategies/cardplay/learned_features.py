@@ -142,7 +142,7 @@ def card_features_given(view, legal, rule_card, rows):
     side_points = side_taken / 120.0
     side_goal, opponent_goal = (61, 60) if seat == d else (60, 61)
     masters = _masters(game, own, out) / 4.0
-    holds = (_holds(view, 0, out), _holds(view, 1, out), _holds(view, 2, out))
+    holds = (_holds(view, np.int64(0), out), _holds(view, np.int64(1), out), _holds(view, np.int64(2), out))
     led, winner_card, winner_seat, in_trick_points = -1, -1, -1, 0
     if n > 0:
         led = EFFECTIVE_SUIT[game, view[VIEW.trick]]

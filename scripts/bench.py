@@ -488,7 +488,7 @@ BENCHMARKS = {
 
 #: Left out of ``--quick`` unless asked for with ``--only``, and not warmed up: each run compiles every
 #: kernel afresh.
-NOT_QUICK = ("first_run", "first_run_jobs_1")
+NOT_QUICK = ("first_run", "first_run_jobs_1", "first_run_learned")
 
 
 def measure(name: str, make, deals: int, runs: int, warm: bool = True) -> dict:

@@ -171,7 +171,7 @@ def warm_up(play, seed: int, *, notice=None, jobs: int = 1) -> float | None:
     (None when every kernel came from the cache).
 
     With ``jobs`` of 2 or more, a ``play`` that has ``warm_card_play()`` and ``warm_the_rest(seed)``
-    (:class:`CompiledInTwo`) compiles on two cores: this process compiles the card play first, and as
+    (:class:`CompiledInTwo`) compiles on two cores: this process compiles the card play's loop, and as
     soon as its first kernel compiles, a second interpreter compiles everything else
     (:func:`compile_the_rest`) into numba's cache, from which this process then loads it. Nothing
     played depends on which process compiled.
@@ -246,7 +246,7 @@ def _the_rest_compiled_beside(play, seed: int) -> Iterator[None]:
 
 def compile_the_rest() -> None:
     """The second interpreter of a first run: reads ``(play, seed)`` pickled on its input and runs
-    ``play.warm_the_rest(seed)``, so that numba caches the kernels of all but the card play."""
+    ``play.warm_the_rest(seed)``, so that numba caches the kernels of all but the card play's loop."""
     import pickle
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it

@@ -24,6 +24,7 @@ from sim.rules.view import VIEW, set_declaration
 
 from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
 from .cardplay.learned import LEARNED_KIND
+from .cardplay.learned_features import compile_card_features
 from .cardplay.policy import seats_of
 from .cardplay.python_players import is_python_player
 from .lockstep import play_in_lockstep
@@ -232,6 +233,14 @@ def warm_card_play(profile: Profile) -> None:
     decl.game[:], decl.hand[:], decl.aside[:] = GRAND, True, deals[:, SKAT]
     play_and_score(profile, seed=0, deal_ids=np.zeros(1, np.int64), deals=deals, declarer=np.zeros(1, np.int64),
                    bid=np.full(1, 18), decl=decl)
+
+
+def warm_card_players(profile: Profile) -> None:
+    """Compile (or load from numba's cache) the kernels of the card players of ``profile`` that compile apart
+    from the play loop (the learned player's features), and nothing else: a first run's second process
+    does so while the first compiles the loop (:func:`warm_card_play`), which then loads them."""
+    if any(s.card_play.builtin == LEARNED_KIND for s in profile.seats):
+        compile_card_features()
 
 
 def declared_matrix(declarer, bid, decl: Declarations) -> np.ndarray:

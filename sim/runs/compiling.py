@@ -19,8 +19,10 @@ toolkit adds to that:
   compiled or loaded once and a run's progress rate counts playing only.
 - The first-run message (:func:`compiles_told`): :data:`COMPILING` when the first kernel starts
   compiling, then how long the compile took.
-- Two processes (:class:`CompiledInTwo`): on a first run with a core free, the card play compiles
-  in this process while a second interpreter compiles everything else into numba's cache.
+- Two processes (:class:`CompiledInTwo`): on a first run with a core free, the card play's loop
+  compiles in this process while a second interpreter compiles everything else into numba's cache:
+  the card players' kernels that compile apart from the loop (the learned player's features) first,
+  then the dealing, bidding and declaring.
 
 It imports numba and nothing of the project.
 """
@@ -150,8 +152,15 @@ class CompiledInTwo:
         """Compile (or load) the kernels of the card play alone."""
         raise NotImplementedError
 
+    def warm_card_players(self) -> None:
+        """Compile (or load) the kernels of the card players that compile apart from the play loop (none
+        unless a play says otherwise)."""
+
     def warm_the_rest(self, seed: int) -> None:
-        """Compile (or load) the kernels of everything but the card play: deal 0 of ``seed`` with no card played."""
+        """Compile (or load) the kernels of everything but the card play's loop: first the card players'
+        own (:meth:`warm_card_players`, which the loop of the other process loads as it reaches them),
+        then deal 0 of ``seed`` with no card played."""
+        self.warm_card_players()
         self(seed, 0, 1, play_cards=False)
 
 
@@ -162,7 +171,7 @@ def warm_up(play, seed: int, *, notice=None, jobs: int = 1) -> float | None:
     (None when every kernel came from the cache).
 
     With ``jobs`` of 2 or more, a ``play`` that has ``warm_card_play()`` and ``warm_the_rest(seed)``
-    (:class:`CompiledInTwo`) compiles on two cores: this process compiles the card play first, and as
+    (:class:`CompiledInTwo`) compiles on two cores: this process compiles the card play's loop, and as
     soon as its first kernel compiles, a second interpreter compiles everything else
     (:func:`compile_the_rest`) into numba's cache, from which this process then loads it. Nothing
     played depends on which process compiled.
@@ -237,7 +246,7 @@ def _the_rest_compiled_beside(play, seed: int) -> Iterator[None]:
 
 def compile_the_rest() -> None:
     """The second interpreter of a first run: reads ``(play, seed)`` pickled on its input and runs
-    ``play.warm_the_rest(seed)``, so that numba caches the kernels of all but the card play."""
+    ``play.warm_the_rest(seed)``, so that numba caches the kernels of all but the card play's loop."""
     import pickle
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the first process stops it

@@ -25,7 +25,7 @@ from sim.runs.players import (
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.runs.schema import SEATINGS, seats_of
-from strategies.deals import play_deals, warm_card_play
+from strategies.deals import play_deals, warm_card_play, warm_card_players
 from strategies.profiles import Profile, load_profile, mixed_seating
 from strategies.registry import logged_evaluators
 
@@ -76,6 +76,11 @@ class MatchDeals(CompiledInTwo):
         """Compile (or load) the kernels of every seating's card play alone (see :func:`sim.runs.compiling.warm_up`)."""
         for seated in self._seated():
             warm_card_play(seated)
+
+    def warm_card_players(self) -> None:
+        """Compile (or load) every seating's card players' kernels that compile apart from the play loop."""
+        for seated in self._seated():
+            warm_card_players(seated)
 
     def description(self) -> dict:
         """What the manifest records of the players: both sides' profiles spelled out, whether only the

@@ -35,7 +35,7 @@ from sim.runs.players import (
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
-from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals, warm_card_play
+from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals, warm_card_play, warm_card_players
 from strategies.profiles import load_profile
 from strategies.registry import logged_evaluators
 
@@ -92,6 +92,10 @@ class ProfileDeals(CompiledInTwo):
     def warm_card_play(self) -> None:
         """Compile (or load) the kernels of the profile's card play alone (see :func:`sim.runs.compiling.warm_up`)."""
         warm_card_play(cached_profile(self.profile, self.spec))
+
+    def warm_card_players(self) -> None:
+        """Compile (or load) the profile's card players' kernels that compile apart from the play loop."""
+        warm_card_players(cached_profile(self.profile, self.spec))
 
     def description(self) -> dict:
         """What the manifest records of the players: the profile spelled out, how it plays (the mode and

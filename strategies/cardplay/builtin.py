@@ -51,7 +51,7 @@ BUILTIN_KINDS = (RANDOM_KIND, HEURISTIC_KIND, PIMC_KIND, OPEN_HAND_KIND, LEARNED
 SEARCHING_KINDS = (PIMC_KIND, OPEN_HAND_KIND)
 #: The kinds the play loop asks straight, without builtin_card: the players that search nothing. A seating
 #: of these alone plays with ``tt`` None, and its loop compiles without the searching players' kernels (a
-#: first run of the default or the strong profile compiles no solver or PIMC); with ``data`` None too (no
+#: first run of the default or the club profile compiles no solver or PIMC); with ``data`` None too (no
 #: seat has a model) it compiles without the learned player's.
 DIRECT_KINDS = (HEURISTIC_KIND, RANDOM_KIND, LEARNED_KIND)
 

@@ -35,19 +35,20 @@ import zipfile
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from sim.rules.cards import lowest_card
 
 from ..parameters import Parameter
 from ..registry import StrategyError, register
+from .heuristic import rule_based_card
 from .learned_features import (
     DECISION_FEATURES,
     FEATURES,
     FEATURES_V3,
     N_CONTEXTS,
     N_FEATURES,
-    card_features,
+    card_features_given,
     context_of,
 )
 from .policy import CardPolicy
@@ -101,10 +102,12 @@ def learned_card(view, legal, params, data, rng):
 @njit(cache=True, inline="always")
 def learned_play(view, legal, model):
     """:func:`learned_card` without the parameters and random stream it does not read (the play loop calls
-    it so, sparing a row's binding a turn)."""
-    if (np.int64(legal) & (np.int64(legal) - 1)) == 0:
-        return lowest_card(np.int64(legal))
-    return learned_choice(view, legal, np.int64(legal), model)
+    it so, sparing a row's binding a turn). The heuristic's card, one of the features, is worked out here,
+    in the loop, which compiles the heuristic's rules anyway."""
+    legal = np.int64(legal)
+    if (legal & (legal - 1)) == 0:
+        return lowest_card(legal)
+    return learned_choice_given(view, legal, legal, np.int64(rule_based_card(view, legal)), model)
 
 
 @njit(cache=True)
@@ -112,9 +115,22 @@ def learned_choice(view, legal, among, model):
     """The card of best score among ``among`` (some of the legal cards), each card scored as the learned
     player scores it when ``legal`` are its cards (a search may narrow its choice to ``among``); of equal
     scores the lowest card."""
+    legal = np.int64(legal)
+    return learned_choice_given(view, legal, np.int64(among), np.int64(rule_based_card(view, legal)), model)
+
+
+#: The types the play loop calls :func:`learned_choice_given` with (a view, the legal cards, the cards to
+#: choose among, the heuristic's card, the model).
+LOOP_TYPES = (types.int64[::1], types.int64, types.int64, types.int64, types.float32[::1])
+
+
+@njit(cache=True)
+def learned_choice_given(view, legal, among, rule_card, model):
+    """:func:`learned_choice` told the heuristic's card ``rule_card`` (see
+    :func:`strategies.cardplay.learned_features.card_features_given`)."""
     rows = stack_rows(MOST_CARDS, ROW_WIDTH)
     scores = stack_numbers(MOST_CARDS)
-    count = card_features(view, legal, rows)
+    count = card_features_given(view, legal, rule_card, rows)
     for k in range(count):
         for f in range(N_FEATURES, ROW_WIDTH):
             rows[k, f] = 0.0

@@ -19,7 +19,7 @@ never decide.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from sim.rules.cards import ACE, CARD_POINTS, TEN, card_points, lowest_card, popcount
 from sim.rules.games import GRAND, NULL
@@ -113,6 +113,26 @@ def _holds(view, s, out):
 @njit(cache=True)
 def card_features(view, legal, rows):
     """Fill ``rows[k]`` with the FEATURES of the k-th legal card (lowest card id first); returns their count."""
+    return card_features_given(view, legal, rule_based_card(view, np.int64(legal)), rows)
+
+
+#: The types the learned player's choice calls :func:`card_features_given` with in the play loop (a view, the
+#: legal cards, the heuristic's card, the rows on the stack): :func:`compile_card_features` compiles it for them.
+LOOP_TYPES = (types.int64[::1], types.int64, types.int64, types.float32[:, ::1])
+
+
+def compile_card_features() -> None:
+    """Compile :func:`card_features_given` for the play loop's types (:data:`LOOP_TYPES`), or load it from
+    numba's cache, apart from the loop: a first run's second process does so while the first compiles
+    the loop, which then loads it (:mod:`sim.runs.compiling`)."""
+    card_features_given.compile(LOOP_TYPES)
+
+
+@njit(cache=True)
+def card_features_given(view, legal, rule_card, rows):
+    """:func:`card_features` told the heuristic's card ``rule_card`` (:func:`rule_based_card` of the view and
+    ``legal``). The play loop works that card out beside the heuristic player's, so that this kernel
+    compiles without the heuristic's rules, and a first run can compile it in its second process."""
     game, seat, d = view[VIEW.game], view[VIEW.seat], view[VIEW.declarer]
     own, out = view[VIEW.own_hand], cards_out(view)
     trumps_out = popcount(out & TRUMP_CARDS[game])
@@ -122,7 +142,7 @@ def card_features(view, legal, rows):
     side_points = side_taken / 120.0
     side_goal, opponent_goal = (61, 60) if seat == d else (60, 61)
     masters = _masters(game, own, out) / 4.0
-    holds = (_holds(view, 0, out), _holds(view, 1, out), _holds(view, 2, out))
+    holds = (_holds(view, np.int64(0), out), _holds(view, np.int64(1), out), _holds(view, np.int64(2), out))
     led, winner_card, winner_seat, in_trick_points = -1, -1, -1, 0
     if n > 0:
         led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
@@ -132,7 +152,6 @@ def card_features(view, legal, rows):
             in_trick_points += CARD_POINTS[view[VIEW.trick + k]]
     partner_wins = winner_seat >= 0 and winner_seat != seat and (winner_seat == d) == (seat == d)
     opponent_wins = winner_seat >= 0 and not partner_wins
-    rule_card = rule_based_card(view, np.int64(legal))
     declarer_next = 1.0 if seat != d and (seat + 1) % 3 == d else 0.0
     cards, k = np.int64(legal), 0
     while cards:

@@ -3,19 +3,31 @@ strategies/cardplay/vectors.py fixes, computed again with numpy one operation at
 
 import numpy as np
 import pytest
+from numba import njit, types
 
 from sim.rules.deal import deal
 from sim.rules.tricks import legal_now, new_play, play_card, to_play
 from strategies.cardplay.learned import (
+    LOOP_TYPES,
     MOST_CARDS,
     ROW_WIDTH,
     SHIPPED_MODEL,
     card_scores,
     learned_choice,
+    learned_choice_given,
+    learned_play,
     load_model,
     model_data,
 )
-from strategies.cardplay.learned_features import DECISION_FEATURES, N_CONTEXTS, N_FEATURES, card_features, context_of
+from strategies.cardplay.learned_features import (
+    DECISION_FEATURES,
+    N_CONTEXTS,
+    N_FEATURES,
+    card_features,
+    card_features_given,
+    context_of,
+)
+from strategies.cardplay.learned_features import LOOP_TYPES as FEATURE_TYPES
 from strategies.cardplay.vectors import LANES
 from tests.views import view_of
 
@@ -109,3 +121,22 @@ def test_a_model_of_more_units_than_a_decision_has_room_for_is_one_clear_line():
     with pytest.raises(ValueError, match="at most 1024 hidden units, not 1100"):
         model_data(random_model(1100, 1))
 
+
+
+def called_types(function, signature, callee) -> list:
+    """The argument types of each call of the kernel ``callee`` in ``function`` typed for ``signature``."""
+    kernel = njit(function.py_func)      # typed here, not loaded from the cache with no types to read
+    kernel.compile(signature)
+    typed = kernel.overloads[signature].type_annotation
+    return [call.args for expr, call in typed.calltypes.items()
+            if getattr(expr, "op", None) == "call" and isinstance(typed.typemap[expr.func.name], types.Dispatcher)
+            and typed.typemap[expr.func.name].dispatcher is callee]
+
+
+def test_the_play_loop_asks_for_the_features_a_first_run_compiles_beside_it():
+    # a first run's second process compiles card_features_given for its LOOP_TYPES (compile_card_features),
+    # and the loop (learned_play inlined, with a view of int64 and a model row of float32) must call it with
+    # those very types, or it compiles another specialization itself
+    loop = (types.int64[::1], types.uint64, types.float32[::1])
+    assert called_types(learned_play, loop, learned_choice_given) == [LOOP_TYPES]
+    assert called_types(learned_choice_given, LOOP_TYPES, card_features_given) == [FEATURE_TYPES]

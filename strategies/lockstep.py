@@ -78,10 +78,11 @@ def play_cards(states, waiting, legals, cards, logs, counts):
     return -1
 
 
-def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, discards, asides, rngs, logs,
+def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, discards, asides, rngs, logs,
                      search_bits: int) -> None:
     """Play every game of ``states`` to its end (the games set up and their views' declarations set, one row
-    each; a finished state for a deal without a game), logging the cards in ``logs``. ``discards`` are the
+    each; a finished state for a deal without a game), logging the cards in ``logs``. ``heard`` is what every
+    seat heard in each deal's auction (:data:`sim.rules.auction.AUCTION` rows). ``discards`` are the
     declarer's discards as the views show them, ``asides`` the cards that count for the declarer unplayed,
     ``rngs`` each deal's play stream; ``search_bits`` sizes the solver's table of searching players."""
     n = len(deal_ids)
@@ -103,26 +104,29 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, discards, 
         seat_of = views[rows, VIEW.seat]
         for seat in np.unique(seat_of):
             mine = np.flatnonzero(seat_of == seat)
-            cards[mine] = _answers(policies[seat], views[rows[mine]], legal[mine], deal_ids[rows[mine]], seed)
+            cards[mine] = _answers(policies[seat], views[rows[mine]], legal[mine], deal_ids=deal_ids[rows[mine]],
+                                   heard=heard[rows[mine]], seed=seed)
         bad = play_cards(states, rows, legal, cards, logs, counts)
         if bad >= 0:
             raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
                                            deal_ids[rows[bad]]))
 
 
-def _answers(player, views: np.ndarray, legal: np.ndarray, deal_ids: np.ndarray, seed: int) -> np.ndarray:
+def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarray, heard: np.ndarray,
+             seed: int) -> np.ndarray:
     """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card)."""
     if isinstance(player, BatchCardPlayer):
         try:
-            chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, seed=seed))
+            chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, heard=heard, seed=seed))
         except Exception as error:
             raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, deciding for "
                                   f"{len(views)} deals from {_decision(views[0], deal_ids[0])}") from error
         return _batch_ids(player, chosen, views, deal_ids)
     cards = np.empty(len(views), np.int64)
-    for i, (values, mask, deal) in enumerate(zip(views.tolist(), legal.tolist(), deal_ids.tolist())):
+    for i, (values, mask, deal, auction) in enumerate(zip(views.tolist(), legal.tolist(), deal_ids.tolist(),
+                                                          heard.tolist())):
         try:
-            cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, seed=seed)))
+            cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, heard=auction, seed=seed)))
         except Exception as error:
             raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, "
                                   f"at {_decision(views[i], deal)}") from error

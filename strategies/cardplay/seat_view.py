@@ -2,8 +2,9 @@
 
 :class:`SeatView` is one decision, :class:`SeatViews` many decisions at once (numpy arrays with the
 same names, one row per decision). Both are built from the engine's view of the seat
-(:data:`sim.rules.view.VIEW`) and its legal cards only, never from the play state, so they hold
-nothing the seat may not know. Cards are written as everywhere in skatsim (``CJ``, ``H10``); a player
+(:data:`sim.rules.view.VIEW`), its legal cards and what every seat heard in the auction
+(:data:`sim.rules.auction.AUCTION`) only, never from the play state or the seats' maximum bids, so they
+hold nothing the seat may not know. Cards are written as everywhere in skatsim (``CJ``, ``H10``); a player
 may also answer with a card id 0..31 (:mod:`sim.rules.cards`).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.rules.auction import AUCTION, calls_heard, no_auction
 from sim.rules.cards import CARD_POINTS, SEAT_NAMES, format_card
 from sim.rules.games import GAME_NAMES
 from sim.rules.tricks import BEATERS, EFFECTIVE_SUIT, ORDER, TRUMP, TRUMP_MASKS
@@ -32,6 +34,7 @@ _BEATERS = BEATERS.tolist()
 _EFFECTIVE = EFFECTIVE_SUIT.tolist()
 _POINTS = CARD_POINTS.tolist()
 _TRUMPS = [int(m) for m in TRUMP_MASKS]
+_NO_AUCTION = tuple(no_auction(1)[0].tolist())
 
 
 def card_names(mask: int) -> list[str]:
@@ -62,7 +65,11 @@ class SeatView:
     ``is_declarer``, ``role`` (``"declarer"`` or ``"defender"``), ``partner`` (a defender's fellow
     defender, None for the declarer). The declaration: ``game`` (``"clubs"`` .. ``"diamonds"``,
     ``"grand"``, ``"null"``; ``game_id`` 0..5), ``hand_game``, ``schneider_announced``,
-    ``schwarz_announced``, ``ouvert`` and ``bid`` (the final bid). The cards: ``hand`` (the seat's
+    ``schwarz_announced``, ``ouvert`` and ``bid`` (the final bid). The auction: ``calls`` (every call in
+    order as (seat, value named, ``"yes"`` for a value held, or ``"pass"``)), ``said`` (per seat the
+    highest value it named or held, 0 for none) and ``passes`` (the seats in the order they passed); all
+    three empty or 0 for a game given its declarer without an auction (declare mode, ``skatsim hand``).
+    The cards: ``hand`` (the seat's
     own), ``legal`` (the cards it may play now), ``trick`` (the cards on the table, in the order played)
     and ``leader`` (who led them), ``played`` (every card played so far as (seat, card), in order),
     ``tricks_done``, ``won_cards`` (the cards each seat has taken in tricks), ``declarer_points`` and
@@ -75,11 +82,12 @@ class SeatView:
     stream for this decision, for a player that draws at random.
     """
 
-    __slots__ = ("_v", "legal_mask", "deal_id", "_seed", "_array")
+    __slots__ = ("_v", "legal_mask", "deal_id", "_seed", "_array", "_heard")
 
-    def __init__(self, values, legal_mask: int, *, deal_id: int = 0, seed: int = 0, array=None):
+    def __init__(self, values, legal_mask: int, *, deal_id: int = 0, heard=None, seed: int = 0, array=None):
         self._v = values if isinstance(values, list) else np.asarray(values).tolist()
         self.legal_mask, self.deal_id, self._seed, self._array = int(legal_mask), int(deal_id), int(seed), array
+        self._heard = _NO_AUCTION if heard is None else heard
 
     def _field(self, name):
         return self._v[getattr(VIEW, name)]
@@ -123,6 +131,18 @@ class SeatView:
     bid = property(lambda self: self._field("bid"))
     leader = property(lambda self: self._field("leader"))
     tricks_done = property(lambda self: self._field("tricks_done"))
+
+    @property
+    def calls(self) -> list[tuple[int, int | str]]:
+        return calls_heard(self._heard)
+
+    @property
+    def said(self) -> tuple[int, int, int]:
+        return tuple(int(v) for v in self._heard[AUCTION.said:AUCTION.said + 3])
+
+    @property
+    def passes(self) -> tuple[int, ...]:
+        return tuple(int(s) for s in self._heard[AUCTION.passes:AUCTION.passes + 3] if s >= 0)
 
     @property
     def hand(self) -> list[str]:
@@ -252,16 +272,20 @@ class SeatViews:
 
     int64 (n,): ``seat``, ``game`` (the id 0..5), ``declarer``, ``leader``, ``in_trick`` (cards on the
     table), ``tricks_done``, ``hand_game``, ``schneider_announced``, ``schwarz_announced``, ``ouvert``,
-    ``bid``, ``deal_id``; card sets as uint32 masks (n,): ``hand``, ``legal``, ``played``, ``ouvert_cards``,
-    ``discard``; (n, 3): ``trick`` (card ids, -1 past the cards on the table), ``won``, ``played_by`` and
-    ``voids`` (masks per seat; voids bit 0..3 the plain suits, bit 4 trump); ``order`` (n, 30) the cards
-    played so far in order (``3 * tricks_done + in_trick`` of them). ``array`` is the engine's views
+    ``bid``, ``deal_id``; the auction (n, 3): ``said`` (per seat the highest value it named or held, 0
+    for none) and ``passes`` (the seats in the order they passed, -1 past the passes); card sets as uint32
+    masks (n,): ``hand``, ``legal``, ``played``, ``ouvert_cards``, ``discard``; (n, 3): ``trick`` (card
+    ids, -1 past the cards on the table), ``won``, ``played_by`` and ``voids`` (masks per seat; voids bit
+    0..3 the plain suits, bit 4 trump); ``order`` (n, 30) the cards played so far in order
+    (``3 * tricks_done + in_trick`` of them). ``array`` is the engine's views
     (n, VIEW.size). The helpers return (n, 32) arrays indexed by card id.
     """
 
-    def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, seed: int = 0):
+    def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, heard=None, seed: int = 0):
         self.array, self.legal = array, np.asarray(legal, dtype=np.uint32)
         self.deal_id = np.zeros(len(array), np.int64) if deal_id is None else np.asarray(deal_id, np.int64)
+        heard = np.tile(_NO_AUCTION, (len(array), 1)) if heard is None else np.asarray(heard, np.int64)
+        self.said, self.passes = heard[:, AUCTION.said:AUCTION.said + 3], heard[:, AUCTION.passes:AUCTION.passes + 3]
         self._seed = int(seed)
         for name in _FIELDS:
             setattr(self, name, array[:, getattr(VIEW, name)])

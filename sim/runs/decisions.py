@@ -22,8 +22,7 @@ from sim.runs.conditional import asked_of, dealing_record, dealing_suffix, dealt
 from sim.runs.folder import default_folder, part_name, read_manifest
 from sim.runs.players import cached_profile, card_play_models, with_card_play_models
 from sim.runs.runner import TRIES, RunConfig, check_config, run
-from strategies.cardplay.python_players import is_python_player
-from strategies.learning.teacher import ROLLOUT_IN_NUMBA, SCHNEIDER_WEIGHT, TEACHERS, decision_columns
+from strategies.learning.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 from strategies.profiles import load_profile
 
 MODE = "decisions"
@@ -77,8 +76,6 @@ def log_decisions(deals: int, *, seed: int = 0, profile: str = "default", settin
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
     loaded = load_profile(profile, list(settings))
-    if teacher == "rollout" and any(is_python_player(s.card_play) for s in loaded.seats):
-        raise RunError(ROLLOUT_IN_NUMBA)
     play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher, dealing=dealing)
     config = RunConfig(deals, seed, play.description(), mode=MODE, chunk_size=chunk_size)
     kind = "decisions" if teacher == "open_hand" else f"decisions-{teacher}"

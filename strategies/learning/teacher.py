@@ -65,9 +65,6 @@ TEACHER_TRANSPOSITION_BITS = 20
 #: own players.
 TEACHERS = ("open_hand", "rollout")
 OPEN_HAND_TEACHER, ROLLOUT_TEACHER = 0, 1
-#: Why the rollout teacher refuses a card player in Python.
-ROLLOUT_IN_NUMBA = ("the rollout teacher plays the games on with skatsim's own card players in numba; "
-                    "with a card player in Python use the open_hand teacher")
 
 
 @njit(cache=True)
@@ -187,14 +184,12 @@ def decision_columns(profile: Profile, *, seed: int, start: int, count: int, tea
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``: ``deal_id``,
     ``view`` (n, VIEW.size), ``legal`` and ``values`` (n, 32) of ``teacher`` (one of TEACHERS). ``deals``
     as in :func:`strategies.deals.play_deals`. With a card player in Python the games are played first
-    (:func:`strategies.deals.play_and_score`) and their cards then valued; the rollout teacher, which plays
-    the games on in numba, takes skatsim's own card players only."""
+    (:func:`strategies.deals.play_and_score`) and their cards then valued, the rollouts played in lockstep
+    (:mod:`strategies.learning.lockstep_rollout`)."""
     if teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
     policies = [s.card_play for s in profile.seats]
     in_python = any(is_python_player(p) for p in policies)
-    if in_python and teacher == "rollout":
-        raise ValueError(ROLLOUT_IN_NUMBA)
     deals = deal_batch(seed, start, count) if deals is None else deals
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     heard = np.empty((count, AUCTION.size), np.int64)
@@ -205,6 +200,11 @@ def decision_columns(profile: Profile, *, seed: int, start: int, count: int, tea
     if in_python:
         _, played = play_and_score(profile, seed=seed, deal_ids=deal_ids, deals=deals, declarer=declarer, bid=bid,
                                    decl=decl, heard=heard)
+        if teacher == "rollout":
+            from .lockstep_rollout import rollout_decisions  # it reads this module's scale
+
+            return rollout_decisions(policies, seed=seed, deal_ids=deal_ids, deals=np.ascontiguousarray(deals),
+                                     declared=declared_matrix(declarer, bid, decl), heard=heard, played=played)
     tt, stack = new_workspace(TEACHER_TRANSPOSITION_BITS)
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)

@@ -1,15 +1,11 @@
-"""`skatsim decisions` with card players in Python: the games are played as in every run and their cards
-valued by the open-hand teacher, the same decisions as the same rule in skatsim's own loop, the same data
-for any number of jobs; the rollout teacher, which plays on in numba, refuses them in one line."""
-
-import re
+"""`skatsim decisions` with card players in Python: the games are played as in every run, then their cards
+valued by either teacher (the rollouts played in lockstep): the same decisions as the same rule in skatsim's
+own loop, the same data for any number of jobs."""
 
 import numpy as np
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
-from sim.commands.cli import main
 from strategies import BatchCardPlayer, CardPlayer, load_profile, registry
 from strategies.cardplay.heuristic import heuristic_card
 from strategies.learning.teacher import decision_columns
@@ -40,25 +36,16 @@ def players(monkeypatch):
     registry.register("card_play", "batched_heuristic")(BatchedHeuristic)
 
 
+@pytest.mark.parametrize("teacher", ["open_hand", "rollout"])
 @pytest.mark.parametrize("settings", [["card_play=asked_heuristic"],
                                       ["middlehand.card_play=batched_heuristic", "rearhand.card_play=random"]])
-def test_a_python_players_decisions_are_those_of_the_same_rule_in_the_built_in_loop(players, settings):
+def test_a_python_players_decisions_are_those_of_the_same_rule_in_the_built_in_loop(players, settings, teacher):
     same = [s.replace("asked_heuristic", "heuristic").replace("batched_heuristic", "heuristic") for s in settings]
-    ours = decision_columns(load_profile("threshold", settings), seed=6, start=10, count=30)
-    built_in = decision_columns(load_profile("threshold", same), seed=6, start=10, count=30)
+    ours = decision_columns(load_profile("threshold", settings), seed=6, start=10, count=30, teacher=teacher)
+    built_in = decision_columns(load_profile("threshold", same), seed=6, start=10, count=30, teacher=teacher)
     assert len(ours["deal_id"]) > 300
     for name in ("deal_id", "view", "legal", "values"):
         np.testing.assert_array_equal(ours[name], built_in[name], err_msg=name)
-
-
-def test_the_rollout_teacher_refuses_a_python_player_in_one_line(players, tmp_path):
-    out = tmp_path / "run"
-    result = CliRunner().invoke(main, ["decisions", "--deals", "20", "--teacher", "rollout",
-                                       "--set", "middlehand.card_play=asked_heuristic", "--out", str(out)])
-    assert result.exit_code != 0 and result.output.count("\n") == 1, result.output
-    assert re.fullmatch(r"skatsim: the rollout teacher plays the games on with skatsim's own card players in numba; "
-                        r"with a card player in Python use the open_hand teacher\n", result.output)
-    assert not out.exists()
 
 
 @pytest.mark.slow
@@ -68,8 +55,8 @@ def test_decisions_of_a_python_player_are_the_same_for_any_jobs(tmp_path):
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}"
         done = skatsim(env, "decisions", "--profile", "threshold", "--set", "forehand.card_play=lowest_winner",
-                       "--deals", "60", "--seed", "2", "--chunk-size", "25", "--jobs", jobs, "--out", str(out),
-                       cwd=tmp_path)
+                       "--teacher", "rollout", "--deals", "60", "--seed", "2", "--chunk-size", "25", "--jobs", jobs,
+                       "--out", str(out), cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         runs.append(pl.read_parquet(out / "part-*.parquet").sort("deal_id", maintain_order=True))
     assert runs[0].height > 60 * 20 and runs[0].equals(runs[1])

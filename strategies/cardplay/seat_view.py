@@ -10,6 +10,8 @@ may also answer with a card id 0..31 (:mod:`sim.rules.cards`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from sim.rules.auction import AUCTION, calls_heard, no_auction
@@ -134,7 +136,7 @@ class SeatView:
 
     @property
     def calls(self) -> list[tuple[int, int | str]]:
-        return calls_heard(self._heard)
+        return list(_calls(tuple(self._heard)))
 
     @property
     def said(self) -> tuple[int, int, int]:
@@ -260,6 +262,12 @@ class SeatView:
     def __repr__(self) -> str:
         return (f"SeatView({self.seat_name}, {self.role} in {self.game}, hand {' '.join(self.hand)}, "
                 f"trick {' '.join(self.trick) or '-'}, legal {' '.join(self.legal)})")
+
+
+@lru_cache(maxsize=4096)
+def _calls(heard: tuple) -> tuple:
+    """The calls of an auction (:func:`sim.rules.auction.calls_heard`), kept for the next view of it."""
+    return tuple(calls_heard(heard))
 
 
 _BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)

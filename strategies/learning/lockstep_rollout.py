@@ -6,8 +6,7 @@ cards are replayed to keep each decision with a choice, with the play stream as 
 seat's choice (the built-in seats choose again, and so draw as they did); then every legal card of
 a block of decisions is played out at once by :func:`strategies.lockstep.play_in_lockstep` from that
 stream, the built-in seats in numba and the seats in Python asked for all the play-outs waiting on
-them. Each card is valued by the end it leads to, as :func:`strategies.learning.teacher.rollout_teacher_values`
-values it.
+them. Each card is valued by the end it leads to, on the teacher's scale.
 """
 
 from __future__ import annotations
@@ -16,10 +15,9 @@ import numpy as np
 from numba import njit
 
 from sim.rules.cards import popcount
-from sim.rules.games import NULL
 from sim.rules.play import TRICK_LOG_SIZE, finish_turn, start_turn
 from sim.rules.rng import STREAM_PLAY, stream_key
-from sim.rules.tricks import STATE, declarer_result, play_card, to_play
+from sim.rules.tricks import STATE, play_card, to_play
 from sim.rules.view import VIEW
 
 from ..cardplay.builtin import builtin_card, new_workspace
@@ -27,7 +25,6 @@ from ..cardplay.policy import seats_of
 from ..cardplay.python_players import is_python_player
 from ..deals import DECLARED_ASIDE, DECLARED_DECLARER, DECLARED_DISCARDED, SEARCH_TRANSPOSITION_BITS, _start_deal
 from ..lockstep import play_in_lockstep
-from .teacher import _points_value
 
 #: At most this many play-outs are played in lockstep at once, so that memory stays flat.
 PLAY_OUTS_AT_ONCE = 20_000
@@ -74,21 +71,11 @@ def play_first_cards(states, cards):
         play_card(states[i], cards[i])
 
 
-@njit(cache=True)
-def end_values(states, asides, schneider_announced, out):
-    """``out[i]``: the rollout teacher's value of the finished game ``states[i]``."""
-    for i in range(states.shape[0]):
-        taken, tricks = declarer_result(states[i], asides[i])
-        if states[i, STATE.game] == NULL:
-            out[i] = 1.0 if tricks == 0 else 0.0
-        else:
-            out[i] = _points_value(taken, 90 if schneider_announced[i] else 61)
-
-
-def rollout_decisions(policies, *, seed: int, deal_ids, deals, declared, heard, played) -> dict:
+def rollout_decisions(policies, *, seed: int, deal_ids, deals, declared, heard, played, end_values) -> dict:
     """The decisions of the games ``played`` (their trick logs, a row per deal of ``declared``) with the
     rollout teacher's values: ``deal_id``, ``view``, ``legal`` and ``values`` as
-    :func:`strategies.learning.teacher.decision_columns` gives them."""
+    :func:`strategies.learning.teacher.decision_columns` gives them. ``end_values(states, asides,
+    schneider_announced, out)`` is the teacher's scale: the value of each finished play-out."""
     seats, size = seats_of(policies), len(deal_ids) * 27
     asked = np.array([is_python_player(p) for p in policies])
     tt, stack = new_workspace(SEARCH_TRANSPOSITION_BITS)
@@ -101,13 +88,17 @@ def rollout_decisions(policies, *, seed: int, deal_ids, deals, declared, heard, 
     decision, card = np.nonzero(cards)
     for at in range(0, len(decision), PLAY_OUTS_AT_ONCE):
         these, first = decision[at:at + PLAY_OUTS_AT_ONCE], card[at:at + PLAY_OUTS_AT_ONCE]
-        values[these, first] = _played_out(policies, these, first, seed=seed, deal_ids=deal_ids, declared=declared,
-                                           heard=heard, rows=rows, views=views, states=states, rngs=rngs)
+        children, aside = _played_out(policies, these, first, seed=seed, deal_ids=deal_ids, declared=declared,
+                                      heard=heard, rows=rows, views=views, states=states, rngs=rngs)
+        out = np.empty(len(these), np.float64)
+        end_values(children, aside, views[these, VIEW.schneider_announced], out)
+        values[these, first] = out
     return {"deal_id": deal_ids[rows[:kept]], "view": views[:kept], "legal": legals[:kept], "values": values}
 
 
 def _played_out(policies, decision, card, *, seed, deal_ids, declared, heard, rows, views, states, rngs):
-    """The values of the play-outs that start with ``card[i]`` at ``decision[i]``."""
+    """The finished play-outs that start with ``card[i]`` at ``decision[i]``, and the cards that count for
+    their declarers unplayed."""
     row = rows[decision]
     children = states[decision]
     play_first_cards(children, card.astype(np.int64))
@@ -116,6 +107,4 @@ def _played_out(policies, decision, card, *, seed, deal_ids, declared, heard, ro
     play_in_lockstep(policies, seed=seed, deal_ids=deal_ids[row], states=children, views=views[decision],
                      heard=heard[row], discards=discards, asides=aside, rngs=rngs[decision],
                      logs=np.full((len(row), TRICK_LOG_SIZE), -1, np.int8), search_bits=SEARCH_TRANSPOSITION_BITS)
-    out = np.empty(len(row), np.float64)
-    end_values(children, aside, views[decision, VIEW.schneider_announced], out)
-    return out
+    return children, aside

@@ -54,6 +54,7 @@ from ..deals import (
     run_auctions,
 )
 from ..profiles import Profile
+from .lockstep_rollout import rollout_decisions
 
 #: The weight of schneider (made or suffered) beside winning (1) in the teacher's value.
 SCHNEIDER_WEIGHT = 0.25
@@ -85,6 +86,15 @@ def _points_value(taken, win_at):
     if taken >= win_at:
         return 1.0 + SCHNEIDER_WEIGHT if win_at < 90 and taken >= 90 else 1.0
     return -SCHNEIDER_WEIGHT if taken < 31 else 0.0
+
+
+@njit(cache=True, inline="always")
+def _end_value(finished, aside, schneider_announced):
+    """The rollout teacher's value of a finished game: null won (1) or lost (0), else :func:`_points_value`."""
+    taken, tricks = declarer_result(finished, aside)
+    if finished[STATE.game] == NULL:
+        return 1.0 if tricks == 0 else 0.0
+    return _points_value(taken, 90 if schneider_announced else 61)
 
 
 @njit(cache=True)
@@ -121,7 +131,6 @@ def rollout_teacher_values(state, discard, aside, legal, view, kinds, params, da
     child = np.empty(STATE.size, dtype=np.int64)
     seen = view.copy()
     log = np.empty(TRICK_LOG_SIZE, dtype=np.int8)
-    win_at = 90 if view[VIEW.schneider_announced] else 61
     cards = np.int64(legal)
     while cards:
         card = lowest_card(cards)
@@ -129,11 +138,14 @@ def rollout_teacher_values(state, discard, aside, legal, view, kinds, params, da
         child[:] = state
         play_card(child, card)
         play_out_builtin(child, discard, seen, kinds, params, data, rng, log, aside, tt, stack)
-        taken, tricks = declarer_result(child, aside)
-        if state[STATE.game] == NULL:
-            out[card] = 1.0 if tricks == 0 else 0.0
-        else:
-            out[card] = _points_value(taken, win_at)
+        out[card] = _end_value(child, aside, view[VIEW.schneider_announced])
+
+
+@njit(cache=True)
+def end_values(states, asides, schneider_announced, out):
+    """``out[i]``: the rollout teacher's value of the finished game ``states[i]``."""
+    for i in range(states.shape[0]):
+        out[i] = _end_value(states[i], asides[i], schneider_announced[i])
 
 
 @njit(cache=True)
@@ -201,10 +213,9 @@ def decision_columns(profile: Profile, *, seed: int, start: int, count: int, tea
         _, played = play_and_score(profile, seed=seed, deal_ids=deal_ids, deals=deals, declarer=declarer, bid=bid,
                                    decl=decl, heard=heard)
         if teacher == "rollout":
-            from .lockstep_rollout import rollout_decisions  # it reads this module's scale
-
             return rollout_decisions(policies, seed=seed, deal_ids=deal_ids, deals=np.ascontiguousarray(deals),
-                                     declared=declared_matrix(declarer, bid, decl), heard=heard, played=played)
+                                     declared=declared_matrix(declarer, bid, decl), heard=heard, played=played,
+                                     end_values=end_values)
     tt, stack = new_workspace(TEACHER_TRANSPOSITION_BITS)
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)

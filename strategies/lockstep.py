@@ -104,8 +104,9 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
         seat_of = views[rows, VIEW.seat]
         for seat in np.unique(seat_of):
             mine = np.flatnonzero(seat_of == seat)
-            cards[mine] = _answers(policies[seat], views[rows[mine]], legal[mine], deal_ids=deal_ids[rows[mine]],
-                                   heard=heard[rows[mine]], seed=seed)
+            these = rows[mine]
+            cards[mine] = _answers(policies[seat], views[these], legal[mine], deal_ids=deal_ids[these],
+                                   heard=heard[these], seed=seed)
         bad = play_cards(states, rows, legal, cards, logs, counts)
         if bad >= 0:
             raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
@@ -114,7 +115,8 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
 
 def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarray, heard: np.ndarray,
              seed: int) -> np.ndarray:
-    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card)."""
+    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card); ``heard``
+    holds the :data:`sim.rules.auction.AUCTION` rows of their auctions."""
     if isinstance(player, BatchCardPlayer):
         try:
             chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, heard=heard, seed=seed))
@@ -123,10 +125,11 @@ def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarr
                                   f"{len(views)} deals from {_decision(views[0], deal_ids[0])}") from error
         return _batch_ids(player, chosen, views, deal_ids)
     cards = np.empty(len(views), np.int64)
-    for i, (values, mask, deal, auction) in enumerate(zip(views.tolist(), legal.tolist(), deal_ids.tolist(),
-                                                          heard.tolist())):
+    # each view's values followed by its auction's, in one list a decision (SeatView reads them so)
+    for i, (values, mask, deal) in enumerate(zip(np.hstack([views, heard]).tolist(), legal.tolist(),
+                                                 deal_ids.tolist())):
         try:
-            cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, heard=auction, seed=seed)))
+            cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, seed=seed)))
         except Exception as error:
             raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, "
                                   f"at {_decision(views[i], deal)}") from error

@@ -84,12 +84,19 @@ class SeatView:
     stream for this decision, for a player that draws at random.
     """
 
-    __slots__ = ("_v", "legal_mask", "deal_id", "_seed", "_array", "_heard")
+    __slots__ = ("_v", "legal_mask", "deal_id", "_seed", "_array")
 
     def __init__(self, values, legal_mask: int, *, deal_id: int = 0, heard=None, seed: int = 0, array=None):
+        """``values``: the engine's view, and after it the :data:`sim.rules.auction.AUCTION` row of the deal's
+        auction, unless ``heard`` gives that row (neither: a game without an auction)."""
         self._v = values if isinstance(values, list) else np.asarray(values).tolist()
+        if heard is not None:
+            self._v = self._v[:VIEW.size] + [int(v) for v in heard]
         self.legal_mask, self.deal_id, self._seed, self._array = int(legal_mask), int(deal_id), int(seed), array
-        self._heard = _NO_AUCTION if heard is None else heard
+
+    @property
+    def _heard(self):
+        return self._v[VIEW.size:] if len(self._v) > VIEW.size else _NO_AUCTION
 
     def _field(self, name):
         return self._v[getattr(VIEW, name)]
@@ -193,7 +200,7 @@ class SeatView:
 
     @property
     def array(self) -> np.ndarray:
-        return np.asarray(self._v, dtype=np.int64) if self._array is None else self._array
+        return np.asarray(self._v[:VIEW.size], dtype=np.int64) if self._array is None else self._array
 
     @property
     def rng(self) -> np.random.Generator:

@@ -12,6 +12,8 @@ choices: the same rules kernels, the same random stream for the built-in seats.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from numba import njit
 
@@ -106,7 +108,7 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
             mine = np.flatnonzero(seat_of == seat)
             these = rows[mine]
             cards[mine] = _answers(policies[seat], views[these], legal[mine], deal_ids=deal_ids[these],
-                                   heard=heard[these], seed=seed)
+                                   heard=partial(np.take, heard, these, axis=0), seed=seed)
         bad = play_cards(states, rows, legal, cards, logs, counts)
         if bad >= 0:
             raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
@@ -115,8 +117,8 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
 
 def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarray, heard: np.ndarray,
              seed: int) -> np.ndarray:
-    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card); ``heard``
-    holds the :data:`sim.rules.auction.AUCTION` rows of their auctions."""
+    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card); ``heard()``
+    gives the :data:`sim.rules.auction.AUCTION` rows of their auctions (taken only when a player reads them)."""
     if isinstance(player, BatchCardPlayer):
         try:
             chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, heard=heard, seed=seed))
@@ -126,7 +128,7 @@ def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarr
         return _batch_ids(player, chosen, views, deal_ids)
     cards = np.empty(len(views), np.int64)
     # each view's values followed by its auction's, in one list a decision (SeatView reads them so)
-    for i, (values, mask, deal) in enumerate(zip(np.hstack([views, heard]).tolist(), legal.tolist(),
+    for i, (values, mask, deal) in enumerate(zip(np.hstack([views, heard()]).tolist(), legal.tolist(),
                                                  deal_ids.tolist())):
         try:
             cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, seed=seed)))

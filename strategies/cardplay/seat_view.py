@@ -299,8 +299,7 @@ class SeatViews:
     def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, heard=None, seed: int = 0):
         self.array, self.legal = array, np.asarray(legal, dtype=np.uint32)
         self.deal_id = np.zeros(len(array), np.int64) if deal_id is None else np.asarray(deal_id, np.int64)
-        heard = np.tile(_NO_AUCTION, (len(array), 1)) if heard is None else np.asarray(heard, np.int64)
-        self.said, self.passes = heard[:, AUCTION.said:AUCTION.said + 3], heard[:, AUCTION.passes:AUCTION.passes + 3]
+        self._heard = heard
         self._seed = int(seed)
         for name in _FIELDS:
             setattr(self, name, array[:, getattr(VIEW, name)])
@@ -312,6 +311,22 @@ class SeatViews:
 
     def __len__(self) -> int:
         return len(self.array)
+
+    @property
+    def said(self) -> np.ndarray:
+        return self._auctions()[:, AUCTION.said:AUCTION.said + 3]
+
+    @property
+    def passes(self) -> np.ndarray:
+        return self._auctions()[:, AUCTION.passes:AUCTION.passes + 3]
+
+    def _auctions(self) -> np.ndarray:
+        """The AUCTION rows, taken at the first reading when ``heard`` was given as a function giving them."""
+        if self._heard is None:
+            self._heard = np.tile(_NO_AUCTION, (len(self.array), 1))
+        elif callable(self._heard):
+            self._heard = self._heard()
+        return self._heard
 
     @staticmethod
     def cards(masks) -> np.ndarray:

@@ -12,8 +12,6 @@ choices: the same rules kernels, the same random stream for the built-in seats.
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 from numba import njit
 
@@ -96,6 +94,7 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
         tt, stack = new_workspace(search_bits if searching else 8)
     counts, waiting, legals = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    views = np.hstack([views, heard])   # each view followed by its auction: a decision's row holds both
     while True:
         count = advance_games(states, views, discards, asides, seats.kinds, seats.params, seats.data, rngs, logs,
                               counts, asked, tt, stack, waiting, legals)
@@ -107,29 +106,25 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
         for seat in np.unique(seat_of):
             mine = np.flatnonzero(seat_of == seat)
             these = rows[mine]
-            cards[mine] = _answers(policies[seat], views[these], legal[mine], deal_ids=deal_ids[these],
-                                   heard=partial(np.take, heard, these, axis=0), seed=seed)
+            cards[mine] = _answers(policies[seat], views[these], legal[mine], deal_ids=deal_ids[these], seed=seed)
         bad = play_cards(states, rows, legal, cards, logs, counts)
         if bad >= 0:
             raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
                                            deal_ids[rows[bad]]))
 
 
-def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarray, heard: np.ndarray,
-             seed: int) -> np.ndarray:
-    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card); ``heard()``
-    gives the :data:`sim.rules.auction.AUCTION` rows of their auctions (taken only when a player reads them)."""
+def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarray, seed: int) -> np.ndarray:
+    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card), each row the
+    engine's view followed by the :data:`sim.rules.auction.AUCTION` row of its deal."""
     if isinstance(player, BatchCardPlayer):
         try:
-            chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, heard=heard, seed=seed))
+            chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, seed=seed))
         except Exception as error:
             raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, deciding for "
                                   f"{len(views)} deals from {_decision(views[0], deal_ids[0])}") from error
         return _batch_ids(player, chosen, views, deal_ids)
     cards = np.empty(len(views), np.int64)
-    # each view's values followed by its auction's, in one list a decision (SeatView reads them so)
-    for i, (values, mask, deal) in enumerate(zip(np.hstack([views, heard()]).tolist(), legal.tolist(),
-                                                 deal_ids.tolist())):
+    for i, (values, mask, deal) in enumerate(zip(views.tolist(), legal.tolist(), deal_ids.tolist())):
         try:
             cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, seed=seed)))
         except Exception as error:

@@ -297,6 +297,10 @@ class SeatViews:
     """
 
     def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, heard=None, seed: int = 0):
+        """``array``: the engine's views, each followed by its deal's :data:`sim.rules.auction.AUCTION` row
+        unless ``heard`` gives those rows (neither: games without an auction)."""
+        if array.shape[1] > VIEW.size:
+            array, heard = array[:, :VIEW.size], array[:, VIEW.size:]
         self.array, self.legal = array, np.asarray(legal, dtype=np.uint32)
         self.deal_id = np.zeros(len(array), np.int64) if deal_id is None else np.asarray(deal_id, np.int64)
         self._heard = heard
@@ -321,12 +325,9 @@ class SeatViews:
         return self._auctions()[:, AUCTION.passes:AUCTION.passes + 3]
 
     def _auctions(self) -> np.ndarray:
-        """The AUCTION rows, taken at the first reading when ``heard`` was given as a function giving them."""
         if self._heard is None:
             self._heard = np.tile(_NO_AUCTION, (len(self.array), 1))
-        elif callable(self._heard):
-            self._heard = self._heard()
-        return self._heard
+        return np.asarray(self._heard, np.int64)
 
     @staticmethod
     def cards(masks) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rules.auction import auction_by_max_bids
+from sim.rules.auction import AUCTION, auction_by_max_bids, no_auction
 from sim.rules.cards import SEAT_SUFFIXES
 from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
@@ -36,16 +36,20 @@ SEARCH_TRANSPOSITION_BITS = 20
 
 
 @njit(cache=True)
-def auction_batch(max_bids, declarer, bid):
+def auction_batch(max_bids, declarer, bid, heard):
     for k in range(max_bids.shape[0]):
-        declarer[k], bid[k] = auction_by_max_bids(max_bids[k, 0], max_bids[k, 1], max_bids[k, 2])
+        if heard is None:
+            declarer[k], bid[k] = auction_by_max_bids(max_bids[k, 0], max_bids[k, 1], max_bids[k, 2])
+        else:
+            declarer[k], bid[k] = auction_by_max_bids(max_bids[k, 0], max_bids[k, 1], max_bids[k, 2], heard[k])
 
 
-def run_auctions(max_bids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(declarer, bid) of each deal from the seats' maximum bids; declarer -1 when passed in."""
+def run_auctions(max_bids: np.ndarray, *, heard: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(declarer, bid) of each deal from the seats' maximum bids; declarer -1 when passed in. ``heard``
+    (n, AUCTION.size), when given, is filled with what every seat heard (:data:`sim.rules.auction.AUCTION`)."""
     n = max_bids.shape[0]
     declarer, bid = np.empty(n, np.int64), np.empty(n, np.int64)
-    auction_batch(np.ascontiguousarray(max_bids, dtype=np.int64), declarer, bid)
+    auction_batch(np.ascontiguousarray(max_bids, dtype=np.int64), declarer, bid, heard)
     return declarer, bid
 
 
@@ -157,15 +161,16 @@ def score_batch(declared, states, twelves, results):
             _score_deal(declared[k], states[k], twelves[k], results[k])
 
 
-def play_batch_python(policies, *, seed: int, deal_ids, deals, declared, results, logs) -> None:
+def play_batch_python(policies, *, seed: int, deal_ids, deals, declared, heard, results, logs) -> None:
     """:func:`play_batch_builtin` for a seating with card players in Python at any seats: the games of the
-    batch set up at once, played in lockstep (:mod:`strategies.lockstep`), scored at once."""
+    batch set up at once, played in lockstep (:mod:`strategies.lockstep`), scored at once. ``heard`` is what
+    every seat heard in each deal's auction (:data:`sim.rules.auction.AUCTION` rows)."""
     n = len(deal_ids)
     states, views = np.zeros((n, STATE.size), np.int64), np.zeros((n, VIEW.size), np.int64)
     discards, twelves, rngs = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.uint64)
     start_batch(np.uint64(seed), deal_ids, deals, declared, states, views, discards, twelves, rngs)
-    play_in_lockstep(policies, seed=seed, deal_ids=deal_ids, states=states, views=views, discards=discards,
-                     asides=np.ascontiguousarray(declared[:, DECLARED_ASIDE]), rngs=rngs, logs=logs,
+    play_in_lockstep(policies, seed=seed, deal_ids=deal_ids, states=states, views=views, heard=heard,
+                     discards=discards, asides=np.ascontiguousarray(declared[:, DECLARED_ASIDE]), rngs=rngs, logs=logs,
                      search_bits=SEARCH_TRANSPOSITION_BITS)
     score_batch(declared, states, twelves, results)
 
@@ -178,11 +183,12 @@ def play_deals(profile: Profile, *, seed: int, start: int, count: int, log_trick
     deals = deal_batch(seed, start, count) if deals is None else deals
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     max_bids = np.stack([p.max_bid for p in plans], axis=1)
-    declarer, bid = run_auctions(max_bids)
+    heard = np.empty((count, AUCTION.size), np.int64)
+    declarer, bid = run_auctions(max_bids, heard=heard)
     decl = declare(profile, deals, plans, declarer, bid)
     deal_ids = np.arange(start, start + count, dtype=np.int64)
     results, logs = play_and_score(profile, seed=seed, deal_ids=deal_ids, deals=deals, declarer=declarer, bid=bid,
-                                   decl=decl, play_cards=play_cards)
+                                   decl=decl, heard=heard, play_cards=play_cards)
     columns = _deal_columns(deal_ids, deals, declarer, bid, decl, plans)
     columns.update({name: results[:, i] for i, name in enumerate(RESULT_COLUMNS)})
     if log_tricks:
@@ -191,8 +197,10 @@ def play_deals(profile: Profile, *, seed: int, start: int, count: int, log_trick
 
 
 def play_and_score(profile: Profile, *, seed: int, deal_ids, deals, declarer, bid, decl: Declarations,
-                   play_cards: bool = True):
-    """(results as RESULT_COLUMNS, trick logs) of declared games; rows with declarer -1 stay zero.
+                   heard: np.ndarray | None = None, play_cards: bool = True):
+    """(results as RESULT_COLUMNS, trick logs) of declared games; rows with declarer -1 stay zero. ``heard``
+    is what every seat heard in each deal's auction (:data:`sim.rules.auction.AUCTION` rows), for card
+    players in Python; None for games given their declarer without an auction.
 
     Without ``play_cards`` no card is played and every row stays zero: a first run compiles the
     kernels of everything else a deal needs that way in one process while another compiles the card
@@ -207,8 +215,8 @@ def play_and_score(profile: Profile, *, seed: int, deal_ids, deals, declarer, bi
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
     if any(is_python_player(p) for p in policies):
-        play_batch_python(policies, seed=seed, deal_ids=deal_ids, deals=deals, declared=declared, results=results,
-                          logs=logs)
+        play_batch_python(policies, seed=seed, deal_ids=deal_ids, deals=deals, declared=declared,
+                          heard=no_auction(n) if heard is None else heard, results=results, logs=logs)
     elif all(p.builtin in DIRECT_KINDS for p in policies):
         data = seats.data if any(p.builtin == LEARNED_KIND for p in policies) else None
         play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, data, results,

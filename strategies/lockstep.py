@@ -78,10 +78,11 @@ def play_cards(states, waiting, legals, cards, logs, counts):
     return -1
 
 
-def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, discards, asides, rngs, logs,
+def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, discards, asides, rngs, logs,
                      search_bits: int) -> None:
     """Play every game of ``states`` to its end (the games set up and their views' declarations set, one row
-    each; a finished state for a deal without a game), logging the cards in ``logs``. ``discards`` are the
+    each; a finished state for a deal without a game), logging the cards in ``logs``. ``heard`` is what every
+    seat heard in each deal's auction (:data:`sim.rules.auction.AUCTION` rows). ``discards`` are the
     declarer's discards as the views show them, ``asides`` the cards that count for the declarer unplayed,
     ``rngs`` each deal's play stream; ``search_bits`` sizes the solver's table of searching players."""
     n = len(deal_ids)
@@ -93,6 +94,7 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, discards, 
         searching = any(p.builtin in SEARCHING_KINDS for p in policies)
         tt, stack = new_workspace(search_bits if searching else 8)
     counts, waiting, legals = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
+    views = np.hstack([views, heard])   # each view followed by its auction: a decision's row holds both
     while True:
         count = advance_games(states, views, discards, asides, seats.kinds, seats.params, seats.data, rngs, logs,
                               counts, asked, tt, stack, waiting, legals)
@@ -103,15 +105,17 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, discards, 
         seat_of = views[rows, VIEW.seat]
         for seat in np.unique(seat_of):
             mine = np.flatnonzero(seat_of == seat)
-            cards[mine] = _answers(policies[seat], views[rows[mine]], legal[mine], deal_ids[rows[mine]], seed)
+            these = rows[mine]
+            cards[mine] = _answers(policies[seat], views[these], legal[mine], deal_ids=deal_ids[these], seed=seed)
         bad = play_cards(states, rows, legal, cards, logs, counts)
         if bad >= 0:
             raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
                                            deal_ids[rows[bad]]))
 
 
-def _answers(player, views: np.ndarray, legal: np.ndarray, deal_ids: np.ndarray, seed: int) -> np.ndarray:
-    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card)."""
+def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarray, seed: int) -> np.ndarray:
+    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card), each row the
+    engine's view followed by the :data:`sim.rules.auction.AUCTION` row of its deal."""
     if isinstance(player, BatchCardPlayer):
         try:
             chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, seed=seed))

@@ -10,7 +10,10 @@ is passed in.
 from a maximum, from what it has heard, or from anything else it knows.
 :func:`auction_by_max_bids` is the kernel for bidders that bid up to a fixed
 maximum, one value at a time; both give the same declarer and bid for such
-bidders.
+bidders. The kernel also writes what every seat heard (:data:`AUCTION`): each
+seat's highest value named or held and the order of the passes, from which
+:func:`calls_heard` gives back the calls. A seat's maximum bid is private; these
+calls are public.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from .cards import FOREHAND, MIDDLEHAND, REARHAND, SEAT_NAMES
+from .layout import layout
 
 #: The 63 legal bids: every value a game can reach.
 BID_VALUES = np.array(
@@ -35,6 +39,14 @@ _LEGAL_BIDS = frozenset(int(v) for v in BID_VALUES)
 LOWEST_BID = 18
 
 Call = Union[int, str]  # a value named, "yes" (held) or "pass"
+
+#: What every seat heard in an auction of bidders who bid one value at a time, one int64 row a deal.
+#: Without an auction (a game given its declarer: declare mode, ``skatsim hand``) the row is
+#: :func:`no_auction`'s: no value said, no pass.
+AUCTION = layout("Auction", (
+    ("said", 3, "per seat, the highest value it named or held (0: none)"),
+    ("passes", 3, "the seats in the order they passed, -1 past the passes"),
+))
 
 
 class AuctionError(ValueError):
@@ -137,17 +149,61 @@ def _duel_by_max(bidder_max, holder_max, current_index):
     return False, i - 1
 
 
+@njit(cache=True, inline="always")
+def _hear_duel(heard, bidder, holder, before, reached, bidder_wins, passes):
+    """Write a duel into ``heard`` (the values named and held, who passed); returns the passes so far."""
+    if reached > before:
+        heard[AUCTION.said + bidder] = BID_VALUES[reached]
+        held = reached - 1 if bidder_wins else reached
+        if held >= 0:
+            heard[AUCTION.said + holder] = max(heard[AUCTION.said + holder], BID_VALUES[held])
+    heard[AUCTION.passes + passes] = holder if bidder_wins else bidder
+    return passes + 1
+
+
 @njit(cache=True)
-def auction_by_max_bids(max_f, max_m, max_r):
-    """(declarer, bid) of an auction between max-bid bidders; declarer -1 when passed in."""
+def auction_by_max_bids(max_f, max_m, max_r, heard=None):
+    """(declarer, bid) of an auction between max-bid bidders; declarer -1 when passed in. ``heard``, an
+    :data:`AUCTION` row, is filled with what every seat heard when it is given."""
     maxes = (max_f, max_m, max_r)
-    survivor, index = 0, -1
+    if heard is not None:
+        heard[:] = -1
+        heard[AUCTION.said:AUCTION.said + 3] = 0
+    survivor, index, passes = 0, -1, 0
     for bidder in (1, 2):
-        bidder_wins, index = _duel_by_max(maxes[bidder], maxes[survivor], index)
+        bidder_wins, reached = _duel_by_max(maxes[bidder], maxes[survivor], index)
+        if heard is not None:
+            passes = _hear_duel(heard, bidder, survivor, index, reached, bidder_wins, passes)
+        index = reached
         if bidder_wins:
             survivor = bidder
     if index >= 0:
         return survivor, BID_VALUES[index]
     if max_f >= BID_VALUES[0]:
+        if heard is not None:
+            heard[AUCTION.said + FOREHAND] = BID_VALUES[0]
         return 0, BID_VALUES[0]
+    if heard is not None:
+        heard[AUCTION.passes + passes] = FOREHAND
     return -1, 0
+
+
+def no_auction(count: int) -> np.ndarray:
+    """:data:`AUCTION` rows of games given their declarer without an auction: no value said, no pass."""
+    heard = np.full((count, AUCTION.size), -1, np.int64)
+    heard[:, AUCTION.said:AUCTION.said + 3] = 0
+    return heard
+
+
+def calls_heard(heard) -> list[tuple[int, Call]]:
+    """The calls of an auction, in order, from what every seat heard (an :data:`AUCTION` row) and as
+    :func:`run_auction` records them: ``(seat, value)`` for a value named, ``(seat, "yes")`` for one held,
+    ``(seat, "pass")``. Empty without an auction.
+
+    A seat that passed bid exactly up to the highest value it said, and the declarer never refused, so
+    bidders with those maxima replay the same calls."""
+    said, passes = list(heard[AUCTION.said:AUCTION.said + 3]), list(heard[AUCTION.passes:AUCTION.passes + 3])
+    if passes[0] < 0:
+        return []
+    maxima = [int(said[seat]) if seat in passes else int(BID_VALUES[-1]) for seat in range(3)]
+    return run_auction(*max_bid_answers(maxima)).calls

@@ -76,8 +76,6 @@ def log_decisions(deals: int, *, seed: int = 0, profile: str = "default", settin
     if teacher not in TEACHERS:
         raise RunError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
     loaded = load_profile(profile, list(settings))
-    if any(s.card_play.builtin is None for s in loaded.seats):
-        raise RunError("decisions are logged with skatsim's own card players only")
     play = DecisionDeals(loaded.name, loaded.spec, teacher=teacher, dealing=dealing)
     config = RunConfig(deals, seed, play.description(), mode=MODE, chunk_size=chunk_size)
     kind = "decisions" if teacher == "open_hand" else f"decisions-{teacher}"

@@ -2,15 +2,19 @@
 
 :class:`SeatView` is one decision, :class:`SeatViews` many decisions at once (numpy arrays with the
 same names, one row per decision). Both are built from the engine's view of the seat
-(:data:`sim.rules.view.VIEW`) and its legal cards only, never from the play state, so they hold
-nothing the seat may not know. Cards are written as everywhere in skatsim (``CJ``, ``H10``); a player
+(:data:`sim.rules.view.VIEW`), its legal cards and what every seat heard in the auction
+(:data:`sim.rules.auction.AUCTION`) only, never from the play state or the seats' maximum bids, so they
+hold nothing the seat may not know. Cards are written as everywhere in skatsim (``CJ``, ``H10``); a player
 may also answer with a card id 0..31 (:mod:`sim.rules.cards`).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from sim.rules.auction import AUCTION, calls_heard, no_auction
 from sim.rules.cards import CARD_POINTS, SEAT_NAMES, format_card
 from sim.rules.games import GAME_NAMES
 from sim.rules.tricks import BEATERS, EFFECTIVE_SUIT, ORDER, TRUMP, TRUMP_MASKS
@@ -32,6 +36,7 @@ _BEATERS = BEATERS.tolist()
 _EFFECTIVE = EFFECTIVE_SUIT.tolist()
 _POINTS = CARD_POINTS.tolist()
 _TRUMPS = [int(m) for m in TRUMP_MASKS]
+_NO_AUCTION = tuple(no_auction(1)[0].tolist())
 
 
 def card_names(mask: int) -> list[str]:
@@ -62,7 +67,11 @@ class SeatView:
     ``is_declarer``, ``role`` (``"declarer"`` or ``"defender"``), ``partner`` (a defender's fellow
     defender, None for the declarer). The declaration: ``game`` (``"clubs"`` .. ``"diamonds"``,
     ``"grand"``, ``"null"``; ``game_id`` 0..5), ``hand_game``, ``schneider_announced``,
-    ``schwarz_announced``, ``ouvert`` and ``bid`` (the final bid). The cards: ``hand`` (the seat's
+    ``schwarz_announced``, ``ouvert`` and ``bid`` (the final bid). The auction: ``calls`` (every call in
+    order as (seat, value named, ``"yes"`` for a value held, or ``"pass"``)), ``said`` (per seat the
+    highest value it named or held, 0 for none) and ``passes`` (the seats in the order they passed); all
+    three empty or 0 for a game given its declarer without an auction (declare mode, ``skatsim hand``).
+    The cards: ``hand`` (the seat's
     own), ``legal`` (the cards it may play now), ``trick`` (the cards on the table, in the order played)
     and ``leader`` (who led them), ``played`` (every card played so far as (seat, card), in order),
     ``tricks_done``, ``won_cards`` (the cards each seat has taken in tricks), ``declarer_points`` and
@@ -77,9 +86,17 @@ class SeatView:
 
     __slots__ = ("_v", "legal_mask", "deal_id", "_seed", "_array")
 
-    def __init__(self, values, legal_mask: int, *, deal_id: int = 0, seed: int = 0, array=None):
+    def __init__(self, values, legal_mask: int, *, deal_id: int = 0, heard=None, seed: int = 0, array=None):
+        """``values``: the engine's view, and after it the :data:`sim.rules.auction.AUCTION` row of the deal's
+        auction, unless ``heard`` gives that row (neither: a game without an auction)."""
         self._v = values if isinstance(values, list) else np.asarray(values).tolist()
+        if heard is not None:
+            self._v = self._v[:VIEW.size] + [int(v) for v in heard]
         self.legal_mask, self.deal_id, self._seed, self._array = int(legal_mask), int(deal_id), int(seed), array
+
+    @property
+    def _heard(self):
+        return self._v[VIEW.size:] if len(self._v) > VIEW.size else _NO_AUCTION
 
     def _field(self, name):
         return self._v[getattr(VIEW, name)]
@@ -123,6 +140,18 @@ class SeatView:
     bid = property(lambda self: self._field("bid"))
     leader = property(lambda self: self._field("leader"))
     tricks_done = property(lambda self: self._field("tricks_done"))
+
+    @property
+    def calls(self) -> list[tuple[int, int | str]]:
+        return list(_calls(tuple(self._heard)))
+
+    @property
+    def said(self) -> tuple[int, int, int]:
+        return tuple(int(v) for v in self._heard[AUCTION.said:AUCTION.said + 3])
+
+    @property
+    def passes(self) -> tuple[int, ...]:
+        return tuple(int(s) for s in self._heard[AUCTION.passes:AUCTION.passes + 3] if s >= 0)
 
     @property
     def hand(self) -> list[str]:
@@ -171,7 +200,7 @@ class SeatView:
 
     @property
     def array(self) -> np.ndarray:
-        return np.asarray(self._v, dtype=np.int64) if self._array is None else self._array
+        return np.asarray(self._v[:VIEW.size], dtype=np.int64) if self._array is None else self._array
 
     @property
     def rng(self) -> np.random.Generator:
@@ -242,6 +271,12 @@ class SeatView:
                 f"trick {' '.join(self.trick) or '-'}, legal {' '.join(self.legal)})")
 
 
+@lru_cache(maxsize=4096)
+def _calls(heard: tuple) -> tuple:
+    """The calls of an auction (:func:`sim.rules.auction.calls_heard`), kept for the next view of it."""
+    return tuple(calls_heard(heard))
+
+
 _BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
 _FIELDS = ("seat", "game", "declarer", "leader", "in_trick", "tricks_done", "hand_game", "schneider_announced",
            "schwarz_announced", "ouvert", "bid")
@@ -252,16 +287,23 @@ class SeatViews:
 
     int64 (n,): ``seat``, ``game`` (the id 0..5), ``declarer``, ``leader``, ``in_trick`` (cards on the
     table), ``tricks_done``, ``hand_game``, ``schneider_announced``, ``schwarz_announced``, ``ouvert``,
-    ``bid``, ``deal_id``; card sets as uint32 masks (n,): ``hand``, ``legal``, ``played``, ``ouvert_cards``,
-    ``discard``; (n, 3): ``trick`` (card ids, -1 past the cards on the table), ``won``, ``played_by`` and
-    ``voids`` (masks per seat; voids bit 0..3 the plain suits, bit 4 trump); ``order`` (n, 30) the cards
-    played so far in order (``3 * tricks_done + in_trick`` of them). ``array`` is the engine's views
+    ``bid``, ``deal_id``; the auction (n, 3): ``said`` (per seat the highest value it named or held, 0
+    for none) and ``passes`` (the seats in the order they passed, -1 past the passes); card sets as uint32
+    masks (n,): ``hand``, ``legal``, ``played``, ``ouvert_cards``, ``discard``; (n, 3): ``trick`` (card
+    ids, -1 past the cards on the table), ``won``, ``played_by`` and ``voids`` (masks per seat; voids bit
+    0..3 the plain suits, bit 4 trump); ``order`` (n, 30) the cards played so far in order
+    (``3 * tricks_done + in_trick`` of them). ``array`` is the engine's views
     (n, VIEW.size). The helpers return (n, 32) arrays indexed by card id.
     """
 
-    def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, seed: int = 0):
+    def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, heard=None, seed: int = 0):
+        """``array``: the engine's views, each followed by its deal's :data:`sim.rules.auction.AUCTION` row
+        unless ``heard`` gives those rows (neither: games without an auction)."""
+        if array.shape[1] > VIEW.size:
+            array, heard = array[:, :VIEW.size], array[:, VIEW.size:]
         self.array, self.legal = array, np.asarray(legal, dtype=np.uint32)
         self.deal_id = np.zeros(len(array), np.int64) if deal_id is None else np.asarray(deal_id, np.int64)
+        self._heard = heard
         self._seed = int(seed)
         for name in _FIELDS:
             setattr(self, name, array[:, getattr(VIEW, name)])
@@ -273,6 +315,19 @@ class SeatViews:
 
     def __len__(self) -> int:
         return len(self.array)
+
+    @property
+    def said(self) -> np.ndarray:
+        return self._auctions()[:, AUCTION.said:AUCTION.said + 3]
+
+    @property
+    def passes(self) -> np.ndarray:
+        return self._auctions()[:, AUCTION.passes:AUCTION.passes + 3]
+
+    def _auctions(self) -> np.ndarray:
+        if self._heard is None:
+            self._heard = np.tile(_NO_AUCTION, (len(self.array), 1))
+        return np.asarray(self._heard, np.int64)
 
     @staticmethod
     def cards(masks) -> np.ndarray:

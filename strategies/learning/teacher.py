@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from sim import solver
+from sim.rules.auction import AUCTION
 from sim.rules.cards import lowest_card, popcount
 from sim.rules.deal import deal_batch
 from sim.rules.games import NULL
@@ -41,6 +42,7 @@ from sim.rules.view import VIEW
 
 from ..cardplay.builtin import builtin_card, new_workspace, play_out_builtin
 from ..cardplay.policy import seats_of
+from ..cardplay.python_players import is_python_player
 from ..deals import (
     DECLARED_ASIDE,
     DECLARED_DECLARER,
@@ -48,9 +50,11 @@ from ..deals import (
     _start_deal,
     declare,
     declared_matrix,
+    play_and_score,
     run_auctions,
 )
 from ..profiles import Profile
+from .lockstep_rollout import rollout_decisions
 
 #: The weight of schneider (made or suffered) beside winning (1) in the teacher's value.
 SCHNEIDER_WEIGHT = 0.25
@@ -82,6 +86,15 @@ def _points_value(taken, win_at):
     if taken >= win_at:
         return 1.0 + SCHNEIDER_WEIGHT if win_at < 90 and taken >= 90 else 1.0
     return -SCHNEIDER_WEIGHT if taken < 31 else 0.0
+
+
+@njit(cache=True, inline="always")
+def _end_value(finished, aside, schneider_announced):
+    """The rollout teacher's value of a finished game: null won (1) or lost (0), else :func:`_points_value`."""
+    taken, tricks = declarer_result(finished, aside)
+    if finished[STATE.game] == NULL:
+        return 1.0 if tricks == 0 else 0.0
+    return _points_value(taken, 90 if schneider_announced else 61)
 
 
 @njit(cache=True)
@@ -118,7 +131,6 @@ def rollout_teacher_values(state, discard, aside, legal, view, kinds, params, da
     child = np.empty(STATE.size, dtype=np.int64)
     seen = view.copy()
     log = np.empty(TRICK_LOG_SIZE, dtype=np.int8)
-    win_at = 90 if view[VIEW.schneider_announced] else 61
     cards = np.int64(legal)
     while cards:
         card = lowest_card(cards)
@@ -126,21 +138,25 @@ def rollout_teacher_values(state, discard, aside, legal, view, kinds, params, da
         child[:] = state
         play_card(child, card)
         play_out_builtin(child, discard, seen, kinds, params, data, rng, log, aside, tt, stack)
-        taken, tricks = declarer_result(child, aside)
-        if state[STATE.game] == NULL:
-            out[card] = 1.0 if tricks == 0 else 0.0
-        else:
-            out[card] = _points_value(taken, win_at)
+        out[card] = _end_value(child, aside, view[VIEW.schneider_announced])
+
+
+@njit(cache=True)
+def end_values(states, asides, schneider_announced, out):
+    """``out[i]``: the rollout teacher's value of the finished game ``states[i]``."""
+    for i in range(states.shape[0]):
+        out[i] = _end_value(states[i], asides[i], schneider_announced[i])
 
 
 @njit(cache=True)
 def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stack, deal_of, views, legals, values,
-                  teacher):
+                  teacher, played):
     """Play every declared row as the built-in loop does, keeping each decision with a choice:
     its deal id, the seat's view, the legal cards and the values of ``teacher`` (``OPEN_HAND_TEACHER``
     or ``ROLLOUT_TEACHER``). The seat chooses its card first, so that the rollouts go on from the
     random state its own play goes on from: the value of the card played is the end of the game as
-    played. Returns the count kept."""
+    played. With ``played`` (the trick logs of the games played already, a row per deal) the cards are
+    those of the logs and no player is asked, for the open-hand teacher. Returns the count kept."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
     kept = 0
@@ -155,8 +171,11 @@ def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stac
         while not state[STATE.finished]:
             seat = to_play(state)
             legal = start_turn(state, discard, view)
-            rng, card = builtin_card(kinds[seat], view, legal, params[seat], data[seat], rng, state, counted, tt,
-                                     stack)
+            if played is None:
+                rng, card = builtin_card(kinds[seat], view, legal, params[seat], data[seat], rng, state, counted, tt,
+                                         stack)
+            else:
+                card = np.int64(played[k, n])
             if popcount(legal) > 1:
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
@@ -174,19 +193,29 @@ def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stac
 
 def decision_columns(profile: Profile, *, seed: int, start: int, count: int, teacher: str = "open_hand",
                      deals: np.ndarray | None = None) -> dict:
-    """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``
-    (built-in card players only): ``deal_id``, ``view`` (n, VIEW.size), ``legal`` and ``values`` (n, 32)
-    of ``teacher`` (one of TEACHERS). ``deals`` as in :func:`strategies.deals.play_deals`."""
+    """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``: ``deal_id``,
+    ``view`` (n, VIEW.size), ``legal`` and ``values`` (n, 32) of ``teacher`` (one of TEACHERS). ``deals``
+    as in :func:`strategies.deals.play_deals`. With a card player in Python the games are played first
+    (:func:`strategies.deals.play_and_score`) and their cards then valued, the rollouts played in lockstep
+    (:mod:`strategies.learning.lockstep_rollout`)."""
     if teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")
+    policies = [s.card_play for s in profile.seats]
+    in_python = any(is_python_player(p) for p in policies)
     deals = deal_batch(seed, start, count) if deals is None else deals
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
-    declarer, bid = run_auctions(np.stack([p.max_bid for p in plans], axis=1))
+    heard = np.empty((count, AUCTION.size), np.int64)
+    declarer, bid = run_auctions(np.stack([p.max_bid for p in plans], axis=1), heard=heard)
     decl = declare(profile, deals, plans, declarer, bid)
-    policies = [s.card_play for s in profile.seats]
-    if any(p.builtin is None for p in policies):
-        raise ValueError("decisions are logged with skatsim's own card players only")
     deal_ids = np.arange(start, start + count, dtype=np.int64)
+    played = None
+    if in_python:
+        _, played = play_and_score(profile, seed=seed, deal_ids=deal_ids, deals=deals, declarer=declarer, bid=bid,
+                                   decl=decl, heard=heard)
+        if teacher == "rollout":
+            return rollout_decisions(policies, seed=seed, deal_ids=deal_ids, deals=np.ascontiguousarray(deals),
+                                     declared=declared_matrix(declarer, bid, decl), heard=heard, played=played,
+                                     end_values=end_values)
     tt, stack = new_workspace(TEACHER_TRANSPOSITION_BITS)
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
@@ -194,5 +223,5 @@ def decision_columns(profile: Profile, *, seed: int, start: int, count: int, tea
     seats = seats_of(policies)
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals), declared_matrix(declarer, bid, decl),
                          seats.kinds, seats.params, seats.data, tt, stack, deal_of, views, legals, values,
-                         TEACHERS.index(teacher))
+                         TEACHERS.index(teacher), played)
     return {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}

@@ -183,7 +183,8 @@ def play_deals(profile: Profile, *, seed: int, start: int, count: int, log_trick
     deals = deal_batch(seed, start, count) if deals is None else deals
     plans = [s.bidder.plan(deals[:, i], i) for i, s in enumerate(profile.seats)]
     max_bids = np.stack([p.max_bid for p in plans], axis=1)
-    heard = np.empty((count, AUCTION.size), np.int64)
+    asked = any(is_python_player(s.card_play) for s in profile.seats)   # only players in Python hear the calls
+    heard = np.empty((count, AUCTION.size), np.int64) if asked else None
     declarer, bid = run_auctions(max_bids, heard=heard)
     decl = declare(profile, deals, plans, declarer, bid)
     deal_ids = np.arange(start, start + count, dtype=np.int64)

@@ -72,16 +72,16 @@ def measures(score, won, lost) -> dict[str, np.ndarray]:
 def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.DataFrame:
     """Won and lost games per game group and distinct (fine) score; ``target`` says which column
     is "won": the game as played (``won``) or with best play open-handed (``oh_won``)."""
-    group = pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String)
-    cube = cube.filter(pl.col(target).is_not_null())
-    suits = cube.filter(pl.col("game") < GRAND)
-    both = pl.concat([cube.with_columns(group=group), suits.with_columns(group=pl.lit(SUIT_GAMES))])
     n = pl.col("n")
     groups = [DEAL_GROUP] if by_deals(cube) else []
-    return (both.group_by("group", "fine", *groups)
-            .agg(won=(n * pl.col(target)).sum(), lost=(n * ~pl.col(target)).sum())
-            .with_columns(score=pl.col("fine") * grid.fine_step, bin=pl.col("fine") // FINE_PER_BIN)
-            .sort("group", "fine", *groups))
+    games = (cube.lazy().filter(pl.col(target).is_not_null()).group_by("game", "fine", *groups)
+             .agg(won=(n * pl.col(target)).sum(), lost=(n * ~pl.col(target)).sum()))
+    suits = games.filter(pl.col("game") < GRAND).group_by("fine", *groups).agg(pl.col("won", "lost").sum())
+    group = pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String)
+    both = pl.concat([games.select(group.alias("group"), "fine", *groups, "won", "lost"),
+                      suits.select(pl.lit(SUIT_GAMES).alias("group"), "fine", *groups, "won", "lost")])
+    return (both.with_columns(score=pl.col("fine") * grid.fine_step, bin=pl.col("fine") // FINE_PER_BIN)
+            .sort("group", "fine", *groups).collect())
 
 
 def group_measures(counts: pl.DataFrame, *, replicates: int = MEASURE_REPLICATES,

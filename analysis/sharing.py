@@ -4,10 +4,11 @@ The bootstraps of the evaluator tables and the drawing of the plots (about a qua
 second for each of a report's dozen plots) are Python and numpy that hold the interpreter's
 lock, so a thread would not help. A :class:`SecondProcess` starts another interpreter (running
 :func:`main`) when a report starts, so that its imports overlap the pass over the parts. Then
-:func:`share` gives it the shared inputs once (the cubes of a run; a plot's drawing carries its
-own table) and the two processes take jobs from the two ends of one queue until it is empty. A
-job is a function that is called with those inputs: the same function of the same inputs, so the
-tables and the files are the same whichever process ran it.
+:func:`share` gives it the shared inputs once (one evaluator's cube; a plot's drawing carries its
+own table) and the two processes take jobs from the two ends of one queue until it is empty; then
+the second process lets go of the inputs. A job is a function that is called with those inputs:
+the same function of the same inputs, so the tables and the files are the same whichever process
+ran it.
 
 A job the second process cannot import (a function defined in ``__main__``, or a table
 registered only in the main process) is run by the main process, and so is everything left if
@@ -103,6 +104,8 @@ def share(jobs: list, inputs: tuple, second: SecondProcess | None) -> list:
             feeder.join()
     for index in (i for i, finished in enumerate(done) if not finished):  # not done there
         results[index] = jobs[index](*inputs)
+    if feeder is not None:
+        second.ask(("inputs", ()))  # the second process lets go of the inputs
     return results
 
 

@@ -84,19 +84,22 @@ def _made(table: Table, run: Run, collected: dict) -> pl.DataFrame:
 
 
 def _evaluator_tables(tables: list[Table], cubes: dict, second: SecondProcess | None) -> dict[str, pl.DataFrame]:
-    """Each evaluator table of every evaluator's cube, stacked under a leading ``evaluator`` column."""
-    jobs = [functools.partial(evaluator_table, table.name, name) for table in tables for name in cubes]
-    made = iter(share(jobs, (cubes,), second))
-    results = {(table.name, name): next(made) for table in tables for name in cubes}
+    """Each evaluator table of every evaluator's cube, stacked under a leading ``evaluator`` column.
+
+    The two processes share the tables of one evaluator at a time, so the second one holds a
+    single evaluator's cube (the cubes of a large declare-mode run are hundreds of megabytes)."""
+    results = {}
+    for name, (cube, facts) in cubes.items():
+        made = share([functools.partial(evaluator_table, table.name) for table in tables], (cube, facts), second)
+        results.update({(table.name, name): table_made for table, table_made in zip(tables, made)})
     return by_evaluator({name: cube for name, (cube, _) in cubes.items()},
                         lambda name, cube: {table.name: results[table.name, name] for table in tables},
                         {table.name: table.schema or {} for table in tables})
 
 
-def evaluator_table(table: str, evaluator: str, cubes: dict) -> pl.DataFrame:
-    """The registered evaluator table ``table`` of one evaluator's cube."""
-    cube, facts = cubes[evaluator]
-    return registry.TABLES[table].make(cube, facts)
+def evaluator_table(table: str, cube: pl.DataFrame, evaluator: Evaluator) -> pl.DataFrame:
+    """The registered evaluator table ``table`` of one evaluator's collected cube."""
+    return registry.TABLES[table].make(cube, evaluator)
 
 
 def _labelled(run: Run, tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:

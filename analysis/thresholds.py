@@ -54,7 +54,7 @@ from sim.rules.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
 from sim.rules.scoring import SF_DEFENDER_BONUS, seeger_fabian_at_bid
 
 from .binning import Grid, by_evaluator, collected_cubes
-from .deal_groups import add_deal_rates, by_deals, group_matrices, sandwich_mean
+from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, group_matrices, sandwich_mean
 from .games import SEATS
 from .intervals import (
     BOOTSTRAP_SEED,
@@ -112,21 +112,35 @@ def by_seat(cube: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([cube.with_columns(seats=pl.lit(ALL_SEATS)), cube.with_columns(seats=seat)])
 
 
+def seat_groups(cube: pl.DataFrame):
+    """Each (game, seats) part of a cube, in the order of the tables: per game, every seat's rows
+    (``all``), then each seat's. One part is made at a time, so a large cube is not copied whole."""
+    for game in sorted(cube["game"].unique().to_list()):
+        rows = cube.filter(pl.col("game") == game)
+        yield (game, ALL_SEATS), rows
+        for seat, name in enumerate(SEATS):
+            part = rows.filter(pl.col("seat") == seat)
+            if part.height:
+                yield (game, name), part
+
+
 def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     """Per game, seats and score bin: games, mean score, win rate and mean Seeger-Fabian score."""
     n = pl.col("n")
     keys = ["game", "seats", "bin"]
-    seats = by_seat(cube)
-    sums = (seats.group_by(keys)
-            .agg(rows=n.sum(), won=(n * pl.col("won")).sum(), score=pl.col("score_sum").sum(),
-                 sf=(n * pl.col("sf")).sum(), sf_sq=(n * pl.col("sf").cast(pl.Float64) ** 2).sum())
-            .sort(keys))
+    groups = [DEAL_GROUP] if by_deals(cube) else []
+    sums = {"rows": pl.col("rows").sum(), "won": pl.col("won").sum(), "score": pl.col("score").sum(),
+            "sf": pl.col("sf").sum(), "sf_sq": pl.col("sf_sq").sum()}
+    seats = by_seat(cube.group_by("game", "seat", "bin", *groups).agg(  # a seat's rows of a bin added up first
+        rows=n.sum(), won=(n * pl.col("won")).sum(), score=pl.col("score_sum").sum(),
+        sf=(n * pl.col("sf")).sum(), sf_sq=(n * pl.col("sf").cast(pl.Float64) ** 2).sum()))
+    sums = seats.group_by(keys).agg(**sums).sort(keys)
     mean, lo, hi = normal_mean(sums["sf"], sums["sf_sq"], sums["rows"])
     sums = add_rate(sums, "won", "rows", "win_rate")
-    if by_deals(cube):
-        _, matrices = group_matrices(seats, keys, {"sf": n * pl.col("sf"), "rows": n})  # cells sorted as sums
+    if groups:
+        _, matrices = group_matrices(seats, keys, {"sf": pl.col("sf"), "rows": pl.col("rows")})  # cells sorted as sums
         mean, lo, hi = sandwich_mean(matrices["sf"].T, matrices["rows"].T)
-        sums = add_deal_rates(sums, seats, keys, rates={"win_rate": (n * pl.col("won"), n)})
+        sums = add_deal_rates(sums, seats, keys, rates={"win_rate": (pl.col("won"), pl.col("rows"))})
     few = sums["rows"].to_numpy() < MIN_GAMES
     lo, hi = (pl.Series(np.where(few, np.nan, bound)).fill_nan(None) for bound in (lo, hi))
     table = sums.with_columns(
@@ -221,8 +235,7 @@ def break_even_table(cube: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicates
                      seed: int = BOOTSTRAP_SEED, objective: str = "own") -> pl.DataFrame:
     """Break-even score per game and seats for ``objective`` (see the module doc for the definition)."""
     out = []
-    for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
-                                       key=_group_order):
+    for (game, seats), group in seat_groups(cube):
         out.append({"game": GAME_NAMES[game], "seats": seats, "objective": objective,
                     **break_even_group(group, min_rows=min_rows, replicates=replicates, seed=seed,
                                        objective=objective)})
@@ -235,11 +248,6 @@ BREAK_EVEN_SCHEMA = {
     "break_even": pl.Float64, "break_even_lo": pl.Float64, "break_even_hi": pl.Float64,
     "crossing_share": pl.Float64, "win_rate_at_break_even": pl.Float64,
 }
-
-
-def _group_order(item):
-    (game, seats), _ = item
-    return game, (ALL_SEATS, *SEATS).index(seats)
 
 
 def bid_group(game: int, group: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS,
@@ -284,8 +292,7 @@ def bid_table(cube: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS, objec
     """"Bid up to X when the score reaches Y" for every game, seats and reachable bid X (``objective``:
     ``mean_sf_at_bid_in_bin`` is then the mean of that objective)."""
     out = []
-    for (game, seats), group in sorted(by_seat(cube).partition_by("game", "seats", as_dict=True).items(),
-                                       key=_group_order):
+    for (game, seats), group in seat_groups(cube):
         out += [{"game": GAME_NAMES[game], "seats": seats, **row}
                 for row in bid_group(game, group, grid, min_rows=min_rows, objective=objective)]
     return pl.DataFrame(out, schema=BID_UP_TO_SCHEMA)

@@ -4,6 +4,7 @@ skipped, compressed files, resuming, refusing another run, --jobs and --anonymiz
 from __future__ import annotations
 
 import bz2
+import functools
 import gzip
 import hashlib
 import json
@@ -35,9 +36,23 @@ from strategies.registry import logged_evaluators
 from tests.files import identity
 
 ROOT = Path(__file__).resolve().parents[2]
-PROFILE_LINES = profile_lines("default", seed=2, count=300)
-CONSTRUCTED = [c.line for c in constructed_games(seed=3, count=60)]
-GOOD = PROFILE_LINES[:40] + CONSTRUCTED[:20]
+
+
+@functools.cache
+def profile_games() -> list[str]:
+    """300 record lines of default-profile games (made when a test first asks, not when the tests are
+    collected: collecting happens in every worker)."""
+    return profile_lines("default", seed=2, count=300)
+
+
+@functools.cache
+def constructed() -> list[str]:
+    return [c.line for c in constructed_games(seed=3, count=60)]
+
+
+@functools.cache
+def good() -> list[str]:
+    return profile_games()[:40] + constructed()[:20]
 
 
 def write(path: Path, lines: list[str], opener=open) -> Path:
@@ -55,7 +70,7 @@ def problems(folder: Path) -> list[dict]:
 
 
 def test_profile_games_import_as_the_simulation_logged_them(tmp_path):
-    archive = write(tmp_path / "a.txt", PROFILE_LINES)
+    archive = write(tmp_path / "a.txt", profile_games())
     report = import_archives([archive], tmp_path / "run", jobs=1, chunk_size=128)
     assert (report.games, report.bad_lines, report.disagreements) == (300, 0, 0)
     imported = rows(tmp_path / "run")
@@ -79,19 +94,19 @@ def test_profile_games_import_as_the_simulation_logged_them(tmp_path):
 
 
 def test_the_run_has_the_game_mode_schema_and_the_archive_columns(tmp_path):
-    archive = write(tmp_path / "a.txt", ["# a comment", ""] + GOOD)
+    archive = write(tmp_path / "a.txt", ["# a comment", ""] + good())
     import_archives([archive], tmp_path / "run", jobs=1)
     table = rows(tmp_path / "run")
     for name in [*GAME_MODE_TYPES, *ARCHIVE_TYPES, "tricks"]:
         assert name in table.columns
     assert table["archive_line"].to_list()[:2] == [3, 4]  # the comment and the blank line count as lines
-    assert table["deal_id"].to_list() == list(range(len(GOOD)))
+    assert table["deal_id"].to_list() == list(range(len(good())))
     assert table["archive_file"].cast(pl.String).unique().to_list() == ["a.txt"]
     assert table["player_f"][0] == "alpha" and table["date"][0] is not None
     manifest = read_manifest(tmp_path / "run")
     config = manifest.config
     assert config["source"] == "iss" and config["mode"] == "game" and config["seed"] is None
-    assert config["deals"] == len(GOOD) and manifest.finished
+    assert config["deals"] == len(good()) and manifest.finished
     assert config["sources"][0]["name"] == "a.txt" and len(config["sources"][0]["sha256"]) == 64
     simulated = ProfileDeals("default", load_profile("default").spec,
                              evaluators=tuple(logged_evaluators())).description()["evaluators"]
@@ -99,15 +114,15 @@ def test_the_run_has_the_game_mode_schema_and_the_archive_columns(tmp_path):
 
 
 def test_bad_lines_are_reported_and_skipped_and_nothing_else_is_lost(tmp_path):
-    good = GOOD[:30]
-    bad = {3: good[3][:200], 7: re.sub(r"MV\[w ..", "MV[w ??", good[7]), 12: "(;GM[Skat];)",
-           18: good[18].replace(" 0 s ", " 1 s "), 25: "not a record at all"}
-    lines = [bad.get(i, line) for i, line in enumerate(good)]
+    kept = good()[:30]
+    bad = {3: kept[3][:200], 7: re.sub(r"MV\[w ..", "MV[w ??", kept[7]), 12: "(;GM[Skat];)",
+           18: kept[18].replace(" 0 s ", " 1 s "), 25: "not a record at all"}
+    lines = [bad.get(i, line) for i, line in enumerate(kept)]
     archive = write(tmp_path / "a.txt", lines)
     report = import_archives([archive], tmp_path / "run", jobs=1, chunk_size=8)
-    assert report.bad_lines == len(bad) and report.games == len(good) - len(bad)
+    assert report.bad_lines == len(bad) and report.games == len(kept) - len(bad)
     imported = rows(tmp_path / "run")
-    assert imported["archive_line"].to_list() == [i + 1 for i in range(len(good)) if i not in bad]
+    assert imported["archive_line"].to_list() == [i + 1 for i in range(len(kept)) if i not in bad]
     found = problems(tmp_path / "run")
     assert [p["line"] for p in found] == [i + 1 for i in sorted(bad)]
     assert all(p["kind"] == "bad line" and p["file"] == "a.txt" and "\n" not in p["problem"] for p in found)
@@ -115,10 +130,10 @@ def test_bad_lines_are_reported_and_skipped_and_nothing_else_is_lost(tmp_path):
 
 
 def test_a_disagreement_is_counted_kept_and_written_with_both_results(tmp_path):
-    line = next(line for line in PROFILE_LINES if " p:" in line and "passed" not in line)
+    line = next(line for line in profile_games() if " p:" in line and "passed" not in line)
     points = int(re.search(r" p:(\d+) ", line).group(1))
     wrong = line.replace(f" p:{points} ", f" p:{points + 1} ")
-    archive = write(tmp_path / "a.txt", [PROFILE_LINES[0], wrong])
+    archive = write(tmp_path / "a.txt", [profile_games()[0], wrong])
     report = import_archives([archive], tmp_path / "run", jobs=1)
     assert report.disagreements == 1 and report.games == 2
     imported = rows(tmp_path / "run")
@@ -131,18 +146,18 @@ def test_a_disagreement_is_counted_kept_and_written_with_both_results(tmp_path):
 
 
 def test_compressed_archives_import_as_plain_ones(tmp_path):
-    plain = write(tmp_path / "a.txt", GOOD)
-    bz = write(tmp_path / "b.txt.bz2", GOOD[:30], bz2.open)
-    gz = write(tmp_path / "c.gz", GOOD[30:], gzip.open)
+    plain = write(tmp_path / "a.txt", good())
+    bz = write(tmp_path / "b.txt.bz2", good()[:30], bz2.open)
+    gz = write(tmp_path / "c.gz", good()[30:], gzip.open)
     import_archives([plain], tmp_path / "plain", jobs=1, chunk_size=16)
     import_archives([bz, gz], tmp_path / "packed", jobs=1, chunk_size=16)
     a, b = rows(tmp_path / "plain"), rows(tmp_path / "packed")
     assert a.drop("archive_file", "archive_line").equals(b.drop("archive_file", "archive_line"))
-    assert b["archive_file"].cast(pl.String).to_list() == ["b.txt.bz2"] * 30 + ["c.gz"] * (len(GOOD) - 30)
+    assert b["archive_file"].cast(pl.String).to_list() == ["b.txt.bz2"] * 30 + ["c.gz"] * (len(good()) - 30)
 
 
 def test_running_again_finishes_an_interrupted_import_and_changes_nothing_once_complete(tmp_path):
-    archive = write(tmp_path / "a.txt", GOOD)
+    archive = write(tmp_path / "a.txt", good())
     folder = tmp_path / "run"
     import_archives([archive], folder, jobs=1, chunk_size=10)
     whole = rows(folder)
@@ -167,8 +182,8 @@ def test_running_again_finishes_an_interrupted_import_and_changes_nothing_once_c
 
 
 def test_a_folder_holding_another_run_is_refused(tmp_path):
-    a = write(tmp_path / "a.txt", GOOD[:10])
-    b = write(tmp_path / "b.txt", GOOD[10:20])
+    a = write(tmp_path / "a.txt", good()[:10])
+    b = write(tmp_path / "b.txt", good()[10:20])
     import_archives([a], tmp_path / "run", jobs=1)
     with pytest.raises(RunError, match="holds a different run .other archive files or contents"):
         import_archives([b], tmp_path / "run", jobs=1)
@@ -185,16 +200,16 @@ def test_a_simulation_folder_is_refused(tmp_path):
 
     simulate(5, seed=1, out=tmp_path / "sim", jobs=1)
     with pytest.raises(RunError, match="source simulation there, iss asked"):
-        import_archives([write(tmp_path / "a.txt", GOOD[:3])], tmp_path / "sim", jobs=1)
+        import_archives([write(tmp_path / "a.txt", good()[:3])], tmp_path / "sim", jobs=1)
 
 
 def test_unreadable_archives(tmp_path):
     with pytest.raises(ArchiveError, match="cannot read .*missing.txt: No such file"):
         import_archives([tmp_path / "missing.txt"], tmp_path / "run")
-    a = write(tmp_path / "a.txt", GOOD[:3])
+    a = write(tmp_path / "a.txt", good()[:3])
     with pytest.raises(ArchiveError, match="are the same archive"):
         import_archives([a, a], tmp_path / "run")
-    packed = write(tmp_path / "b.bz2", GOOD, bz2.open)
+    packed = write(tmp_path / "b.bz2", good(), bz2.open)
     cut = tmp_path / "cut.bz2"
     cut.write_bytes(packed.read_bytes()[:-200])
     with pytest.raises(ArchiveError, match="cut.bz2: the compressed data ends early"):
@@ -202,7 +217,7 @@ def test_unreadable_archives(tmp_path):
 
 
 def test_anonymize_writes_stable_hashes_of_the_names(tmp_path):
-    archive = write(tmp_path / "a.txt", GOOD[:12])
+    archive = write(tmp_path / "a.txt", good()[:12])
     import_archives([archive], tmp_path / "named", jobs=1)
     import_archives([archive], tmp_path / "hidden", jobs=1, anonymize=True)
     named, hidden = rows(tmp_path / "named"), rows(tmp_path / "hidden")
@@ -213,7 +228,7 @@ def test_anonymize_writes_stable_hashes_of_the_names(tmp_path):
 
 
 def test_cli_summary_problems_and_exit_status(tmp_path):
-    lines = GOOD[:10] + ["(;GM[Skat]MV[w]R[];)"]
+    lines = good()[:10] + ["(;GM[Skat]MV[w]R[];)"]
     archive = write(tmp_path / "a.txt", lines)
     result = CliRunner().invoke(main, ["import", "iss", str(archive), "--out", str(tmp_path / "run"), "--jobs", "1"])
     assert result.exit_code == 0, result.output
@@ -232,8 +247,8 @@ def test_cli_fails_in_one_line(tmp_path):
 
 
 def test_parts_cross_file_boundaries(tmp_path):
-    a = write(tmp_path / "a.txt", GOOD[:13])
-    b = write(tmp_path / "b.txt", ["# b"] + GOOD[13:27])
+    a = write(tmp_path / "a.txt", good()[:13])
+    b = write(tmp_path / "b.txt", ["# b"] + good()[13:27])
     import_archives([a, b], tmp_path / "run", jobs=1, chunk_size=5)
     table = rows(tmp_path / "run")
     assert table["deal_id"].to_list() == list(range(27))
@@ -243,7 +258,7 @@ def test_parts_cross_file_boundaries(tmp_path):
 
 @pytest.mark.slow
 def test_the_same_run_for_any_number_of_jobs(tmp_path):
-    archive = write(tmp_path / "a.txt", PROFILE_LINES + CONSTRUCTED)
+    archive = write(tmp_path / "a.txt", profile_games() + constructed())
     import_archives([archive], tmp_path / "one", jobs=1, chunk_size=50)
     import_archives([archive], tmp_path / "two", jobs=2, chunk_size=50)
     for one, two in zip(sorted((tmp_path / "one").glob("part-*.parquet")),
@@ -280,11 +295,11 @@ def test_show_prints_an_imported_deal_from_its_row(tmp_path):
 
 
 def test_line_endings_byte_order_mark_and_names_that_are_not_utf8(tmp_path):
-    plain = write(tmp_path / "a.txt", GOOD[:6])
+    plain = write(tmp_path / "a.txt", good()[:6])
     crlf = tmp_path / "b.txt"
-    crlf.write_bytes(b"\xef\xbb\xbf" + "".join(line + "\r\n" for line in GOOD[:6]).encode())
+    crlf.write_bytes(b"\xef\xbb\xbf" + "".join(line + "\r\n" for line in good()[:6]).encode())
     latin = tmp_path / "c.txt"
-    latin.write_bytes("".join(line.replace("P0[alpha]", "P0[Müller]") + "\n" for line in GOOD[:6]).encode("latin-1"))
+    latin.write_bytes("".join(line.replace("P0[alpha]", "P0[Müller]") + "\n" for line in good()[:6]).encode("latin-1"))
     for name, archive in (("plain", plain), ("crlf", crlf), ("latin", latin)):
         import_archives([archive], tmp_path / name, jobs=1)
     a, b, c = rows(tmp_path / "plain"), rows(tmp_path / "crlf"), rows(tmp_path / "latin")
@@ -296,7 +311,7 @@ def test_line_endings_byte_order_mark_and_names_that_are_not_utf8(tmp_path):
 def test_a_line_the_kernels_leave_to_the_checked_path_is_imported_the_same(tmp_path):
     """Unicode spaces between moves are spaces to the checked path (str.split), not to the kernels,
     which leave such a line to it: its row must be the same as the plain line's."""
-    line = GOOD[5]
+    line = good()[5]
     odd = line.replace(" 1 ", "\u2003" + "1 ", 1)
     assert odd != line
     import_archives([write(tmp_path / "a.txt", [line])], tmp_path / "plain", jobs=1)
@@ -340,7 +355,7 @@ class LinesInMemory:
 
 
 def test_a_format_of_its_own_goes_through_the_same_run_writer(tmp_path):
-    lines = GOOD[:30] + ["(;GM[Skat]MV[w]R[];)"] + GOOD[30:]
+    lines = good()[:30] + ["(;GM[Skat]MV[w]R[];)"] + good()[30:]
     import_archives([write(tmp_path / "a.txt", lines)], tmp_path / "file", jobs=1, chunk_size=16)
     report = import_files(LinesInMemory(tuple(lines)), tmp_path / "memory", jobs=1, chunk_size=16)
     assert (report.games, report.bad_lines, report.lines) == (60, 1, 61)

@@ -96,9 +96,9 @@ def fast_loop_logs(loop, games: dict, policies) -> np.ndarray:
                   skat_cards, discarded)
         cards = np.array([games[c][k] for c in ("hand_f", "hand_m", "hand_r", "skat")], dtype=np.int64)
         deals._start_deal(row, cards, state, view)
-        loop.play_out_builtin(state, skat_cards if discarded else 0, view, seats.kinds, seats.params, seats.data,
-                              np.uint64(stream_key(SEED, games["deal_id"][k], STREAM_PLAY)), logs[k], skat_cards,
-                              tt, stack)
+        loop.play_out_builtin(state, np.int64(skat_cards if discarded else 0), view, seats.kinds, seats.params,
+                              seats.data, np.uint64(stream_key(SEED, games["deal_id"][k], STREAM_PLAY)), logs[k],
+                              np.int64(skat_cards), tt, stack)  # the types deals.py passes
     return logs
 
 

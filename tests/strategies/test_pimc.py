@@ -120,7 +120,8 @@ def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see(player):
         va, vb = view_of(a, 0, 0), view_of(b, 0, 0)
         assert (va == vb).all()
         rng = np.uint64(stream_key(9, index, 1))
-        assert pimc_card(va, legal_now(a), params, data, rng)[1] == pimc_card(vb, legal_now(b), params, data, rng)[1]
+        legal_a, legal_b = np.uint64(legal_now(a)), np.uint64(legal_now(b))  # the type the play loops pass
+        assert pimc_card(va, legal_a, params, data, rng)[1] == pimc_card(vb, legal_b, params, data, rng)[1]
         compared += 1
     assert compared == 12
 
@@ -175,8 +176,8 @@ def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(
             va, vb = view_of(a, seat, skat), view_of(b, seat, skat)
             assert (va == vb).all() and not (a == b).all()
             rng = np.uint64(stream_key(21, index, 1))
-            first = pimc_card(va, legal_now(a), params, data, rng)[1]
-            assert first == pimc_card(vb, legal_now(b), params, data, rng)[1]
+            first = pimc_card(va, np.uint64(legal_now(a)), params, data, rng)[1]
+            assert first == pimc_card(vb, np.uint64(legal_now(b)), params, data, rng)[1]
             compared += 1
     assert compared >= 12
 
@@ -333,7 +334,8 @@ def test_near_cards_are_chosen_by_the_learned_player():
         if popcount(legal) < 2:
             continue
         rng = np.uint64(stream_key(5, index, 1))
-        by_near, by_mean = pimc_card(view, legal, near, data, rng)[1], pimc_card(view, legal, plain, data, rng)[1]
+        cards = np.uint64(legal)  # the type the play loops pass
+        by_near, by_mean = pimc_card(view, cards, near, data, rng)[1], pimc_card(view, cards, plain, data, rng)[1]
         assert learned_choice(view, legal, (np.int64(1) << by_near) | (np.int64(1) << by_mean), learned) == by_near
         differ += by_near != by_mean
         mine = learned_card(view, legal, plain, learned, rng)[1]

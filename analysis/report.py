@@ -16,6 +16,7 @@ from pathlib import Path
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from sim.runs import RunError
 from sim.runs.atomic import folder_in_place
@@ -43,7 +44,8 @@ def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = M
     older report: an interrupted analysis never leaves a half report that looks whole.
 
     ``jobs``: processes sharing the evaluator tables and the plots (None: two on a machine of two
-    cores or more, see :mod:`analysis.sharing`); the report is the same either way.
+    cores or more, for a declare-mode run or game-mode runs of :data:`SHARED_FROM_ROWS` rows or more,
+    see :func:`worth_sharing` and :mod:`analysis.sharing`); the report is the same either way.
 
     ``backend``: where the runs' parts are counted, ``"local"`` or ``"dask"``: on the workers of the
     Dask cluster at ``scheduler``, or of a new local one of ``jobs`` workers (:mod:`analysis.reading`);
@@ -51,24 +53,37 @@ def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = M
     parts in all, rows read, rows in all, rows per second).
     """
     reading = Reading(backend, scheduler=scheduler, jobs=jobs, progress=progress)
-    second = SecondProcess.start(jobs)
     try:
-        return _analyze(runs, Path(out), evaluators=evaluators, min_rows=min_rows, second=second, reading=reading)
+        return _analyze(runs, Path(out), evaluators=evaluators, min_rows=min_rows, jobs=jobs, reading=reading)
     finally:
         reading.close()
-        if second is not None:
-            second.close()
 
 
-def _analyze(runs, out: Path, *, evaluators, min_rows: int, second: SecondProcess | None, reading: Reading) -> Path:
+def _analyze(runs, out: Path, *, evaluators, min_rows: int, jobs: int | None, reading: Reading) -> Path:
     checked = load_runs(runs)
+    second = SecondProcess.start(jobs) if jobs is not None or worth_sharing(checked) else None
     try:
         with folder_in_place(out, is_report) as folder:  # made before the pass: a bad --out fails at once
             tables, notes = _tables(checked, evaluators, min_rows=min_rows, second=second, reading=reading)
             write_report(folder, Report(checked, tables, notes=notes, min_rows=min_rows), second)
     except RunError as error:
         raise AnalysisError(str(error)) from None
+    finally:
+        if second is not None:
+            second.close()
     return out / "report.html"
+
+
+#: Game-mode runs of fewer rows in all are analysed in one process unless ``jobs`` asks for two.
+SHARED_FROM_ROWS = 100_000
+
+
+def worth_sharing(runs) -> bool:
+    """Whether a second process shortens the report of ``runs``: with a declare-mode run (its evaluator
+    tables resample 200 deal groups), or game-mode runs of at least :data:`SHARED_FROM_ROWS` rows. A
+    smaller report is over before the second interpreter has imported what it needs."""
+    return any(run.mode != "game" for run in runs) or sum(
+        pq.read_metadata(part).num_rows for run in runs for part in run.parts) >= SHARED_FROM_ROWS
 
 
 def _tables(checked, evaluators, *, min_rows: int, second: SecondProcess | None, reading: Reading):

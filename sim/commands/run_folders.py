@@ -129,7 +129,8 @@ def _unfinished(manifest) -> str:
               help="Only these evaluators in the threshold and heuristic sections (may be repeated).")
 @click.option("--jobs", type=click.IntRange(min=1),
               help="Processes sharing the evaluator tables and the plots, and the workers of a new local "
-                   "Dask cluster [default: 2 on a machine of two cores or more; all cores for Dask].")
+                   "Dask cluster [default: 2 on a machine of two cores or more, for a declare-mode run or "
+                   "game-mode runs of 100,000 rows or more; all cores for Dask].")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Count the parts here, or on a Dask cluster (a new local one unless --scheduler).")
 @click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")

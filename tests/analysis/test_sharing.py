@@ -97,3 +97,22 @@ def test_an_error_here_stops_the_second_process_after_its_job(second, tmp_path):
     with pytest.raises(ValueError, match="cannot be done"):
         share([drawn_by] * 6 + [failing], ("r", tmp_path), second)  # this process fails first, at the back
     assert len(list(tmp_path.glob("r-*"))) <= 2  # the second process finished at most the job it had
+
+
+def test_a_second_process_starts_for_declare_mode_and_large_game_mode_reports_or_when_asked(tmp_path, monkeypatch):
+    """By default a small game-mode report is made in one process (a second one would not shorten it),
+    a declare-mode report in two; ``jobs`` says how many whatever the run."""
+    from analysis import report
+
+    asked = []
+    monkeypatch.setattr(report.SecondProcess, "start", classmethod(lambda cls, jobs=None: asked.append(jobs)))
+    game = simulate(300, seed=4, out=tmp_path / "game", jobs=1)
+    declare = simulate(5, seed=4, mode="declare", out=tmp_path / "declare", jobs=1)
+    analyze([game], tmp_path / "a")
+    assert asked == []
+    analyze([game], tmp_path / "b", jobs=2)
+    analyze([declare], tmp_path / "c")
+    assert asked == [2, None]
+    assert report.worth_sharing(load_runs([declare])) and not report.worth_sharing(load_runs([game]))
+    monkeypatch.setattr(report, "SHARED_FROM_ROWS", 300)
+    assert report.worth_sharing(load_runs([game]))

@@ -129,12 +129,10 @@ def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     n = pl.col("n")
     keys = ["game", "seats", "bin"]
     groups = [DEAL_GROUP] if by_deals(cube) else []
-    sums = {"rows": pl.col("rows").sum(), "won": pl.col("won").sum(), "score": pl.col("score").sum(),
-            "sf": pl.col("sf").sum(), "sf_sq": pl.col("sf_sq").sum()}
     seats = by_seat(cube.group_by("game", "seat", "bin", *groups).agg(  # a seat's rows of a bin added up first
         rows=n.sum(), won=(n * pl.col("won")).sum(), score=pl.col("score_sum").sum(),
         sf=(n * pl.col("sf")).sum(), sf_sq=(n * pl.col("sf").cast(pl.Float64) ** 2).sum()))
-    sums = seats.group_by(keys).agg(**sums).sort(keys)
+    sums = seats.group_by(keys).agg(pl.col("rows", "won", "score", "sf", "sf_sq").sum()).sort(keys)
     mean, lo, hi = normal_mean(sums["sf"], sums["sf_sq"], sums["rows"])
     sums = add_rate(sums, "won", "rows", "win_rate")
     if groups:

@@ -55,7 +55,9 @@ class CountTables:
 
 def deals_with(fixed) -> int:
     """How many deals there are with the ``fixed`` cards (F, M, R, skat masks)."""
-    opens = [int(size) - popcount(int(mask)) for size, mask in zip(PART_SIZES, fixed)]
+    # Python's count, not the popcount kernel: dealing.py calls this at import, and a kernel call would
+    # load numba's compiler (about 60 MB and 0.25 s) into every process that imports the rules.
+    opens = [int(size) - int(mask).bit_count() for size, mask in zip(PART_SIZES, fixed)]
     return _multinomial(sum(opens), opens)
 
 

@@ -3,12 +3,11 @@ valued by either teacher (the rollouts played in lockstep): the same decisions a
 own loop, the same data for any number of jobs."""
 
 import numpy as np
-import polars as pl
 import pytest
 
 from strategies import load_profile
 from strategies.learning.teacher import decision_columns
-from tests.runs.test_python_player_runs import installed, skatsim
+from tests.runs.test_python_player_runs import with_one_and_two_jobs
 from tests.strategies.test_python_players import players  # noqa: F401  (the fixture: the heuristic asked from Python)
 
 
@@ -27,13 +26,7 @@ def test_a_python_players_decisions_are_those_of_the_same_rule_in_the_built_in_l
 
 @pytest.mark.slow
 def test_decisions_of_a_python_player_are_the_same_for_any_jobs(tmp_path):
-    env = installed(tmp_path)
-    runs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"jobs{jobs}"
-        done = skatsim(env, "decisions", "--profile", "threshold", "--set", "forehand.card_play=lowest_winner",
-                       "--teacher", "rollout", "--deals", "60", "--seed", "2", "--chunk-size", "25", "--jobs", jobs,
-                       "--out", str(out), cwd=tmp_path)
-        assert done.returncode == 0, done.stderr
-        runs.append(pl.read_parquet(out / "part-*.parquet").sort("deal_id", maintain_order=True))
-    assert runs[0].height > 60 * 20 and runs[0].equals(runs[1])
+    (_, one), (_, two) = with_one_and_two_jobs(
+        tmp_path, "decisions", "--profile", "threshold", "--set", "forehand.card_play=lowest_winner", "--teacher",
+        "rollout", "--deals", "60", "--seed", "2", "--chunk-size", "25", order=("deal_id",))
+    assert one.height > 60 * 20 and one.equals(two)

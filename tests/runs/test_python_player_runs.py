@@ -37,18 +37,26 @@ def skatsim(env: dict, *args: str, cwd: Path) -> subprocess.CompletedProcess:
                           text=True, timeout=600)
 
 
-@pytest.mark.slow
-def test_a_python_player_of_an_installed_package_plays_a_match_the_same_for_any_jobs(tmp_path):
+def with_one_and_two_jobs(tmp_path: Path, *args: str, order: tuple[str, ...]):
+    """The command ``args`` run with the package installed, ``--jobs 1`` then ``--jobs 2`` (each into
+    ``tmp_path/jobsN``): each run's finished process and its rows sorted by ``order``."""
     env = installed(tmp_path)
     runs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}"
-        done = skatsim(env, "match", "threshold", "threshold", "--set-a", "card_play=lowest_winner", "--deals", "120",
-                       "--seed", "4", "--chunk-size", "50", "--jobs", jobs, "--out", str(out), cwd=tmp_path)
+        done = skatsim(env, *args, "--jobs", jobs, "--out", str(out), cwd=tmp_path)
         assert done.returncode == 0, done.stderr
-        assert "A - B (95% interval over deals)" in done.stdout
-        runs.append(pl.read_parquet(out / "part-*.parquet").sort("deal_id", "seating"))
-    assert runs[0].height == 120 * 6 and runs[0].equals(runs[1])
+        runs.append((done, pl.read_parquet(out / "part-*.parquet").sort(*order, maintain_order=True)))
+    return runs
+
+
+@pytest.mark.slow
+def test_a_python_player_of_an_installed_package_plays_a_match_the_same_for_any_jobs(tmp_path):
+    runs = with_one_and_two_jobs(tmp_path, "match", "threshold", "threshold", "--set-a", "card_play=lowest_winner",
+                                 "--deals", "120", "--seed", "4", "--chunk-size", "50", order=("deal_id", "seating"))
+    assert all("A - B (95% interval over deals)" in done.stdout for done, _ in runs)
+    (_, one), (_, two) = runs
+    assert one.height == 120 * 6 and one.equals(two)
     assert '"lowest_winner"' in json.dumps(read_manifest(tmp_path / "jobs2").config)
 
 

@@ -406,9 +406,9 @@ def bench_pimc_decisions(deals: int, player: str = "pimc"):
     from sim.rules.cards import popcount
     from sim.rules.tricks import STATE, legal_now, play_card, to_play
     from sim.rules.view import VIEW, seat_view, set_declaration
-    from strategies.cardplay.builtin import new_workspace
     from strategies.cardplay.heuristic import choose_among
     from strategies.cardplay.pimc import STATS, pimc_search
+    from strategies.cardplay.table import new_workspace
     from strategies.registry import build
 
     states, skats, _ = _declared_deals(deals)

@@ -16,23 +16,17 @@ from sim.rules.auction import AUCTION, auction_by_max_bids, no_auction
 from sim.rules.cards import SEAT_SUFFIXES
 from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
-from sim.rules.play import TRICK_LOG_SIZE, play_out
+from sim.rules.play import TRICK_LOG_SIZE
 from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.scoring import RESULT_COLUMNS, result_row
 from sim.rules.tricks import STATE, declarer_result, start_play
 from sim.rules.view import VIEW, set_declaration
 
-from .cardplay.builtin import BUILTIN_KINDS, DIRECT_KINDS, SEARCHING_KINDS, new_workspace, play_out_builtin
-from .cardplay.learned import LEARNED_KIND
-from .cardplay.learned_features import compile_card_features
-from .cardplay.policy import seats_of
 from .cardplay.python_players import is_python_player
+from .cardplay.table import SEARCH_TRANSPOSITION_BITS, play_out, table_of
 from .lockstep import play_in_lockstep
 from .profiles import Profile
 from .roles import Declarations, DeclarerTask
-
-#: The solver's transposition table of searching card players: 2**20 entries (16 MB), shared by a batch of deals.
-SEARCH_TRANSPOSITION_BITS = 20
 
 
 @njit(cache=True)
@@ -83,8 +77,8 @@ def declare_for(strategies, seat: int, deals: np.ndarray, plan, bids: np.ndarray
  DECLARED_ASIDE, DECLARED_DISCARDED) = range(9)
 
 
-@njit(cache=True, inline="always")  # once a deal: compiled inside play_batch_builtin only
-def _start_deal(row, cards, state, view):
+@njit(cache=True, inline="always")  # once a deal: compiled inside the loops that call it
+def start_deal(row, cards, state, view):
     """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
     d = row[DECLARED_DECLARER]
     twelve = cards[d] | cards[3]
@@ -96,7 +90,7 @@ def _start_deal(row, cards, state, view):
     return twelve
 
 
-@njit(cache=True, inline="always")  # once a deal: compiled inside play_batch_builtin only
+@njit(cache=True, inline="always")  # once a deal: compiled inside the loops that call it
 def _score_deal(row, state, twelve, out):
     """Write the result of a played game into ``out`` (RESULT_COLUMNS, from the engine's result_row)."""
     points, tricks = declarer_result(state, row[DECLARED_ASIDE])
@@ -105,38 +99,19 @@ def _score_deal(row, state, twelve, out):
 
 
 @njit(cache=True)
-def play_batch_builtin(seed, deal_ids, deals, declared, kinds, params, data, results, logs, tt, stack):
-    """Play and score every row with a declarer (built-in policies; the seats' ``kinds``, ``params`` and
-    ``data``, :class:`strategies.cardplay.policy.Seats`); other rows stay zero. The searching
-    players share the solver's transposition table ``tt`` and ``stack`` over the whole batch (None for a seating of
-    ``DIRECT_KINDS`` alone, and ``data`` None too if no seat is learned, as in
-    :func:`strategies.cardplay.builtin.play_out_builtin`)."""
+def play_batch(seed, deal_ids, deals, declared, table, seated, params, data, results, logs, tt, stack):
+    """Play and score every row with a declarer, the seats' card players those of ``table`` (its ``seated``,
+    ``params`` and ``data``, :class:`strategies.cardplay.table.Table`); other rows stay zero. The searching
+    players share the solver's transposition table ``tt`` and ``stack`` over the whole batch."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        twelve = _start_deal(declared[k], deals[k], state, view)
+        twelve = start_deal(declared[k], deals[k], state, view)
         discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
         rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
-        play_out_builtin(state, discard, view, kinds, params, data, rng, logs[k], declared[k, DECLARED_ASIDE],
-                         tt, stack)
-        _score_deal(declared[k], state, twelve, results[k])
-
-
-# play_batch repeats play_batch_builtin's loop on purpose: numba cannot cache a kernel that takes
-# functions as arguments, so the loop of the built-in players (cached) and of any others (compiled in
-# each process) must be two kernels.
-@njit
-def play_batch(seed, deal_ids, deals, declared, policy_f, policy_m, policy_r, params, data, results, logs):
-    """:func:`play_batch_builtin` for any policies, passed as numba functions (compiled per process)."""
-    state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
-    for k in range(deals.shape[0]):
-        if declared[k, DECLARED_DECLARER] < 0:
-            continue
-        twelve = _start_deal(declared[k], deals[k], state, view)
-        discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
-        play_out(state, discard, view, policy_f, policy_m, policy_r, params, data,
-                 stream_key(seed, deal_ids[k], STREAM_PLAY), logs[k])
+        play_out(state, discard, view, table, seated, params, data, rng, logs[k], declared[k, DECLARED_ASIDE],
+                 tt, stack)
         _score_deal(declared[k], state, twelve, results[k])
 
 
@@ -148,7 +123,7 @@ def start_batch(seed, deal_ids, deals, declared, states, views, discards, twelve
         states[k, STATE.finished] = 1
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        twelves[k] = _start_deal(declared[k], deals[k], states[k], views[k])
+        twelves[k] = start_deal(declared[k], deals[k], states[k], views[k])
         discards[k] = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
         rngs[k] = stream_key(seed, deal_ids[k], STREAM_PLAY)
 
@@ -162,7 +137,7 @@ def score_batch(declared, states, twelves, results):
 
 
 def play_batch_python(policies, *, seed: int, deal_ids, deals, declared, heard, results, logs) -> None:
-    """:func:`play_batch_builtin` for a seating with card players in Python at any seats: the games of the
+    """:func:`play_batch` for a seating with card players in Python at any seats: the games of the
     batch set up at once, played in lockstep (:mod:`strategies.lockstep`), scored at once. ``heard`` is what
     every seat heard in each deal's auction (:data:`sim.rules.auction.AUCTION` rows)."""
     n = len(deal_ids)
@@ -212,24 +187,15 @@ def play_and_score(profile: Profile, *, seed: int, deal_ids, deals, declarer, bi
     if not play_cards:
         return results, logs
     policies = [s.card_play for s in profile.seats]
-    seats = seats_of(policies)
     declared = declared_matrix(declarer, bid, decl)
     deals = np.ascontiguousarray(deals)
     if any(is_python_player(p) for p in policies):
         play_batch_python(policies, seed=seed, deal_ids=deal_ids, deals=deals, declared=declared,
                           heard=no_auction(n) if heard is None else heard, results=results, logs=logs)
-    elif all(p.builtin in DIRECT_KINDS for p in policies):
-        data = seats.data if any(p.builtin == LEARNED_KIND for p in policies) else None
-        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, data, results,
-                           logs, None, None)
-    elif all(p.builtin in BUILTIN_KINDS for p in policies):
-        searching = any(p.builtin in SEARCHING_KINDS for p in policies)
-        tt, stack = new_workspace(SEARCH_TRANSPOSITION_BITS if searching else 8)
-        play_batch_builtin(np.uint64(seed), deal_ids, deals, declared, seats.kinds, seats.params, seats.data, results,
-                           logs, tt, stack)
     else:
-        play_batch(np.uint64(seed), deal_ids, deals, declared, *(p.function for p in policies),
-                   seats.params, seats.data, results, logs)
+        table = table_of(policies)
+        play_batch(np.uint64(seed), deal_ids, deals, declared, table, table.seated, table.params, table.data,
+                   results, logs, *table.workspace())
     return results, logs
 
 
@@ -246,10 +212,11 @@ def warm_card_play(profile: Profile) -> None:
 
 def warm_card_players(profile: Profile) -> None:
     """Compile (or load from numba's cache) the kernels of the card players of ``profile`` that compile apart
-    from the play loop (the learned player's features), and nothing else: a first run's second process
-    does so while the first compiles the loop (:func:`warm_card_play`), which then loads them."""
-    if any(s.card_play.builtin == LEARNED_KIND for s in profile.seats):
-        compile_card_features()
+    from the play loop (their declarations' ``compiled_apart``), and nothing else: a first run's second
+    process does so while the first compiles the loop (:func:`warm_card_play`), which then loads them."""
+    for compile_apart in dict.fromkeys(f for p in table_of([s.card_play for s in profile.seats]).players
+                                       for f in p.compiled_apart):
+        compile_apart()
 
 
 def declared_matrix(declarer, bid, decl: Declarations) -> np.ndarray:

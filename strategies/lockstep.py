@@ -1,12 +1,12 @@
 """The play loop of a seating with card players in Python: a batch of deals played in lockstep.
 
-numba plays the built-in seats (:func:`strategies.cardplay.builtin.builtin_card`) of every deal of
+numba plays the seats of kernel players (:func:`strategies.cardplay.table.table_card`) of every deal of
 the batch until each game is over or waits for a seat whose player is written in Python
 (:mod:`strategies.cardplay.python_players`). Then each such player answers for every deal waiting on
 its seat: a :class:`BatchCardPlayer` in one call with the :class:`SeatViews` of them all, a
 :class:`CardPlayer` one :class:`SeatView` at a time. numba checks and plays the cards, and the loop
 goes on until every game is over. A deal's cards are the ones ``play_out`` plays for the same
-choices: the same rules kernels, the same random stream for the built-in seats.
+choices: the same rules kernels, the same random stream for the kernel players' seats.
 :func:`strategies.deals.play_batch_python` sets the games up and scores them.
 """
 
@@ -20,45 +20,29 @@ from sim.rules.play import check_card, log_and_play, start_turn
 from sim.rules.tricks import STATE, to_play
 from sim.rules.view import VIEW
 
-from .cardplay.builtin import DIRECT_KINDS, SEARCHING_KINDS, builtin_card, new_workspace
-from .cardplay.heuristic import HEURISTIC_KIND, heuristic_card
-from .cardplay.learned import LEARNED_KIND, learned_card
-from .cardplay.policy import seats_of
-from .cardplay.python_players import BatchCardPlayer, CardPlayerError, is_python_player
-from .cardplay.random_cards import random_card
+from .cardplay.python_players import BatchCardPlayer, CardPlayerError
 from .cardplay.seat_view import SeatView, SeatViews, card_id
-
-
-@njit(cache=True, inline="always")
-def _builtin_turn(kind, view, legal, params, data, rng, state, aside, tt, stack):
-    """The built-in player's card; with ``tt`` None the seats are of DIRECT_KINDS alone, and the loop compiles
-    without the solver and PIMC (as :func:`strategies.cardplay.builtin.play_out_builtin`)."""
-    if tt is None:
-        if kind == HEURISTIC_KIND:
-            return heuristic_card(view, legal, params, data, rng)
-        if kind == LEARNED_KIND:
-            return learned_card(view, legal, params, data, rng)
-        return random_card(view, legal, params, data, rng)
-    return builtin_card(kind, view, legal, params, data, rng, state, aside, tt, stack)
+from .cardplay.table import table_card, table_of
 
 
 @njit(cache=True)
-def advance_games(states, views, discards, asides, kinds, params, data, rngs, logs, counts, asked, tt, stack,
+def advance_games(states, views, discards, asides, table, seated, params, data, rngs, logs, counts, tt, stack,
                   waiting, legals):
-    """Play the built-in seats of every game until it is over or a seat of ``asked`` is to play; returns how
-    many games wait, their rows in ``waiting`` and their legal cards in ``legals`` (their views filled)."""
+    """Play the kernel players' seats of every game (those of ``table``) until it is over or a seat played in
+    Python (``seated`` -1) is to play; returns how many games wait, their rows in ``waiting`` and their legal
+    cards in ``legals`` (their views filled)."""
     n = 0
     for k in range(states.shape[0]):
         state = states[k]
         while not state[STATE.finished]:
             seat = to_play(state)
             legal = start_turn(state, discards[k], views[k])
-            if asked[seat]:
+            if seated[seat] < 0:
                 waiting[n], legals[n] = k, legal
                 n += 1
                 break
-            rngs[k], card = _builtin_turn(kinds[seat], views[k], legal, params[seat], data[seat], rngs[k], state,
-                                          asides[k], tt, stack)
+            rngs[k], card = table_card(table, seated[seat], seat, views[k], legal, params, data, rngs[k], state,
+                                       asides[k], tt, stack)
             check_card(legal, card)
             log_and_play(state, card, logs[k], counts[k])
             counts[k] += 1
@@ -86,18 +70,13 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
     declarer's discards as the views show them, ``asides`` the cards that count for the declarer unplayed,
     ``rngs`` each deal's play stream; ``search_bits`` sizes the solver's table of searching players."""
     n = len(deal_ids)
-    seats = seats_of(policies)
-    asked = np.array([is_python_player(p) for p in policies])
-    if all(p.builtin in DIRECT_KINDS for p in policies if not is_python_player(p)):
-        tt, stack = None, None
-    else:
-        searching = any(p.builtin in SEARCHING_KINDS for p in policies)
-        tt, stack = new_workspace(search_bits if searching else 8)
+    table = table_of(policies)
+    tt, stack = table.workspace(search_bits)
     counts, waiting, legals = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     views = np.hstack([views, heard])   # each view followed by its auction: a decision's row holds both
     while True:
-        count = advance_games(states, views, discards, asides, seats.kinds, seats.params, seats.data, rngs, logs,
-                              counts, asked, tt, stack, waiting, legals)
+        count = advance_games(states, views, discards, asides, table, table.seated, table.params, table.data, rngs,
+                              logs, counts, tt, stack, waiting, legals)
         if count == 0:
             return
         rows, legal = waiting[:count], legals[:count]

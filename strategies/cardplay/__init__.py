@@ -1,8 +1,8 @@
 """Card players: which card to play, from what the seat may know. One module per player.
 
-A card player is a numba function ``policy(view, legal, params, data, rng) -> (rng, card)``
-with a :class:`CardPolicy` factory registered under its name (:mod:`.policy` says what
-the arguments hold). Built in:
+A kernel card player is a numba function ``card(view, legal, params, data, rng) -> (rng, card)``
+declared once as a :class:`KernelPlayer` and a :class:`CardPolicy` factory registered under its
+name (:mod:`.policy` says what the declaration and the arguments hold). Built in:
 
 - ``random`` (:mod:`.random_cards`): uniformly random legal cards;
 - ``heuristic`` (:mod:`.heuristic`, reading the view through :mod:`.heuristic_facts`): a
@@ -17,17 +17,17 @@ the arguments hold). Built in:
 A card player in plain Python (:mod:`.python_players`) subclasses :class:`CardPlayer` (one decision,
 a :class:`SeatView`) or :class:`BatchCardPlayer` (many decisions, :class:`SeatViews`, :mod:`.seat_view`).
 
-:mod:`.builtin` calls them all from one play loop that numba caches; its docstring says
-how a new card player joins it.
+Every play loop seats them through :mod:`.table`, which asks each seat's player as its declaration
+says and names none of them.
 """
 
 from . import heuristic, learned, open_hand, pimc, random_cards  # noqa: F401  (registers the built-in players)
 from .heuristic import heuristic_card
 from .pimc import pimc_card
-from .policy import CardPolicy
+from .policy import CardPolicy, KernelPlayer
 from .python_players import BatchCardPlayer, CardPlayer, CardPlayerError
 from .random_cards import random_card
 from .seat_view import SeatView, SeatViews
 
-__all__ = ["CardPolicy", "heuristic_card", "pimc_card", "random_card", "BatchCardPlayer", "CardPlayer",
+__all__ = ["CardPolicy", "KernelPlayer", "heuristic_card", "pimc_card", "random_card", "BatchCardPlayer", "CardPlayer",
            "CardPlayerError", "SeatView", "SeatViews"]

@@ -40,10 +40,8 @@ from .heuristic_facts import (
     trick_points,
     winning_position,
 )
-from .policy import CardPolicy
+from .policy import CardPolicy, KernelPlayer
 
-#: Its kind in the built-in play loop (strategies.cardplay.builtin).
-HEURISTIC_KIND = 1
 #: Its parameters, and their slots in its row.
 HEURISTIC_PARAMETERS = (
     Parameter("deviation", "number", 0.0, "the probability of a uniformly random legal card instead of the rules' "
@@ -425,10 +423,16 @@ def heuristic_card(view, legal, params, data, rng):
 
 
 @njit(cache=True, inline="always")
+def heuristic_turn(view, legal, params, data, seat, rng):
+    """:func:`heuristic_card` as the play loops ask it (:class:`strategies.cardplay.policy.KernelPlayer`):
+    the deviation read from the parameter matrix without slicing a row each turn (a slice of an array
+    costs two atomic reference counts)."""
+    return heuristic_choice(view, legal, params[seat, HEURISTIC.deviation], rng)
+
+
+@njit(cache=True, inline="always")
 def heuristic_choice(view, legal, deviation, rng):
-    """:func:`heuristic_card` given its deviation as a number: the built-in play loop reads it from its
-    parameter matrix without slicing a row each turn (a slice of an array costs two atomic reference
-    counts)."""
+    """:func:`heuristic_card` given its deviation as a number."""
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return rng, lowest_card(legal)
@@ -440,11 +444,14 @@ def heuristic_choice(view, legal, deviation, rng):
     return rng, rule_based_card(view, legal)
 
 
+#: What the play loops need to know of it.
+HEURISTIC_PLAYER = KernelPlayer(heuristic_card, turn=heuristic_turn)
+
+
 @register("card_play", "heuristic", parameters=HEURISTIC_PARAMETERS)
 def heuristic_policy(deviation) -> CardPolicy:
     """Club-player rules of thumb: draw trumps, cash masters, smear, stay under in null."""
-    return CardPolicy("heuristic", heuristic_card, row(HEURISTIC, HEURISTIC_PARAMETERS, {"deviation": deviation}),
-                      builtin=HEURISTIC_KIND)
+    return CardPolicy("heuristic", HEURISTIC_PLAYER, row(HEURISTIC, HEURISTIC_PARAMETERS, {"deviation": deviation}))
 
 
 @njit(cache=True)

@@ -49,9 +49,10 @@ from .learned_features import (
     N_CONTEXTS,
     N_FEATURES,
     card_features_given,
+    compile_card_features,
     context_of,
 )
-from .policy import CardPolicy
+from .policy import CardPolicy, KernelPlayer
 from .vectors import (
     CHUNK,
     LANES,
@@ -64,8 +65,6 @@ from .vectors import (
     unit_sums,
 )
 
-#: Its kind in the built-in play loop (strategies.cardplay.builtin).
-LEARNED_KIND = 4
 MODEL_FORMAT = "skatsim card-play model"
 #: The version of the model files training writes; VERSION_FEATURES are the versions this player reads
 #: (a file of another version must be trained again).
@@ -100,10 +99,16 @@ def learned_card(view, legal, params, data, rng):
 
 
 @njit(cache=True, inline="always")
+def learned_turn(view, legal, params, data, seat, rng):
+    """:func:`learned_card` as the play loops ask it (:class:`strategies.cardplay.policy.KernelPlayer`): the
+    seat's model read in place, sparing a parameter row's binding a turn."""
+    return rng, learned_play(view, legal, data[seat])
+
+
+@njit(cache=True, inline="always")
 def learned_play(view, legal, model):
-    """:func:`learned_card` without the parameters and random stream it does not read (the play loop calls
-    it so, sparing a row's binding a turn). The heuristic's card, one of the features, is worked out here,
-    in the loop, which compiles the heuristic's rules anyway."""
+    """:func:`learned_card` without the parameters and random stream it does not read. The heuristic's card,
+    one of the features, is worked out here, in the loop, which compiles the heuristic's rules anyway."""
     legal = np.int64(legal)
     if (legal & (legal - 1)) == 0:
         return lowest_card(legal)
@@ -274,10 +279,15 @@ LEARNED_PARAMETERS = (
 )
 
 
+#: What the play loops need to know of it: it reads its model, and its features compile apart from the loop.
+LEARNED_PLAYER = KernelPlayer(learned_card, reads_model=True, compiled_apart=(compile_card_features,),
+                              turn=learned_turn)
+
+
 @register("card_play", "learned", parameters=LEARNED_PARAMETERS)
 def learned_policy(model) -> CardPolicy:
     """A linear model and a small network per decision context, trained on simulated play, at bulk speed."""
-    return CardPolicy("learned", learned_card, builtin=LEARNED_KIND, data=model_weights(model))
+    return CardPolicy("learned", LEARNED_PLAYER, data=model_weights(model))
 
 
 def model_weights(model: str) -> np.ndarray:

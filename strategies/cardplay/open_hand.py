@@ -1,7 +1,7 @@
 """The ``open_hand`` card player: the open-hand best card, seeing every hand.
 
-It cheats: it reads the full play state, which no view holds, so it plays only in the
-built-in play loop (:mod:`strategies.cardplay.builtin`), which hands it the state. It is
+It cheats: it reads the full play state, which no view holds; the play loops hand it the
+state as they hand it to every player that searches (:mod:`strategies.cardplay.table`). It is
 the upper bound of any card player, to measure how much of a result was the cards and
 how much the play. Among the cards that keep the open-hand value the heuristic player's
 rules choose. It takes no parameters.
@@ -15,10 +15,8 @@ from numba import njit
 from sim import solver
 
 from ..registry import register
-from .policy import CardPolicy
-
-#: Its kind in the built-in play loop (strategies.cardplay.builtin).
-OPEN_HAND_KIND = 3
+from .heuristic import choose_among
+from .policy import CardPolicy, KernelPlayer
 
 
 @njit(cache=True)
@@ -33,11 +31,16 @@ def open_hand_best(state, aside, legal, tt, stack):
 
 
 @njit(cache=True)
-def _needs_every_hand(view, legal, params, data, rng):
-    raise ValueError("the open_hand player sees every hand and plays only in skatsim's own play loop")
+def open_hand_card(view, legal, params, data, rng, state, aside, tt, stack):
+    """(rng, the heuristic's choice among the legal cards that keep the open-hand value)."""
+    return rng, choose_among(view, open_hand_best(state, aside, legal, tt, stack))
+
+
+#: What the play loops need to know of it: it searches, and reads the state they hand a searching player.
+OPEN_HAND_PLAYER = KernelPlayer(open_hand_card, searches=True)
 
 
 @register("card_play", "open_hand", parameters=())
 def open_hand_policy() -> CardPolicy:
     """The open-hand best card, seeing every hand: an upper bound of any card player (it cheats)."""
-    return CardPolicy("open_hand", _needs_every_hand, builtin=OPEN_HAND_KIND)
+    return CardPolicy("open_hand", OPEN_HAND_PLAYER)

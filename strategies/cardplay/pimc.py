@@ -42,12 +42,10 @@ from ..registry import StrategyError, register
 from .heuristic import choose_among
 from .learned import learned_card, learned_choice, model_weights
 from .pimc_inference import bid_weight, play_likelihood
-from .policy import CardPolicy
+from .policy import CardPolicy, KernelPlayer
 from .world_results import S_CALLS, S_CANDIDATES, S_WORLDS, SCORES, STATS, counted_result, played_result
 from .worlds import sample_world
 
-#: Its kind in the built-in play loop (strategies.cardplay.builtin); both players share it.
-PIMC_KIND = 2
 #: The parameters of ``pimc`` (docs/card-players.md says how the defaults were chosen).
 PIMC_PARAMETERS = (
     Parameter("worlds", "whole", 60, "worlds valued at least at each decision", (1, 1000)),
@@ -306,26 +304,17 @@ def pimc_results(view, legal, params, data, rng, tt, stack, stats, results):
     return rng, solved
 
 
-#: The transposition table of a PIMC player outside the built-in play loop (one per decision): 2**16 entries, laid
-#: out as ``solver.new_transpositions`` lays them out (its header words, then two words an entry).
-OWN_TRANSPOSITION_BITS = 16
-OWN_TRANSPOSITIONS_SIZE = len(solver.new_transpositions(OWN_TRANSPOSITION_BITS))
-STACK_SHAPE = solver.new_stack().shape
-
-
 @njit(cache=True)
-def own_workspace():
-    """A transposition table and stack made for one decision."""
-    return (np.zeros(OWN_TRANSPOSITIONS_SIZE, dtype=np.uint64),
-            np.zeros((STACK_SHAPE[0], STACK_SHAPE[1]), dtype=np.int64))
-
-
-@njit(cache=True)
-def pimc_card(view, legal, params, data, rng):
-    """The PIMC card for a play loop that hands out no transposition table: one is made per decision."""
-    tt, stack = own_workspace()
+def pimc_card(view, legal, params, data, rng, state, aside, tt, stack):
+    """The PIMC card: the heuristic's choice among :func:`pimc_best`'s cards (the play state and the cards
+    aside, which every searching player is handed, are not read)."""
     rng, best = pimc_best(view, legal, params, data, rng, tt, stack)
     return rng, choose_among(view, best)
+
+
+#: What the play loops need to know of both players: they search (the model they play worlds out with, if
+#: any, is their data).
+PIMC_PLAYER = KernelPlayer(pimc_card, searches=True)
 
 
 @register("card_play", "pimc", parameters=PIMC_PARAMETERS)
@@ -348,5 +337,4 @@ def _pimc(name: str, values: dict, play_out: bool) -> CardPolicy:
     """A PIMC player of ``values`` (its parameters by name) with its worlds played out or solved."""
     params = row(PIMC, (*PIMC_PARAMETERS, PLAYS_OUT), {**values, "play_out": play_out})
     learned = play_out or values["near"] > 0
-    return CardPolicy(name, pimc_card, params, builtin=PIMC_KIND,
-                      data=model_weights(values["model"]) if learned else None)
+    return CardPolicy(name, PIMC_PLAYER, params, data=model_weights(values["model"]) if learned else None)

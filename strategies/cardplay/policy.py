@@ -1,13 +1,15 @@
-"""What a card player is: its numba function, its row of parameters and its data.
+"""What a card player written as a numba kernel is: its declaration, its row of parameters and its data.
 
-A card player is a numba function ``policy(view, legal, params, data, rng) -> (rng, card)``
-(the view layout is in :mod:`sim.rules.view`; ``legal`` is the uint32 mask of legal
-cards; ``params`` the float64 row of the player's parameters, laid out from its declaration by
-:func:`strategies.parameters.slots`; ``data`` a float32 array of what else the player reads, a
-learned model's weights, empty for most; ``rng`` the seat's random state for
-:func:`sim.rules.rng.below`). A registered factory returns a :class:`CardPolicy`: the function,
-its row, its data and, for a player of the built-in play loop, its kind
-(:mod:`strategies.cardplay.builtin`).
+A kernel card player's module declares once, in a :class:`KernelPlayer`, everything a play loop
+needs to know of it: its kernel ``card(view, legal, params, data, rng) -> (rng, card)`` (the view
+layout is in :mod:`sim.rules.view`; ``legal`` is the mask of legal cards; ``params`` the float64 row
+of the player's parameters, laid out from its declaration by :func:`strategies.parameters.slots`;
+``data`` a float32 array of what else the player reads, a learned model's weights, empty for most;
+``rng`` the seat's random state for :func:`sim.rules.rng.below`), whether it searches with the
+open-hand solver, whether it reads a model, which of its kernels compile apart from the loop, and
+an optional faster entry for the loops. A registered factory returns a :class:`CardPolicy`: the
+declaration, the row of parameters and the data. Every play loop seats such players through
+:mod:`strategies.cardplay.table`, which reads nothing else of them.
 """
 
 from __future__ import annotations
@@ -19,42 +21,50 @@ import numpy as np
 
 
 @dataclass(frozen=True)
-class CardPolicy:
-    """A card player: its numba function, the row of its parameters and its data.
+class KernelPlayer:
+    """What the play loops need to know of a card player written as a numba kernel.
 
-    ``builtin`` is the kind of a player of the built-in play loop (None for any other); tables of
-    built-in players only run a kernel that numba can cache between processes. ``data`` is what the
-    kernel reads beside its parameters: a learned model's weights (None for a player that reads none).
+    - ``card``: the kernel, ``card(view, legal, params, data, rng) -> (rng, card)``, a module-level
+      ``@njit(cache=True)`` function; with ``searches``, ``card(view, legal, params, data, rng, state,
+      aside, tt, stack)``: it also gets the solver's transposition table ``tt`` and ``stack`` that the
+      loop keeps for a batch, and the play state and the two cards that count for the declarer
+      unplayed (a player that reads them sees every hand: only ``open_hand`` does).
+    - ``searches``: it searches with the open-hand solver (the loop then makes a table of full size).
+    - ``reads_model``: it reads a model, the policy's ``data``, which must then be given.
+    - ``compiled_apart``: functions that compile (or load from numba's cache) the player's kernels that
+      compile apart from the play loop; a first run's second process calls them while the first
+      compiles the loop (:mod:`sim.runs.compiling`).
+    - ``turn``: optionally the same card asked faster, ``turn(view, legal, params, data, seat, rng) ->
+      (rng, card)`` with every seat's ``params`` and ``data`` matrices and the seat: a kernel that reads
+      its row in place spares the loop slicing one each turn (``inline="always"``).
     """
 
-    name: str
-    function: Callable
-    params: tuple[float, ...] = ()
-    builtin: int | None = None
-    data: np.ndarray | None = field(default=None, compare=False, repr=False)
+    card: Callable
+    searches: bool = False
+    reads_model: bool = False
+    compiled_apart: tuple[Callable, ...] = ()
+    turn: Callable | None = None
 
 
 @dataclass(frozen=True)
-class Seats:
-    """The card players of the three seats as the play loops read them: ``kinds`` (3, int64; -1 for a
-    player outside the built-in loop), ``params`` (3 rows of float64) and ``data`` (3 rows of float32),
-    each matrix padded with zeros to its longest row."""
+class CardPolicy:
+    """A card player written as a numba kernel: its declaration, the row of its parameters and its data.
 
-    kinds: np.ndarray
-    params: np.ndarray
-    data: np.ndarray
+    ``player`` is the module's :class:`KernelPlayer` (a bare kernel is taken as a player that neither
+    searches nor reads a model). ``data`` is what the kernel reads beside its parameters: a learned
+    model's weights (None for a player that reads none).
+    """
 
+    name: str
+    player: KernelPlayer | Callable
+    params: tuple[float, ...] = ()
+    data: np.ndarray | None = field(default=None, compare=False, repr=False)
 
-def seats_of(policies) -> Seats:
-    """The :class:`Seats` of the three seats' card players."""
-    kinds = np.array([-1 if p.builtin is None else p.builtin for p in policies], dtype=np.int64)
-    return Seats(kinds, _padded([np.asarray(p.params, dtype=np.float64) for p in policies]),
-                 _padded([np.zeros(0, np.float32) if p.data is None else np.asarray(p.data, np.float32).ravel()
-                          for p in policies]))
+    def __post_init__(self):
+        if not isinstance(self.player, KernelPlayer):
+            object.__setattr__(self, "player", KernelPlayer(self.player))
 
-
-def _padded(rows: list[np.ndarray]) -> np.ndarray:
-    """The rows stacked, each padded with zeros to the longest (at least one column, so that every
-    kernel sees a matrix of the same type)."""
-    width = max(1, *(len(r) for r in rows))
-    return np.stack([np.pad(r, (0, width - len(r))) for r in rows])
+    @property
+    def function(self) -> Callable:
+        """The player's kernel (:attr:`KernelPlayer.card`)."""
+        return self.player.card

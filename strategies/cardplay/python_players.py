@@ -28,14 +28,9 @@ class CardPlayerError(StrategyError):
 
 
 class _PythonPlayer:
-    """What the play loops read of any card player (:class:`strategies.cardplay.policy.CardPolicy`'s
-    fields): a Python player has no kernel, no parameter row and no data."""
+    """A card player written in Python; the play loops leave its seats to :mod:`strategies.lockstep`."""
 
     name: str | None = None      # the registered name, set when the player is built
-    function = None
-    params: tuple = ()
-    builtin = None
-    data = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

@@ -20,10 +20,8 @@ from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.tricks import STATE, play_card, to_play
 from sim.rules.view import VIEW
 
-from ..cardplay.builtin import builtin_card, new_workspace
-from ..cardplay.policy import seats_of
-from ..cardplay.python_players import is_python_player
-from ..deals import DECLARED_ASIDE, DECLARED_DECLARER, DECLARED_DISCARDED, SEARCH_TRANSPOSITION_BITS, _start_deal
+from ..cardplay.table import SEARCH_TRANSPOSITION_BITS, table_card, table_of
+from ..deals import DECLARED_ASIDE, DECLARED_DECLARER, DECLARED_DISCARDED, start_deal
 from ..lockstep import play_in_lockstep
 
 #: At most this many play-outs are played in lockstep at once, so that memory stays flat.
@@ -31,18 +29,19 @@ PLAY_OUTS_AT_ONCE = 20_000
 
 
 @njit(cache=True)
-def replay_decisions(seed, deal_ids, deals, declared, played, kinds, params, data, asked, tt, stack, rows, views,
+def replay_decisions(seed, deal_ids, deals, declared, played, table, seated, params, data, tt, stack, rows, views,
                      legals, states, rngs):
     """Replay the cards ``played`` of every declared row, keeping each decision with a choice: its row, the
     seat's view, the legal cards, the play state before the card and the play stream after the seat's
-    choice (a built-in seat, ``asked`` False, chooses again to draw as it did). Returns the count kept."""
+    choice (a kernel player's seat of ``table``, ``seated`` not -1, chooses again to draw as it did).
+    Returns the count kept."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
     kept = 0
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        _start_deal(declared[k], deals[k], state, view)
+        start_deal(declared[k], deals[k], state, view)
         discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
         rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
         n = 0
@@ -50,11 +49,11 @@ def replay_decisions(seed, deal_ids, deals, declared, played, kinds, params, dat
             seat = to_play(state)
             legal = start_turn(state, discard, view)
             card = np.int64(played[k, n])
-            if not asked[seat]:
-                rng, again = builtin_card(kinds[seat], view, legal, params[seat], data[seat], rng, state,
-                                          declared[k, DECLARED_ASIDE], tt, stack)
+            if seated[seat] >= 0:
+                rng, again = table_card(table, seated[seat], seat, view, legal, params, data, rng, state,
+                                        declared[k, DECLARED_ASIDE], tt, stack)
                 if again != card:
-                    raise ValueError("a built-in card player chose another card when its game was replayed")
+                    raise ValueError("a kernel card player chose another card when its game was replayed")
             if popcount(legal) > 1:
                 rows[kept], legals[kept], rngs[kept] = k, legal, rng
                 views[kept], states[kept] = view, state
@@ -76,13 +75,12 @@ def rollout_decisions(policies, *, seed: int, deal_ids, deals, declared, heard, 
     rollout teacher's values: ``deal_id``, ``view``, ``legal`` and ``values`` as
     :func:`strategies.learning.teacher.decision_columns` gives them. ``end_values(states, asides,
     schneider_announced, out)`` is the teacher's scale: the value of each finished play-out."""
-    seats, size = seats_of(policies), len(deal_ids) * 27
-    asked = np.array([is_python_player(p) for p in policies])
-    tt, stack = new_workspace(SEARCH_TRANSPOSITION_BITS)
+    table, size = table_of(policies), len(deal_ids) * 27
+    tt, stack = table.workspace(SEARCH_TRANSPOSITION_BITS)
     rows, legals, rngs = np.empty(size, np.int64), np.empty(size, np.uint32), np.empty(size, np.uint64)
     views, states = np.empty((size, VIEW.size), np.int64), np.empty((size, STATE.size), np.int64)
-    kept = replay_decisions(np.uint64(seed), deal_ids, deals, declared, played, seats.kinds, seats.params, seats.data,
-                            asked, tt, stack, rows, views, legals, states, rngs)
+    kept = replay_decisions(np.uint64(seed), deal_ids, deals, declared, played, table, table.seated, table.params,
+                            table.data, tt, stack, rows, views, legals, states, rngs)
     values = np.full((kept, 32), np.nan, np.float32)
     cards = (legals[:kept, None] >> np.arange(32, dtype=np.uint32)) & 1 != 0
     decision, card = np.nonzero(cards)

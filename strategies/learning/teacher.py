@@ -40,18 +40,17 @@ from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.tricks import STATE, declarer_result, play_card, to_play
 from sim.rules.view import VIEW
 
-from ..cardplay.builtin import builtin_card, new_workspace, play_out_builtin
-from ..cardplay.policy import seats_of
 from ..cardplay.python_players import is_python_player
+from ..cardplay.table import new_workspace, play_out, table_card, table_of
 from ..deals import (
     DECLARED_ASIDE,
     DECLARED_DECLARER,
     DECLARED_DISCARDED,
-    _start_deal,
     declare,
     declared_matrix,
     play_and_score,
     run_auctions,
+    start_deal,
 )
 from ..profiles import Profile
 from .lockstep_rollout import rollout_decisions
@@ -121,10 +120,10 @@ def card_teacher_values(state, aside, legal, schneider_announced, tt, stack, out
 
 
 @njit(cache=True)
-def rollout_teacher_values(state, discard, aside, legal, view, kinds, params, data, rng, tt, stack, out):
+def rollout_teacher_values(state, discard, aside, legal, view, table, seated, params, data, rng, tt, stack, out):
     """``out[card]``: the value, on the open-hand teacher's scale, of the end each legal card leads to on the
-    real deal when every seat then plays its own card player (``kinds``, ``params`` and ``data``, a row per
-    seat) from its view, all
+    real deal when every seat then plays its own card player (of ``table``, with its ``seated``, ``params``
+    and ``data``) from its view, all
     from the random state ``rng`` (NaN for the cards not legal). ``view`` (the seat's) gives the declaration
     every seat's view shares."""
     out[:] = np.nan
@@ -137,7 +136,7 @@ def rollout_teacher_values(state, discard, aside, legal, view, kinds, params, da
         cards &= cards - 1
         child[:] = state
         play_card(child, card)
-        play_out_builtin(child, discard, seen, kinds, params, data, rng, log, aside, tt, stack)
+        play_out(child, discard, seen, table, seated, params, data, rng, log, aside, tt, stack)
         out[card] = _end_value(child, aside, view[VIEW.schneider_announced])
 
 
@@ -149,13 +148,13 @@ def end_values(states, asides, schneider_announced, out):
 
 
 @njit(cache=True)
-def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stack, deal_of, views, legals, values,
-                  teacher, played):
-    """Play every declared row as the built-in loop does, keeping each decision with a choice:
-    its deal id, the seat's view, the legal cards and the values of ``teacher`` (``OPEN_HAND_TEACHER``
-    or ``ROLLOUT_TEACHER``). The seat chooses its card first, so that the rollouts go on from the
-    random state its own play goes on from: the value of the card played is the end of the game as
-    played. With ``played`` (the trick logs of the games played already, a row per deal) the cards are
+def log_decisions(seed, deal_ids, deals, declared, table, seated, params, data, tt, stack, deal_of, views, legals,
+                  values, teacher, played):
+    """Play every declared row as :func:`strategies.deals.play_batch` does, with the players of ``table``,
+    keeping each decision with a choice: its deal id, the seat's view, the legal cards and the values of
+    ``teacher`` (``OPEN_HAND_TEACHER`` or ``ROLLOUT_TEACHER``). The seat chooses its card first, so that the
+    rollouts go on from the random state its own play goes on from: the value of the card played is the end
+    of the game as played. With ``played`` (the trick logs of the games played already, a row per deal) the cards are
     those of the logs and no player is asked, for the open-hand teacher. Returns the count kept."""
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
@@ -163,7 +162,7 @@ def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stac
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        _start_deal(declared[k], deals[k], state, view)
+        start_deal(declared[k], deals[k], state, view)
         discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
         counted = declared[k, DECLARED_ASIDE]
         rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
@@ -172,16 +171,16 @@ def log_decisions(seed, deal_ids, deals, declared, kinds, params, data, tt, stac
             seat = to_play(state)
             legal = start_turn(state, discard, view)
             if played is None:
-                rng, card = builtin_card(kinds[seat], view, legal, params[seat], data[seat], rng, state, counted, tt,
-                                         stack)
+                rng, card = table_card(table, seated[seat], seat, view, legal, params, data, rng, state, counted, tt,
+                                       stack)
             else:
                 card = np.int64(played[k, n])
             if popcount(legal) > 1:
                 deal_of[kept], legals[kept] = deal_ids[k], legal
                 views[kept] = view
                 if teacher == ROLLOUT_TEACHER:
-                    rollout_teacher_values(state, discard, counted, legal, view, kinds, params, data, rng, tt,
-                                           stack, values[kept])
+                    rollout_teacher_values(state, discard, counted, legal, view, table, seated, params, data, rng,
+                                           tt, stack, values[kept])
                 else:
                     card_teacher_values(state, counted, legal, view[VIEW.schneider_announced], tt, stack,
                                         values[kept])
@@ -220,8 +219,8 @@ def decision_columns(profile: Profile, *, seed: int, start: int, count: int, tea
     size = count * DECISIONS_PER_DEAL
     deal_of, legals = np.empty(size, np.int64), np.empty(size, np.uint32)
     views, values = np.empty((size, VIEW.size), np.int64), np.empty((size, 32), np.float32)
-    seats = seats_of(policies)
+    table = table_of(policies)
     kept = log_decisions(np.uint64(seed), deal_ids, np.ascontiguousarray(deals), declared_matrix(declarer, bid, decl),
-                         seats.kinds, seats.params, seats.data, tt, stack, deal_of, views, legals, values,
+                         table, table.seated, table.params, table.data, tt, stack, deal_of, views, legals, values,
                          TEACHERS.index(teacher), played)
     return {"deal_id": deal_of[:kept], "view": views[:kept], "legal": legals[:kept], "values": values[:kept]}

@@ -457,14 +457,14 @@ def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
     kernel it compiles is the one the run then loads, not a second one."""
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile
-    from strategies.deals import play_batch_builtin
+    from strategies.deals import play_batch
 
     loaded = load_profile(profile)
     play = ProfileDeals(loaded.name, loaded.spec)
     play(3, 0, 20)
-    played = set(play_batch_builtin.signatures)
+    played = set(play_batch.signatures)
     play.warm_card_play()
-    assert set(play_batch_builtin.signatures) == played
+    assert set(play_batch.signatures) == played
 
 
 def test_a_first_run_compiles_in_two_processes_only_while_a_core_is_free(monkeypatch):

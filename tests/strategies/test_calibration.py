@@ -249,8 +249,9 @@ def test_a_profile_bidding_for_another_card_player_is_told_once(calibrated, tmp_
     assert told == []
     simulate(200, seed=2, profile=str(path), settings=["card_play=random"], out=tmp_path / "other", jobs=1,
              notice=told.append)
-    assert len(told) == 1 and "forehand, middlehand, rearhand bid with win probabilities fitted on the play of" \
-        " heuristic" in told[0]
+    warned = [line for line in told if "fitted on the play of" in line]   # a first run also tells its compile
+    assert len(warned) == 1 and "forehand, middlehand, rearhand bid with win probabilities fitted on the play of" \
+        " heuristic" in warned[0]
 
 
 def test_calibrating_on_learned_play_records_the_learned_player(tmp_path):

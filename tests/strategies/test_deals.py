@@ -1,7 +1,5 @@
 """Whole deals with a profile: reproducible, legal at every step, scored as the rules say."""
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -120,20 +118,3 @@ def test_declarations_stay_legal_with_bold_bidders(settings):
     for k in played_rows(c):
         Declaration(int(c["game"][k]), bool(c["hand"][k]), bool(c["schneider_announced"][k]),
                     bool(c["schwarz_announced"][k]), bool(c["ouvert"][k])).check(int(c["bid"][k]))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("settings", [[], ["forehand.card_play=learned", "middlehand.card_play=random",
-                                          "rearhand.card_play.deviation=0.2"]])
-def test_the_builtin_and_the_generic_play_loops_give_identical_games(settings):
-    """Built-in policies run in a cached kernel that calls them directly; the same policies passed
-    as functions to the generic loop must play every deal card for card the same. (Each table of
-    players compiles the generic loop anew: test_builtin_seatings.py tries more tables.)"""
-    builtin = load_profile("club", settings)
-    generic = replace(builtin, seats=tuple(
-        replace(seat, card_play=replace(seat.card_play, builtin=None)) for seat in builtin.seats))
-    assert all(seat.card_play.builtin is not None for seat in builtin.seats)
-    a = play_deals(builtin, seed=SEED, start=0, count=1500, log_tricks=True)
-    b = play_deals(generic, seed=SEED, start=0, count=1500, log_tricks=True)
-    for name, column in a.items():
-        np.testing.assert_array_equal(column, b[name], err_msg=name)

@@ -19,12 +19,12 @@ from sim.rules.cards import (
 )
 from sim.rules.deal import deal, deal_one
 from sim.rules.games import CLUBS_GAME, GRAND, HEARTS_GAME, NULL
-from sim.rules.play import play_out
 from sim.rules.rng import STREAM_PLAY, below, stream_key
 from sim.rules.tricks import STATE, legal_now, new_play, play_card, start_play, to_play
 from sim.rules.view import VIEW, seat_view, set_declaration
 from strategies.cardplay import CardPolicy, heuristic_card
 from strategies.cardplay.heuristic import HEURISTIC
+from strategies.cardplay.table import new_workspace, play_out, table_of
 from strategies.registry import StrategyError, build
 
 NO_PARAMS, NO_DATA = np.zeros(HEURISTIC.size), np.zeros(0, np.float32)
@@ -180,9 +180,16 @@ def longest_suit(hand):
     return best
 
 
-@njit  # takes the policy as an argument: numba cannot cache such a kernel (a stale cache entry breaks it)
-def play_deals(seed, count, policy, params, forehand_suit_games):
-    """Play deals ``0 .. count-1`` of ``seed`` out with ``policy`` for all seats.
+def play_deals(seed, count, deviations, forehand_suit_games):
+    """:func:`play_table` with the heuristic player at every seat, each with its deviation."""
+    table = table_of([build("card_play", "heuristic", deviation=d) for d in deviations])
+    return play_table(np.uint64(seed), count, table, table.seated, table.params, table.data, *new_workspace(8),
+                      forehand_suit_games)
+
+
+@njit
+def play_table(seed, count, table, seated, params, data, tt, stack, forehand_suit_games):
+    """Play deals ``0 .. count-1`` of ``seed`` out with the players of ``table``.
 
     With ``forehand_suit_games`` forehand plays its longest suit hand (the skat counts for
     it); otherwise the deals cycle through every game type and declarer seat, hand or
@@ -210,7 +217,7 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
             hands[declarer] = (hands[declarer] | hands[3]) & ~discard
         set_declaration(view, 1 - pick_up, ouvert, ouvert, ouvert, 18)
         start_play(state, hands[0], hands[1], hands[2], game, declarer)
-        rng = play_out(state, discard, view, policy, policy, policy, params, np.zeros((3, 1), np.float32), rng, log)
+        rng = play_out(state, discard, view, table, seated, params, data, rng, log, discard, tt, stack)
         declarer_tricks = popcount(state[STATE.won + declarer]) // 3
         if state[STATE.finished] and (state[STATE.tricks_done] == 10 or (game == NULL and declarer_tricks == 1)):
             complete += 1
@@ -220,15 +227,9 @@ def play_deals(seed, count, policy, params, forehand_suit_games):
     return complete, wins / count, points / count
 
 
-def seat_params(deviations):
-    params = np.zeros((3, HEURISTIC.size))
-    params[:, HEURISTIC.deviation] = deviations
-    return params
-
-
 @pytest.mark.slow
 def test_heuristic_plays_thousands_of_games_of_every_type_to_the_end():
-    assert play_deals(np.uint64(11), 6000, heuristic_card, seat_params([0, 0, 0]), False)[0] == 6000
+    assert play_deals(11, 6000, [0, 0, 0], False)[0] == 6000
 
 
 @pytest.mark.slow
@@ -236,7 +237,7 @@ def test_heuristic_plays_thousands_of_games_of_every_type_to_the_end():
 @given(seed=st.integers(0, 2**63), deviations=st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.0]), min_size=3, max_size=3))
 def test_heuristic_is_legal_in_positions_reached_by_random_deviations(seed, deviations):
     # play_out raises ValueError on an illegal card; deviations lead the rules into odd positions.
-    assert play_deals(np.uint64(seed), 120, heuristic_card, seat_params(deviations), False)[0] == 120
+    assert play_deals(seed, 120, deviations, False)[0] == 120
 
 
 # --- information hiding ----------------------------------------------------------------------
@@ -281,22 +282,22 @@ def test_cards_the_seat_cannot_see_do_not_change_its_view_or_its_card():
 # --- strength -------------------------------------------------------------------------------
 
 
-def forehand_suit_games(seed, params):
+def forehand_suit_games(seed, deviations):
     """(declarer win rate, declarer mean card points) of 5,000 forehand suit hand games."""
-    return play_deals(np.uint64(seed), 5000, heuristic_card, params, True)[1:]
+    return play_deals(seed, 5000, deviations, True)[1:]
 
 
 def test_heuristic_declarers_beat_random_declarers_against_the_same_defenders():
     # A random declarer is the heuristic with deviation 1: every card uniformly random.
-    heuristic = forehand_suit_games(2024, seat_params([0, 0, 0]))
-    random = forehand_suit_games(2024, seat_params([1, 0, 0]))
+    heuristic = forehand_suit_games(2024, [0, 0, 0])
+    random = forehand_suit_games(2024, [1, 0, 0])
     assert heuristic[0] - random[0] >= 0.10, (heuristic, random)
     assert heuristic[1] - random[1] >= 8, (heuristic, random)
 
 
 def test_heuristic_defenders_hold_random_declarers_lower_than_random_defenders_do():
-    against_heuristic = forehand_suit_games(7, seat_params([1, 0, 0]))
-    against_random = forehand_suit_games(7, seat_params([1, 1, 1]))
+    against_heuristic = forehand_suit_games(7, [1, 0, 0])
+    against_random = forehand_suit_games(7, [1, 1, 1])
     assert against_random[0] - against_heuristic[0] >= 0.15, (against_heuristic, against_random)
 
 

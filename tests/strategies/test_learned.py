@@ -242,24 +242,6 @@ def test_the_card_does_not_depend_on_cards_the_seat_cannot_see():
             learned_card(vb, legal_now(b), params, weights, rng)[1]
 
 
-@pytest.mark.slow
-def test_the_learned_player_plays_the_same_in_the_general_loop():
-    """With a seat of a player outside the built-in loop, deals.py plays the general loop; the learned
-    seats play there exactly what they play in the built-in loop."""
-    from dataclasses import replace
-
-    from strategies.cardplay.policy import CardPolicy
-
-    fast = play_deals(load_profile("default"), seed=8, start=0, count=60, log_tricks=True)
-    profile = load_profile("default")
-    policy = profile.seats[0].card_play
-    outside = CardPolicy("learned", policy.function, policy.params, builtin=None, data=policy.data)
-    seats = (replace(profile.seats[0], card_play=outside), *profile.seats[1:])
-    general = play_deals(replace(profile, seats=seats), seed=8, start=0, count=60, log_tricks=True)
-    assert (~fast["passed"]).sum() > 30
-    assert np.array_equal(fast["tricks"], general["tricks"])
-
-
 def test_a_damaged_part_of_a_decision_run_is_made_again_identically(decision_run, tmp_path):
     import shutil
 

@@ -14,12 +14,19 @@ from sim.rules.tricks import EFFECTIVE_SUIT, STATE, legal_now, new_play, play_ca
 from sim.rules.view import VIEW, seat_view, set_declaration
 from strategies import load_profile, play_deals
 from strategies.cardplay.pimc import pimc_card
+from strategies.cardplay.table import new_workspace
 from strategies.cardplay.world_results import played_result, world_result
 from strategies.cardplay.worlds import hand_sizes, sample_world
 from strategies.registry import build
 from tests.digests import MODEL_V5, kernel_arguments, play_digest
 
 PIMC = ["card_play=pimc", "card_play.worlds=3"]
+
+
+def pimc_choice(view, legal, params, data, rng):
+    """(rng, the PIMC player's card) with a transposition table of its own, as the first decision of a batch."""
+    tt, stack = new_workspace(16)
+    return pimc_card(view, legal, params, data, rng, np.zeros(STATE.size, np.int64), np.int64(0), tt, stack)
 
 
 def position(seed: int, index: int, game: int, declarer: int, cards: int):
@@ -121,7 +128,7 @@ def test_the_first_card_does_not_depend_on_cards_the_seat_cannot_see(player):
         assert (va == vb).all()
         rng = np.uint64(stream_key(9, index, 1))
         legal_a, legal_b = np.uint64(legal_now(a)), np.uint64(legal_now(b))  # the type the play loops pass
-        assert pimc_card(va, legal_a, params, data, rng)[1] == pimc_card(vb, legal_b, params, data, rng)[1]
+        assert pimc_choice(va, legal_a, params, data, rng)[1] == pimc_choice(vb, legal_b, params, data, rng)[1]
         compared += 1
     assert compared == 12
 
@@ -176,8 +183,8 @@ def test_a_decision_with_inference_does_not_depend_on_cards_the_seat_cannot_see(
             va, vb = view_of(a, seat, skat), view_of(b, seat, skat)
             assert (va == vb).all() and not (a == b).all()
             rng = np.uint64(stream_key(21, index, 1))
-            first = pimc_card(va, np.uint64(legal_now(a)), params, data, rng)[1]
-            assert first == pimc_card(vb, np.uint64(legal_now(b)), params, data, rng)[1]
+            first = pimc_choice(va, np.uint64(legal_now(a)), params, data, rng)[1]
+            assert first == pimc_choice(vb, np.uint64(legal_now(b)), params, data, rng)[1]
             compared += 1
     assert compared >= 12
 
@@ -335,7 +342,7 @@ def test_near_cards_are_chosen_by_the_learned_player():
             continue
         rng = np.uint64(stream_key(5, index, 1))
         cards = np.uint64(legal)  # the type the play loops pass
-        by_near, by_mean = pimc_card(view, cards, near, data, rng)[1], pimc_card(view, cards, plain, data, rng)[1]
+        by_near, by_mean = pimc_choice(view, cards, near, data, rng)[1], pimc_choice(view, cards, plain, data, rng)[1]
         assert learned_choice(view, legal, (np.int64(1) << by_near) | (np.int64(1) << by_mean), learned) == by_near
         differ += by_near != by_mean
         mine = learned_card(view, legal, plain, learned, rng)[1]
@@ -344,24 +351,6 @@ def test_near_cards_are_chosen_by_the_learned_player():
         assert learned_choice(view, legal, other & -other, learned) == int(other & -other).bit_length() - 1
         checked += 1
     assert checked > 30 and differ > 3
-
-
-@pytest.mark.slow
-def test_pimc_plays_the_same_in_the_general_loop():
-    """A PIMC player plays the same cards in the built-in loop as in the general loop (deals.py plays the
-    latter when a seat's player is outside the built-in loop), its learned model handed over as its data."""
-    from dataclasses import replace
-
-    from strategies.cardplay.policy import CardPolicy
-
-    profile = load_profile("threshold", [*PIMC, "card_play.near=0"])
-    fast = play_deals(profile, seed=6, start=3, count=8, log_tricks=True)
-    policy = profile.seats[0].card_play
-    outside = CardPolicy("pimc", policy.function, policy.params, builtin=None, data=policy.data)
-    general = play_deals(replace(profile, seats=(replace(profile.seats[0], card_play=outside), *profile.seats[1:])),
-                         seed=6, start=3, count=8, log_tricks=True)
-    assert (~fast["passed"]).sum() > 3
-    assert np.array_equal(fast["tricks"], general["tricks"])
 
 
 #: Declarations as the engine normalizes them: (hand, schneider announced, schwarz announced, ouvert).
@@ -417,17 +406,16 @@ def test_a_finished_world_played_out_scores_as_a_solved_one(score):
 def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every_seat():
     """With ``play_out`` and no trick left to the solver (``solve_last`` 0) a world's row holds, for each
     legal card, the end of the world when every seat then plays the learned player from its own view: the
-    built-in play loop's play-out with the learned player at all three seats gives the same results, card
+    play loop's play-out with the learned player at all three seats gives the same results, card
     for card."""
     from sim.rules.play import TRICK_LOG_SIZE
     from sim.rules.tricks import declarer_result
-    from strategies.cardplay.builtin import new_workspace, play_out_builtin
     from strategies.cardplay.pimc import _value_world
-    from strategies.cardplay.policy import seats_of
+    from strategies.cardplay.table import new_workspace, play_out, table_of
     from strategies.cardplay.world_results import STATS
 
     params, data = kernel_arguments(build("card_play", "pimc", solve_last=0))
-    learned = seats_of([build("card_play", "learned")] * 3)
+    learned = table_of([build("card_play", "learned")] * 3)
     tt, stack = new_workspace(12)
     world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
@@ -449,8 +437,8 @@ def test_a_world_played_out_is_each_card_followed_by_the_learned_player_at_every
             if int(legal) >> card & 1:
                 child[:] = world
                 play_card(child, card)
-                play_out_builtin(child, 0 if hand else counted, view.copy(), learned.kinds, learned.params,
-                                 learned.data, np.uint64(0), log, counted, tt, stack)
+                play_out(child, 0 if hand else counted, view.copy(), learned, learned.seated, learned.params,
+                         learned.data, np.uint64(0), log, counted, tt, stack)
                 taken, tricks = declarer_result(child, counted)
                 assert row[card] == played_result(view, taken, tricks, 0), (index, card)
                 ends.add(row[card])
@@ -465,13 +453,12 @@ def test_a_world_played_out_leaves_its_last_tricks_to_the_solver(solve_last):
     cards replayed to that trick start and solved give each legal card's value."""
     from sim.rules.play import TRICK_LOG_SIZE
     from sim.rules.tricks import STATE, declarer_result
-    from strategies.cardplay.builtin import new_workspace, play_out_builtin
     from strategies.cardplay.pimc import _value_world
-    from strategies.cardplay.policy import seats_of
+    from strategies.cardplay.table import new_workspace, play_out, table_of
     from strategies.cardplay.world_results import STATS
 
     params, data = kernel_arguments(build("card_play", "pimc", solve_last=solve_last))
-    learned = seats_of([build("card_play", "learned")] * 3)
+    learned = table_of([build("card_play", "learned")] * 3)
     tt, stack = new_workspace(12)
     world, child = np.empty(STATE.size, dtype=np.int64), np.empty(STATE.size, dtype=np.int64)
     row, stats, log = np.zeros(32), np.zeros(STATS, dtype=np.int64), np.empty(TRICK_LOG_SIZE, dtype=np.int8)
@@ -484,8 +471,8 @@ def test_a_world_played_out_leaves_its_last_tricks_to_the_solver(solve_last):
             child[:] = world
             play_card(child, card)
             whole = child.copy()
-            play_out_builtin(whole, counted, view.copy(), learned.kinds, learned.params, learned.data, np.uint64(0),
-                             log, counted, tt, stack)
+            play_out(whole, counted, view.copy(), learned, learned.seated, learned.params, learned.data,
+                     np.uint64(0), log, counted, tt, stack)
             for later in whole[STATE.order + played + 1:STATE.order + 30]:
                 if child[STATE.finished] or (child[STATE.in_trick] == 0
                                              and child[STATE.tricks_done] >= 10 - solve_last):

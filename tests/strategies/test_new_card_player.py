@@ -1,0 +1,91 @@
+"""A new kernel card player is one module and one registration: docs/writing-strategies.md's ``lowest``
+player, saved as its own module and imported, plays by name in whole deals, in a batch beside a player
+in Python, in ``simulate``, ``match`` and ``decisions``, with no other edit."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.rules.cards import nth_card, popcount
+from sim.rules.tricks import ORDER, TRUMP_MASKS, CardPlay
+from strategies import load_profile, play_deals, registry
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED, COUNT = 11, 120
+
+
+@pytest.fixture
+def lowest(tmp_path, monkeypatch):
+    """The doc's module saved in a folder of its own and imported (registered for this test only)."""
+    page = (ROOT / "docs" / "writing-strategies.md").read_text()
+    module = next(b for b in re.findall(r"```python\n(.*?)```", page, re.S) if b.startswith("# lowest_players.py"))
+    (tmp_path / "lowest_players.py").write_text(module)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    monkeypatch.delitem(__import__("sys").modules, "lowest_players", raising=False)
+    return __import__("lowest_players")
+
+
+def lowest_rank(game: int, legal: int, save_trumps: bool) -> int:
+    others = legal & ~int(TRUMP_MASKS[game])
+    cards = others if save_trumps and others else legal
+    ranked = [nth_card(cards, i) for i in range(popcount(cards))]
+    return min(ranked, key=lambda c: (ORDER[game, c], c))
+
+
+def lowest_seats_checked(games: dict, seats: dict) -> int:
+    """Replay every played game and check the cards of ``seats`` (seat -> save_trumps): the lowest rank."""
+    checked = 0
+    for k in np.flatnonzero(~games["passed"]):
+        declarer, game = int(games["declarer"][k]), int(games["game"][k])
+        hands = [int(games[c][k]) for c in ("hand_f", "hand_m", "hand_r")]
+        if not games["hand"][k]:
+            hands[declarer] = (hands[declarer] | int(games["skat"][k])) & ~int(games["discard"][k])
+        play = CardPlay(hands, game, declarer)
+        for card in (int(c) for c in games["tricks"][k] if c >= 0):
+            seat = play.to_play
+            if seat in seats:
+                assert card == lowest_rank(game, play.legal(), seats[seat]), (k, seat)
+                checked += 1
+            play.play(card)
+    return checked
+
+
+def test_a_new_kernel_player_plays_by_name_in_whole_deals(lowest):
+    profile = load_profile("club", ["forehand.card_play=lowest", "rearhand.card_play=lowest",
+                                    "rearhand.card_play.save_trumps=true"])
+    games = play_deals(profile, seed=SEED, start=0, count=COUNT, log_tricks=True)
+    assert lowest_seats_checked(games, {0: False, 2: True}) > 300
+
+
+def test_a_new_kernel_player_sits_beside_a_player_in_python(lowest):
+    from strategies.cardplay import CardPlayer
+
+    class Highest(CardPlayer):
+        def play(self, view):
+            return view.legal[-1]
+
+    registry.register("card_play", "highest_test", parameters=())(Highest)
+    profile = load_profile("club", ["forehand.card_play=lowest", "middlehand.card_play=highest_test"])
+    games = play_deals(profile, seed=SEED, start=0, count=COUNT, log_tricks=True)
+    assert lowest_seats_checked(games, {0: False}) > 150
+
+
+@pytest.mark.slow
+def test_a_new_kernel_player_plays_in_simulate_match_and_decisions(lowest, tmp_path):
+    from analysis import load_run
+    from sim.runs.decisions import log_decisions, read_decisions
+    from sim.runs.matches import match
+    from sim.runs.simulation import simulate
+
+    run = load_run(simulate(300, seed=SEED, profile="club", settings=["card_play=lowest"], out=tmp_path / "sim",
+                            jobs=1))
+    assert run.complete and run.config["profile_spec"]["forehand"]["card_play"]["name"] == "lowest"
+    played = load_run(match("club", "club", deals=40, seed=SEED, settings_a=["card_play=lowest"], card_play_only=True,
+                            out=tmp_path / "match", jobs=1))
+    assert played.complete
+    decisions = read_decisions([log_decisions(40, seed=SEED, profile="club", settings=["card_play=lowest"],
+                                              teacher="rollout", out=tmp_path / "decisions", jobs=1)])
+    assert len(decisions["deal_id"]) > 100 and np.isfinite(decisions["values"]).sum() > 200

@@ -30,10 +30,11 @@ def card_play_models(name: str, spec: dict) -> dict:
     """What a run's manifest says of the models its card players read: by seat, the first 16 hex digits
     of the SHA-256 of each model's weights (seats whose player reads none left out). The spec names a
     model only by its file, or not at all for the shipped one, whose contents another skatsim may change:
-    a run made with other weights is another run, and resuming it is refused."""
+    a run made with other weights is another run, and resuming it is refused. (A player in Python has no
+data.)"""
     seats = cached_profile(name, spec).seats
     return {seat: hashlib.sha256(np.ascontiguousarray(player.card_play.data, np.float64)).hexdigest()[:16]
-            for seat, player in zip(SEAT_NAMES, seats) if player.card_play.data is not None}
+            for seat, player in zip(SEAT_NAMES, seats) if getattr(player.card_play, "data", None) is not None}
 
 
 def with_card_play_models(described: dict, models: dict) -> dict:

@@ -17,8 +17,8 @@ A model file is a NumPy ``.npz`` of plain arrays: ``format`` (:data:`MODEL_FORMA
 (H x N_FEATURES), ``hidden_bias`` and
 ``hidden_out`` (N_CONTEXTS x H; H may be 0) and ``training`` (a JSON text saying how it was
 trained). The model travels to the kernel as the player's data (``CardPolicy.data``), laid out by
-:func:`model_data` in float32 for the processor's vector registers (:mod:`.vectors`), so the player
-runs in the built-in play loop that numba caches and in the general one.
+:func:`model_data` in float32 for the processor's vector registers (:mod:`.vectors`), and every play
+loop hands it over (:mod:`.table`).
 
 A decision scores each legal card in a fixed order: the dot product of its features with the
 context's weights; and the network, whose unit sums start, once a decision, from the context's

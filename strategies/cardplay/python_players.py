@@ -11,7 +11,7 @@ batch. Either returns cards by name (``"H10"``) or id. Registered like every car
             ...
 
 The class is the factory: its keyword arguments are the player's parameters (``--set
-card_play.NAME=VALUE``). :mod:`strategies.lockstep` plays them: the built-in players at the other
+card_play.NAME=VALUE``). :mod:`strategies.lockstep` plays them: the kernel players at the other
 seats stay in numba, and every deal of a batch waits at each decision of a Python player until that
 player has answered for all of them. An illegal card or an exception inside the player stops the run
 with a :class:`CardPlayerError` naming the player, the deal and the decision.

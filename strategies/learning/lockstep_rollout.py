@@ -3,9 +3,9 @@
 :func:`strategies.learning.teacher.log_decisions` plays each legal card out in numba, which a card
 player in Python is not. Here the games are played first (in lockstep, as every run plays them); their
 cards are replayed to keep each decision with a choice, with the play stream as it stands after the
-seat's choice (the built-in seats choose again, and so draw as they did); then every legal card of
+seat's choice (the kernel players' seats choose again, and so draw as they did); then every legal card of
 a block of decisions is played out at once by :func:`strategies.lockstep.play_in_lockstep` from that
-stream, the built-in seats in numba and the seats in Python asked for all the play-outs waiting on
+stream, the kernel players' seats in numba and the seats in Python asked for all the play-outs waiting on
 them. Each card is valued by the end it leads to, on the teacher's scale.
 """
 

@@ -167,8 +167,8 @@ def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json):
     """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
-    from sim.commands.hand import HandError, advice, judge_hand, read_hand
     from sim.runs.compiling import compiles_told
+    from sim.runs.hands import HandError, advice, judge_hand, read_hand
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 

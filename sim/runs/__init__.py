@@ -19,6 +19,8 @@ The runs:
   hands, checked, recorded and built once a process;
 - :mod:`sim.runs.simulation`: a profile's run (``simulate``);
 - :mod:`sim.runs.matches`: a duplicate match between two profiles (``match``);
+- :mod:`sim.runs.tournaments`: every pair of several profiles in such a match (``play_tournament``;
+  :func:`analysis.rank_tournament` ranks them);
 - :mod:`sim.runs.decisions`: card decisions valued by a teacher, and reading them back;
 - :mod:`sim.runs.calibrating`: a profile that bids and declares by expected score, fitted on
   declare-mode runs and refitted on its own (``calibrate``);

@@ -35,8 +35,7 @@ from __future__ import annotations
 import polars as pl
 
 from sim.rules.cards import SEAT_NAMES
-from sim.rules.games import GAME_NAMES
-from sim.runs.schema import evaluator_column
+from sim.runs.schema import evaluator_column, game_id
 
 from .deal_groups import deal_group
 from .runs import Run
@@ -46,15 +45,6 @@ BIDDER_SCORE = "bidder"  # declare mode's evaluator_score column: the profile bi
 
 RESULT_COLUMNS = ("hand", "ouvert", "schneider_announced", "schwarz_announced", "matadors", "won",
                   "schneider", "schwarz", "overbid", "game_value", "score")
-
-
-def game_id() -> pl.Expr:
-    """The ``game`` dictionary column as its id 0..5; null for a passed-in deal (labelled ``passed``
-    since schema version 3, null before)."""
-    game = pl.lit(None, pl.Int8)
-    for number, name in reversed(list(enumerate(GAME_NAMES))):  # comparing labels reads no string
-        game = pl.when(pl.col("game") == name).then(pl.lit(number, pl.Int8)).otherwise(game)
-    return game.alias("game")
 
 
 def evaluator_columns(run: Run) -> dict[str, str]:

@@ -28,27 +28,14 @@ import warnings
 import numpy as np
 import polars as pl
 
-Z95 = 1.959963984540054
+from sim.statistics import Z95, wilson
+
 NORMAL_FROM = 500
 #: The fewest games (independent units: deals in declare mode) a mean is given an interval for.
 MIN_GAMES = 30
 TOO_FEW = "too few"
 BOOTSTRAP_REPLICATES = 2000
 BOOTSTRAP_SEED = 20240601
-
-
-def wilson(won, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval (low, high) of ``won`` successes in ``n`` trials; NaN where n is 0."""
-    won, n = np.asarray(won, dtype=float), np.asarray(n, dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        centre = (won + z * z / 2) / (n + z * z)
-        half = z / (n + z * z) * np.sqrt(won * (n - won) / n + z * z / 4)
-        empty = n <= 0
-        low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)  # rounding
-        # exact ends: no win gives 0 (not 1e-20), every game won gives 1
-        low, high = np.where(won <= 0, 0.0, low), np.where(won >= n, 1.0, high)
-        low, high = np.where(empty, np.nan, low), np.where(empty, np.nan, high)
-    return (float(low), float(high)) if low.ndim == 0 else (low, high)
 
 
 def add_rate(df: pl.DataFrame, count: str, n: str, name: str) -> pl.DataFrame:

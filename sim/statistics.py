@@ -1,6 +1,7 @@
-"""Logistic fits of a win probability, and the scores of such probabilities: the statistics the
-strategies (:mod:`strategies.calibration`) and the analysis (:mod:`analysis.evaluator_comparison`)
-share. numpy only; it imports nothing of the toolkit.
+"""Logistic fits of a win probability, the scores of such probabilities and the interval of a rate:
+the statistics the strategies (:mod:`strategies.calibration`), the runs and the analysis
+(:mod:`analysis.evaluator_comparison`, :mod:`analysis.intervals`) share. numpy only; it imports
+nothing of the toolkit.
 
 Both fits model P(won) = 1 / (1 + exp(-(intercept + x @ coef))) by Newton's method, but they
 fit different data, so they are two functions:
@@ -15,13 +16,16 @@ fit different data, so they are two functions:
 Each keeps the arithmetic its numbers were made with: the shipped profiles were fitted by the
 first, the analysis tables by the second.
 
-:func:`brier` and :func:`log_loss` score probabilities against the games won and lost.
+:func:`brier` and :func:`log_loss` score probabilities against the games won and lost, and
+:func:`wilson` gives a rate's 95% interval.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+#: The two-sided 95% quantile of the normal distribution.
+Z95 = 1.959963984540054
 #: Newton steps of :func:`fit_logistic`, at most, and its ridge penalty (per row).
 NEWTON_STEPS = 25
 RIDGE = 1e-4
@@ -137,3 +141,20 @@ def log_loss(p: np.ndarray, won: np.ndarray, lost: np.ndarray) -> np.ndarray:
     """The mean negative log-likelihood of the outcomes under ``p``, counted as for :func:`brier`."""
     p = np.clip(p, 1e-12, 1 - 1e-12)
     return -(won * np.log(p) + lost * np.log(1 - p)).sum(-1) / (won + lost).sum(-1)
+
+
+# --- the interval of a rate ------------------------------------------------------------------
+
+
+def wilson(won, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval (low, high) of ``won`` successes in ``n`` trials; NaN where n is 0."""
+    won, n = np.asarray(won, dtype=float), np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        centre = (won + z * z / 2) / (n + z * z)
+        half = z / (n + z * z) * np.sqrt(won * (n - won) / n + z * z / 4)
+        empty = n <= 0
+        low, high = np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)  # rounding
+        # exact ends: no win gives 0 (not 1e-20), every game won gives 1
+        low, high = np.where(won <= 0, 0.0, low), np.where(won >= n, 1.0, high)
+        low, high = np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+    return (float(low), float(high)) if low.ndim == 0 else (low, high)

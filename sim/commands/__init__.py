@@ -9,10 +9,8 @@
 - :mod:`sim.commands.playing`: ``simulate``, ``match``, ``tournament``, ``hand`` and ``strategies``;
 - :mod:`sim.commands.run_folders`: ``import iss``, ``show``, ``verify`` and ``analyze``;
 - :mod:`sim.commands.learn`: ``calibrate``, ``decisions`` and ``train card-play``;
-- behind the commands: :mod:`sim.commands.show` (one deal of a run as a person reads it),
-  :mod:`sim.commands.hand` (what one hand is worth), :mod:`sim.commands.calibrate` (fitting a
-  calibrated profile), :mod:`sim.commands.tournament` (every pair of several profiles in a
-  duplicate match) and :mod:`sim.commands.results` (match and tournament results as text and JSON).
+- behind the commands, what they print: :mod:`sim.commands.show` (one deal of a run as a person
+  reads it) and :mod:`sim.commands.results` (match and tournament results as text and JSON).
 """
 
 import os

@@ -34,7 +34,7 @@ def calibrate(runs, out, rounds, deals, seed, margin, objective, jobs):
     """Fit the win, schneider and schwarz probabilities of every game on RUNS (declare-mode runs of every
     variant: skatsim simulate --mode declare --variants all) and write a profile whose bidder and
     declarer choose by expected Seeger-Fabian score. Prints each fit's Brier scores on held-out deals."""
-    from sim.commands.calibrate import calibrate as fit_profile
+    from sim.runs.calibrating import calibrate as fit_profile
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 

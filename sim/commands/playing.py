@@ -131,17 +131,18 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
     Writes standings.csv, pairs.csv, tournament.png and summary.md to the tournament folder; running the same
     command again resumes the matches not finished (and grows them with more --deals).
     """
-    from analysis import AnalysisError
+    from analysis import AnalysisError, rank_tournament
     from sim.commands.results import tournament_json, tournament_text
-    from sim.commands.tournament import play_tournament
+    from sim.runs.tournaments import play_tournament
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
     matches = len(players) * (len(players) - 1) // 2
     with writing_run(matches * deals, out, ProfileError, StrategyError, AnalysisError) as update:
-        result = play_tournament(players, deals=deals, seed=seed, card_play_only=card_play_only, settings=settings,
+        played = play_tournament(players, deals=deals, seed=seed, card_play_only=card_play_only, settings=settings,
                                  out=out, jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix,
                                  where=where)
+        result = rank_tournament(played)
     click.echo(tournament_json(result) if as_json else tournament_text(result))
 
 
@@ -167,8 +168,8 @@ def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json):
     """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
-    from sim.commands.hand import HandError, advice, judge_hand, read_hand
     from sim.runs.compiling import compiles_told
+    from sim.runs.hands import HandError, advice, judge_hand, read_hand
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 

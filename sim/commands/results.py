@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from sim.commands.tournament import Tournament
+from analysis.tournament import Tournament
 
 
 def match_text(row: dict, splits, folder) -> str:

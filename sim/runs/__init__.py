@@ -19,7 +19,13 @@ The runs:
   hands, checked, recorded and built once a process;
 - :mod:`sim.runs.simulation`: a profile's run (``simulate``);
 - :mod:`sim.runs.matches`: a duplicate match between two profiles (``match``);
+- :mod:`sim.runs.tournaments`: every pair of several profiles in such a match (``play_tournament``;
+  :func:`analysis.rank_tournament` ranks them);
 - :mod:`sim.runs.decisions`: card decisions valued by a teacher, and reading them back;
+- :mod:`sim.runs.calibrating`: a profile that bids and declares by expected score, fitted on
+  declare-mode runs and refitted on its own (``calibrate``);
+- :mod:`sim.runs.hands`: what one hand is worth, every game played out over deals of the unseen
+  cards (``judge_hand``);
 - :mod:`sim.runs.kinds`: the kinds of runs by mode, each play rebuilt from its manifest, and repair.
 
 Imports the rules engine, the solver and the strategies; never analysis, the importers

@@ -1,8 +1,9 @@
 """The columns of a run's parts: their names, Arrow types and labels, one set a mode, versioned.
 
 Every part of a run has exactly the same columns and types (documented in docs/schema.md),
-versioned by :data:`SCHEMA_VERSION`; :func:`to_arrow` makes a part's columns into them. The
-runner and the importers write them, and analysis reads them.
+versioned by :data:`SCHEMA_VERSION`; :func:`to_arrow` makes a part's columns into them, and
+:func:`game_id` reads the game labels back as ids. The runner and the importers write them, and
+analysis and calibration read them.
 
 This module imports only the rules engine.
 """
@@ -110,6 +111,18 @@ def game_labels(ids: np.ndarray, unknown: np.ndarray | None = None) -> pa.Array:
     ids = np.asarray(ids, dtype=np.int8)
     ids = np.where(ids < 0, GAME_LABELS.index(PASSED), ids).astype(np.int8)
     return pa.DictionaryArray.from_arrays(pa.array(ids, mask=unknown, type=pa.int8()), pa.array(GAME_LABELS))
+
+
+def game_id():
+    """The ``game`` dictionary column as a polars expression of its id 0..5; null for a passed-in deal
+    (labelled ``passed`` since schema version 3, null before). polars is imported here, when a reader
+    asks, and not with the module: the runs write their parts without it."""
+    import polars as pl
+
+    game = pl.lit(None, pl.Int8)
+    for number, name in reversed(list(enumerate(GAME_NAMES))):  # comparing labels reads no string
+        game = pl.when(pl.col("game") == name).then(pl.lit(number, pl.Int8)).otherwise(game)
+    return game.alias("game")
 
 
 def to_arrow(columns: dict, mode: str, source: str = SIMULATION) -> pa.Table:

@@ -76,15 +76,15 @@ def test_show_of_a_run_whose_strategy_is_no_longer_installed_is_one_line(tmp_pat
 
 
 def test_hand_says_when_its_kernels_compile(tmp_path, monkeypatch):
-    from sim.commands import hand
+    from sim.runs import hands
     from sim.runs.compiling import COMPILING
 
     (tmp_path / "hand_kernel.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef one():\n    return 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     import hand_kernel
 
-    judged = hand.judge_hand
-    monkeypatch.setattr(hand, "judge_hand", lambda *args, **asked: (hand_kernel.one(), judged(*args, **asked))[1])
+    judged = hands.judge_hand
+    monkeypatch.setattr(hands, "judge_hand", lambda *args, **asked: (hand_kernel.one(), judged(*args, **asked))[1])
     result = stdout_runner().invoke(main, ["hand", "CJ SJ HA H10 HK H9 H8 SA CA D7", "--deals", "20", "--json"])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == COMPILING and "compiled in" in result.stderr

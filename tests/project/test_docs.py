@@ -1,5 +1,7 @@
-"""The documents point at files that exist and describe the profiles as they ship."""
+"""The documents point at files that exist, import what exists and describe the profiles as they ship."""
 
+import ast
+import importlib.util
 import re
 from pathlib import Path
 
@@ -16,6 +18,24 @@ def test_every_file_a_document_names_exists():
     missing = {f"{doc.name}: {name}" for doc in DOCUMENTS for name in NAMED_FILE.findall(doc.read_text())
                if not (ROOT / name).exists() and name not in WRITTEN_BY_THE_READER}
     assert not missing, sorted(missing)
+
+
+def test_every_name_a_python_example_imports_from_the_toolkit_exists():
+    """The Python examples of the documents import from where the names live (the examples that play
+    deals are run by the tests of what they show; this one only imports)."""
+    written = {name.removesuffix(".py").replace("/", ".") for name in WRITTEN_BY_THE_READER}
+    missing = []
+    for doc in DOCUMENTS:
+        for block in re.findall(r"```python\n(.*?)```", doc.read_text(), re.S):
+            for node in ast.walk(ast.parse(block)):
+                if (not isinstance(node, ast.ImportFrom) or node.level or node.module in written
+                        or node.module.split(".")[0] not in ("sim", "strategies", "analysis")):
+                    continue
+                module = importlib.import_module(node.module)
+                missing += [f"{doc.name}: from {node.module} import {alias.name}" for alias in node.names
+                            if not hasattr(module, alias.name)
+                            and importlib.util.find_spec(f"{node.module}.{alias.name}") is None]
+    assert not missing, missing
 
 
 def test_the_evaluator_guide_says_which_profile_bids_on_thresholds():

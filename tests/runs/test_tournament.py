@@ -6,19 +6,21 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from analysis import load_run, match_result
+from analysis import load_run, match_result, rank_tournament
+from analysis.tournament import PAIRS, PLOT, STANDINGS, SUMMARY
 from sim.commands.cli import main
-from sim.commands.tournament import PAIRS, PLOT, STANDINGS, SUMMARY, pair_folder, play_tournament
 from sim.runs import RunError
 from sim.runs.folder import read_manifest
 from sim.runs.matches import match
+from sim.runs.tournaments import pair_folder, play_tournament
 
 PLAYERS = ("threshold", "random", "threshold@bidder.aggressiveness=2")
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    return play_tournament(PLAYERS, deals=12, seed=5, out=tmp_path_factory.mktemp("t") / "cup", jobs=1, chunk_size=6)
+    return rank_tournament(play_tournament(PLAYERS, deals=12, seed=5, out=tmp_path_factory.mktemp("t") / "cup", jobs=1,
+                                           chunk_size=6))
 
 
 def test_every_pair_plays_one_match_in_its_own_folder(played):
@@ -57,7 +59,8 @@ def test_the_standings_rank_by_points_against_the_field_which_add_up_to_zero(pla
 
 
 def test_two_players_give_exactly_their_match(tmp_path):
-    result = play_tournament(["threshold", "random"], deals=15, seed=2, out=tmp_path / "t", jobs=1, chunk_size=15)
+    result = rank_tournament(play_tournament(["threshold", "random"], deals=15, seed=2, out=tmp_path / "t", jobs=1,
+                                             chunk_size=15))
     alone = match_result(load_run(match("threshold", "random", deals=15, seed=2, out=tmp_path / "m", jobs=1,
                                         chunk_size=15))).row(0, named=True)
     first = result.standings.filter(pl.col("player") == "threshold").row(0, named=True)
@@ -70,13 +73,13 @@ def test_a_tournament_resumes_a_match_cut_short(played, tmp_path):
     folder = tmp_path / "cup"
     play_tournament(PLAYERS, deals=12, seed=5, out=folder, jobs=1, chunk_size=6)
     (pair_folder(folder, PLAYERS[1], PLAYERS[2]) / "part-00001.parquet").unlink()
-    again = play_tournament(PLAYERS, deals=12, seed=5, out=folder, jobs=1, chunk_size=6)
+    again = rank_tournament(play_tournament(PLAYERS, deals=12, seed=5, out=folder, jobs=1, chunk_size=6))
     assert again.standings.equals(played.standings)
 
 
 def test_card_play_only_bids_as_the_first_player_in_every_match(tmp_path):
-    result = play_tournament(["threshold", "random", "threshold@card_play=random"], deals=10, seed=3,
-                             card_play_only=True, out=tmp_path / "t", jobs=1, chunk_size=10)
+    result = rank_tournament(play_tournament(["threshold", "random", "threshold@card_play=random"], deals=10, seed=3,
+                                             card_play_only=True, out=tmp_path / "t", jobs=1, chunk_size=10))
     auctions = [pl.read_parquet(pair_folder(result.folder, r["a"], r["b"]) / "part-*.parquet")
                 .sort("deal_id", "seating").select("deal_id", "declarer", "bid", "game", "discard")
                 for r in result.pairs.iter_rows(named=True)]

@@ -9,11 +9,11 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from sim.commands.calibrate import calibrate, fit, load_rows, toml_text
 from sim.commands.cli import main
-from sim.commands.hand import judge_hand, read_hand
 from sim.rules.cards import parse_hand
 from sim.rules.games import GAME_NAMES, Declaration
+from sim.runs.calibrating import calibrate, fit, load_rows, toml_text
+from sim.runs.hands import judge_hand, read_hand
 from sim.runs.simulation import simulate
 from strategies import load_profile, play_deals
 from strategies.calibration import FEATURES, MONOTONE, Model, features

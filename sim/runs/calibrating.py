@@ -1,13 +1,19 @@
-"""``skatsim calibrate``: fit the win, schneider and schwarz probabilities of
+"""A calibrated profile: fit the win, schneider and schwarz probabilities of
 :mod:`strategies.calibration` on declare-mode runs and write a profile that bids and
-declares by expected score (:mod:`strategies.expected`).
+declares by expected score (:mod:`strategies.expected`); ``skatsim calibrate`` calls it.
 
 The runs must try every variant of every game (``skatsim simulate --mode declare
 --variants all``), so that no auction or declarer's choice selects the rows. Deals whose
 number ends in 0 or 5 are held out: the fit's Brier score and reliability are measured on
 them. With ``rounds``, the new profile plays a fresh declare-mode run and the model is
 fitted again, since the profile's own play may change the odds; the report says how far
-the fit moved.
+the fit moved::
+
+    from sim.runs.calibrating import calibrate
+    from sim.runs.simulation import simulate
+    run = simulate(100_000, seed=1, profile="threshold", mode="declare", variants="all", out="results/fit-run")
+    for summary in calibrate([run], "my-calibrated.toml", rounds=1):   # one per fit
+        print(summary["round"], summary["brier"])
 """
 
 from __future__ import annotations
@@ -21,11 +27,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.games import game_id
 from sim.rules.deal import deal_batch
 from sim.runs import RunError
 from sim.runs.atomic import temporary_beside
 from sim.runs.folder import part_name, read_manifest
+from sim.runs.schema import game_id
 from sim.runs.simulation import simulate
 from sim.statistics import brier
 from strategies.calibration import GROUPS, Logistic, Model, features, key, reliability

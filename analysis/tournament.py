@@ -1,17 +1,13 @@
-"""``skatsim tournament``: several profiles, every pair in a duplicate match; one table, a ranking, a plot.
+"""The standings of a tournament (``skatsim tournament``): every player over all its duplicate matches.
 
-Each pair of players plays a duplicate match (:func:`sim.runs.matches.match_profiles`) of the
-same deals into its own run folder under the tournament's folder, so a tournament resumes as a
-match does (and grows with more deals). :mod:`analysis.match` gives each pair's result. A
-player's standing is its Seeger-Fabian points per game over all its matches, and those points
-less its opponents' in the same games ("against the field": the mean of its pairwise
-differences, since every match has the same games); each has a 95% percentile bootstrap
-interval over deals, a deal's plays in every match resampled together (the matches share the
-deals). The players are ranked by the difference against the field.
-
-A player is a profile name or TOML file, optionally followed by settings, each after an ``@``:
-``default@card_play=pimc@card_play.worlds=8``. With ``card_play_only`` every seat of every match
-bids, discards and declares as the first player does, and only the card play differs.
+A tournament (:func:`sim.runs.tournaments.play_tournament`) plays every pair of its players in a
+duplicate match of the same deals, each into its own run folder; :mod:`analysis.match` gives each
+pair's result. A player's standing is its Seeger-Fabian points per game over all its matches, and
+those points less its opponents' in the same games ("against the field": the mean of its pairwise
+differences, since every match has the same games); each has a 95% percentile bootstrap interval
+over deals, a deal's plays in every match resampled together (the matches share the deals). The
+players are ranked by the difference against the field. :func:`rank_tournament` computes the
+standings and the pairs and writes them to the tournament's folder.
 """
 
 from __future__ import annotations
@@ -23,21 +19,19 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis import load_run, match_result
-from analysis.intervals import bootstrap_ratio
-from analysis.match import per_deal
 from sim.runs import RunError
-from sim.runs.atomic import make_folder, temporary_beside
-from sim.runs.conditional import dealing_suffix, run_dealing
-from sim.runs.folder import default_folder, settings_suffix
-from sim.runs.matches import match_profiles
-from strategies.profiles import Profile, build_profile, load_profile
+from sim.runs.atomic import temporary_beside
+
+from .intervals import bootstrap_ratio
+from .match import match_result, per_deal
+from .runs import load_run
 
 STANDINGS, PAIRS, PLOT, SUMMARY = "standings.csv", "pairs.csv", "tournament.png", "summary.md"
 
 
 @dataclass(frozen=True)
 class Tournament:
+    """A tournament's result: its players, the deals of every match, and the tables."""
     folder: Path
     players: tuple[str, ...]
     _: KW_ONLY
@@ -47,73 +41,15 @@ class Tournament:
     pairs: pl.DataFrame       # one row per match: A, B and A - B with its interval
 
 
-def read_player(text: str) -> tuple[str, list[str]]:
-    """``PROFILE[@SETTING...]`` as the profile and its settings."""
-    profile, *settings = text.split("@")
-    if not profile.strip() or not all(s.strip() for s in settings):
-        raise RunError(f"player {text!r} is not PROFILE or PROFILE@ROLE=NAME@ROLE.PARAM=VALUE")
-    return profile.strip(), [s.strip() for s in settings]
-
-
-def load_players(players, settings=(), card_play_only: bool = False) -> list[Profile]:
-    """Each player's profile, named as the player is written; in a card-play-only tournament every
-    profile bids, discards and declares as the first one does."""
-    if len(players) < 2:
-        raise RunError("a tournament needs two players or more")
-    twice = next((p for i, p in enumerate(players) if p in players[:i]), None)
-    if twice is not None:
-        raise RunError(f"player {twice!r} is named twice")
-    loaded = []
-    for player in players:
-        profile, own = read_player(player)
-        loaded.append(load_profile(profile, [*settings, *own]))
-    if card_play_only:
-        first = loaded[0].spec
-        loaded = [build_profile(p.name, {seat: {**first[seat], "card_play": p.spec[seat]["card_play"]}
-                                         for seat in first}) for p in loaded]
-    return [Profile(player, p.description, p.spec, p.seats) for player, p in zip(players, loaded)]
-
-
-def pair_folder(folder: Path, a: str, b: str) -> Path:
-    """The run folder of the match between players ``a`` and ``b`` in the tournament's ``folder``."""
-    return Path(folder) / f"{settings_suffix([a])[1:]}-vs-{settings_suffix([b])[1:]}"
-
-
-def play_tournament(players, *, deals: int = 2000, seed: int = 0, card_play_only: bool = False, settings=(),
-                    out=None, jobs: int | None = None, chunk_size: int = 500, progress=None,
-                    notice=None, fix=(), where: str | None = None) -> Tournament:
-    """Play every pair of ``players`` (profile names or files, with ``@`` settings) in a duplicate
-    match of ``deals`` deals (only deals with the cards ``fix`` fixed that meet ``where``, as
-    :func:`sim.runs.simulation.simulate`); write the standings, the pairs and the plot to the
-    tournament's folder and return them. Running it again resumes the matches not finished."""
-    players = tuple(players)
-    profiles = load_players(players, settings, card_play_only)
-    dealing = run_dealing(fix, where)
-    kind = "tournament-card-play" if card_play_only else "tournament"
-    named = settings_suffix(settings) + dealing_suffix(dealing)
-    folder = Path(out) if out is not None else default_folder(f"{kind}{settings_suffix(players)}", seed=seed,
-                                                              deals=deals, settings=named)
-    make_folder(folder)
-    pairs = [(i, j) for i in range(len(players)) for j in range(i + 1, len(players))]
-    folders = {}
-    for k, (i, j) in enumerate(pairs):
-        folders[i, j] = match_profiles(profiles[i], profiles[j], deals=deals, seed=seed, card_play_only=card_play_only,
-                                       out=pair_folder(folder, players[i], players[j]), jobs=jobs,
-                                       chunk_size=chunk_size, notice=notice, dealing=dealing,
-                                       progress=_of_all(progress, before=k * deals, total=len(pairs) * deals))
-    standings, pair_results = results(players, folders)
-    result = Tournament(folder, players, deals=deals, card_play_only=card_play_only, standings=standings,
-                        pairs=pair_results)
+def rank_tournament(played) -> Tournament:
+    """The standings and the pairs of a tournament whose matches are played (``played``: what
+    :func:`sim.runs.tournaments.play_tournament` returns), written to its folder as ``standings.csv``,
+    ``pairs.csv``, ``tournament.png`` and ``summary.md``, and returned."""
+    standings, pairs = results(played.players, played.matches)
+    result = Tournament(played.folder, played.players, deals=played.deals, card_play_only=played.card_play_only,
+                        standings=standings, pairs=pairs)
     write_results(result)
     return result
-
-
-def _of_all(progress, *, before: int, total: int):
-    """The progress of one match told as that of the whole tournament: ``before`` deals of the matches
-    before it done, ``total`` in all."""
-    if progress is None:
-        return None
-    return lambda done, _, rate, **named: progress(before + done, total, rate, **named)
 
 
 def results(players, folders: dict) -> tuple[pl.DataFrame, pl.DataFrame]:

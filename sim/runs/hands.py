@@ -1,4 +1,4 @@
-"""``skatsim hand``: what one hand is worth, by simulation.
+"""What one hand is worth, by simulation (``skatsim hand`` prints it).
 
 For ten cards at a seat (and the skat, if it is known), the unseen cards are dealt N
 times (seeded; deal ``i`` is a pure function of the seed and ``i``): a run's dealing with
@@ -8,7 +8,12 @@ declared in every variant (picked up with the profile's discard, or hand; null p
 hand, ouvert and ouvert hand) and played out by the profile's card players at all three
 seats. Each variant's win rate (Wilson interval), expected Seeger-Fabian score at 18,
 schneider rate, and the highest bid at which its expected score stays positive are the
-answer; the best variant is the advice, or passing when none scores above 0.
+answer; the best variant is the advice, or passing when none scores above 0::
+
+    from sim.runs.hands import advice, judge_hand, read_hand
+    cards, seat, skat = read_hand("CJ SJ HA H10 HK H9 H8 SA CA D7", "forehand", None)
+    table = judge_hand(cards, seat, skat, deals=2000, seed=0, profile="default")   # one row per variant
+    print(advice(table))
 """
 
 from __future__ import annotations
@@ -16,13 +21,13 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.intervals import wilson
 from sim.rules.auction import BID_VALUES
 from sim.rules.cards import SEAT_NAMES, CardError, format_hand, parse_hand
 from sim.rules.games import GAME_NAMES, NULL, Declaration
 from sim.rules.scoring import seeger_fabian_at_bid
 from sim.runs import RunError
 from sim.runs.conditional import dealt, run_dealing
+from sim.statistics import wilson
 from strategies.deals import RESULT_COLUMNS, VARIANTS, declare_variant, play_and_score
 from strategies.profiles import load_profile
 
@@ -90,6 +95,8 @@ def _judged(variant: tuple[int, bool, bool], result: dict) -> dict:
 
 
 def advice(table: pl.DataFrame) -> str:
+    """What to do with the hand, in one line: play the first variant of ``table`` (:func:`judge_hand`'s,
+    best first), with its win rate, expected score and highest bid; or pass when it is worth no bid."""
     best = table.row(0, named=True)
     if best["expected_sf"] <= 0 or best["bid_up_to"] == 0:
         return "pass: no game is worth playing from this seat (expected score at most 0)"

@@ -89,3 +89,34 @@ def test_a_new_kernel_player_plays_in_simulate_match_and_decisions(lowest, tmp_p
     decisions = read_decisions([log_decisions(40, seed=SEED, profile="club", settings=["card_play=lowest"],
                                               teacher="rollout", out=tmp_path / "decisions", jobs=1)])
     assert len(decisions["deal_id"]) > 100 and np.isfinite(decisions["values"]).sum() > 200
+
+
+def test_a_table_refuses_what_no_loop_can_seat_in_one_line():
+    """A kernel the loops cannot import by name, or a player that reads a model given none, is refused
+    before anything is played, naming the player."""
+    from numba import njit
+
+    from strategies.cardplay import CardPolicy, KernelPlayer
+    from strategies.cardplay.table import table_of
+
+    @njit
+    def nested(view, legal, params, data, rng):
+        return rng, 0
+
+    with pytest.raises(registry.StrategyError, match="card player 'nested': its kernel must be a numba function"):
+        table_of([CardPolicy("nested", nested)] * 3)
+    reads = registry.build("card_play", "learned")
+    without = CardPolicy("learned", KernelPlayer(reads.function, reads_model=True))
+    with pytest.raises(registry.StrategyError, match="card player 'learned' reads a model, and none was given"):
+        table_of([reads, reads, without])
+
+
+def test_a_table_seats_each_player_once_with_each_seats_own_row():
+    """Seats that share a player share its kernel in the table, and each keeps its own parameters."""
+    from strategies.cardplay.table import table_of
+
+    players = [registry.build("card_play", "heuristic", deviation=d) for d in (0.0, 0.5)] + \
+        [registry.build("card_play", "learned")]
+    table = table_of(players)
+    assert len(table.players) == 2 and list(table.seated) == [0, 0, 1]
+    assert table.params[1, 0] == 0.5 and not table.searches and table.data[2].any() and not table.data[0].any()

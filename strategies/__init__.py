@@ -8,9 +8,9 @@
   :mod:`strategies.calibration` and :mod:`strategies.expected`: bidding and declaring by
   expected score on fitted win probabilities; :mod:`strategies.discarding`,
   :mod:`strategies.declaring`: the discard and the declaration;
-- :mod:`strategies.cardplay`: the card players, one module each, and their cached play loop;
+- :mod:`strategies.cardplay`: the card players, one module each, and the table every play loop seats them at;
 - :mod:`strategies.one_hand`: bidders, discarders and declarers written for one hand in plain Python;
-- :mod:`strategies.deals`: whole deals in bulk, played by the players a profile seats, and
+- :mod:`strategies.whole_deals`: whole deals in bulk, played by the players a profile seats, and
   :mod:`strategies.lockstep`, its play loop for card players written in Python;
 - :mod:`strategies.learning`: the teachers and the training of the learned card player.
 
@@ -21,10 +21,10 @@ statistics (:mod:`sim.statistics`), the rules engine (:mod:`sim.rules`) and the 
 
 from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (registers built-ins)
 from .cardplay.python_players import BatchCardPlayer, CardPlayer
-from .deals import play_deals
 from .one_hand import HandBidder, HandDeclaration, HandDeclarer, HandDiscarder, HandPlan
 from .profiles import Profile, load_profile, profile_names
 from .registry import StrategyError, build, logged_evaluators, names, register
+from .whole_deals import play_deals
 
 __all__ = ["Profile", "load_profile", "profile_names", "StrategyError", "build", "logged_evaluators", "names",
            "register", "play_deals", "CardPlayer", "BatchCardPlayer", "HandBidder", "HandDiscarder", "HandDeclarer",

@@ -7,7 +7,7 @@ its seat: a :class:`BatchCardPlayer` in one call with the :class:`SeatViews` of 
 :class:`CardPlayer` one :class:`SeatView` at a time. numba checks and plays the cards, and the loop
 goes on until every game is over. A deal's cards are the ones ``play_out`` plays for the same
 choices: the same rules kernels, the same random stream for the kernel players' seats.
-:func:`strategies.deals.play_batch_python` sets the games up and scores them.
+:func:`strategies.whole_deals.play_batch_python` sets the games up and scores them.
 """
 
 from __future__ import annotations

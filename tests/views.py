@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.rules.deal import deal
+from sim.rules.shuffle import deal
 from sim.rules.tricks import new_play
 from sim.rules.view import VIEW, seat_view, set_declaration
 

@@ -98,7 +98,7 @@ def verify(run, repair, jobs):
         if damaged and not repair:
             fail(f"{run}: {len(damaged)} damaged part(s); run `skatsim verify {run} --repair` to make them again")
         if damaged:
-            from sim.runs.kinds import repair as repair_run
+            from sim.runs.modes import repair as repair_run
 
             repair_run(Path(run), jobs=jobs)
             manifest = read_manifest(Path(run))

@@ -22,10 +22,10 @@ from sim.rules.tricks import CardPlay
 from sim.runs import RunError
 from sim.runs.conditional import asked_of, dealt
 from sim.runs.folder import check_part, part_name, read_manifest
-from sim.runs.kinds import play_of
+from sim.runs.modes import play_of
 from sim.runs.schema import SEATINGS, SIMULATION
-from strategies.deals import declare_every_game, play_deals
 from strategies.profiles import build_profile
+from strategies.whole_deals import declare_every_game, play_deals
 
 SEAT_LETTERS = "FMR"
 #: Logged columns a regenerated deal must match.

@@ -4,13 +4,13 @@ conditional distribution of the uniform deal.
 Deal ``i`` of a run is a pure function of the seed, the dealing and ``i``, whatever the batch
 it is made in. :class:`Dealing` chooses the sampler:
 
-- nothing fixed and no condition: the uniform deal of :func:`sim.rules.deal.deal_batch`;
-- fixed cards: the other cards dealt uniformly into the open places (:func:`sim.rules.deal.deal_by_counts`);
+- nothing fixed and no condition: the uniform deal of :func:`sim.rules.shuffle.deal_batch`;
+- fixed cards: the other cards dealt uniformly into the open places (:func:`sim.rules.shuffle.deal_by_counts`);
 - a condition whose features all count cards (every feature but ``eval``), or the part of it joined by
-  ``and`` that does: drawn directly and exactly by its count tables (:mod:`sim.rules.deal_counts`),
+  ``and`` that does: drawn directly and exactly by its count tables (:mod:`sim.rules.count_tables`),
   whatever its share of the deals;
 - the rest of a condition (``eval``, or counts with too many tables): by rejection. Deal ``i``'s
-  candidates come from its own streams (attempt 0, 1, ..., :func:`sim.rules.deal.attempt_key`), each
+  candidates come from its own streams (attempt 0, 1, ..., :func:`sim.rules.shuffle.attempt_key`), each
   drawn as above, and the first that meets the rest is the deal; the candidates are tested many at a
   time with numpy.
 
@@ -37,8 +37,8 @@ from .conditions import (
     joined,
     parse,
 )
-from .deal import DEAL_ORDER, PART_SIZES, check_deal_numbers, deal_batch, deal_candidates
-from .deal_counts import CountTables, count_tables, deals_with
+from .count_tables import CountTables, count_tables, deals_with
+from .shuffle import DEAL_ORDER, PART_SIZES, check_deal_numbers, deal_batch, deal_candidates
 
 #: Candidates a condition dealt by rejection is tried on before it is refused as met by no deal, and
 #: the seed of those tries (the same for every run, so that a condition is refused or not alike).
@@ -133,7 +133,7 @@ class Dealing:
         return tables, counted, joined([item for k, item in enumerate(items) if k not in chosen])
 
     def _order(self) -> tuple[np.ndarray, int]:
-        """The order in which the parts take the shuffled cards (:func:`sim.rules.deal.deal_by_counts`),
+        """The order in which the parts take the shuffled cards (:func:`sim.rules.shuffle.deal_by_counts`),
         and how many places a candidate needs dealt for the tested part of the condition: the parts it
         reads go first, so that a candidate is tested on a few cards dealt, and only the one kept is
         dealt whole (from the same stream, so with the same cards there)."""

@@ -12,10 +12,10 @@ import numpy as np
 from numba import njit
 
 from .cards import nth_card, popcount
-from .deal import SKAT, deal_one
 from .games import NULL
 from .rng import STREAM_PLAY, below, stream_key
 from .scoring import classic_score, game_outcome, matadors
+from .shuffle import SKAT, deal_one
 from .tricks import STATE, declarer_result, legal_now, play_card, start_play
 
 #: Columns of a batch of random games, in the order the kernel fills them.

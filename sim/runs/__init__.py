@@ -26,7 +26,7 @@ The runs:
   declare-mode runs and refitted on its own (``calibrate``);
 - :mod:`sim.runs.hands`: what one hand is worth, every game played out over deals of the unseen
   cards (``judge_hand``);
-- :mod:`sim.runs.kinds`: the kinds of runs by mode, each play rebuilt from its manifest, and repair.
+- :mod:`sim.runs.modes`: the play of each mode of run, rebuilt from its manifest, and repair.
 
 Imports the rules engine, the solver and the strategies; never analysis, the importers
 or the commands.

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.rules.deal import deal_batch
+from sim.rules.shuffle import deal_batch
 from sim.runs import RunError
 from sim.runs.atomic import temporary_beside
 from sim.runs.folder import part_name, read_manifest

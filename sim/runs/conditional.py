@@ -15,8 +15,8 @@ import json
 
 import numpy as np
 
-from sim.rules.deal import deal_batch
 from sim.rules.dealing import Dealing, DealingError
+from sim.rules.shuffle import deal_batch
 from sim.runs import RunError
 from strategies.registry import build, names
 

@@ -28,8 +28,8 @@ from sim.rules.scoring import seeger_fabian_at_bid
 from sim.runs import RunError
 from sim.runs.conditional import dealt, run_dealing
 from sim.statistics import wilson
-from strategies.deals import RESULT_COLUMNS, VARIANTS, declare_variant, play_and_score
 from strategies.profiles import load_profile
+from strategies.whole_deals import RESULT_COLUMNS, VARIANTS, declare_variant, play_and_score
 
 
 class HandError(ValueError):

@@ -25,9 +25,9 @@ from sim.runs.players import (
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.runs.schema import SEATINGS, seats_of
-from strategies.deals import play_deals, warm_card_play, warm_card_players
 from strategies.profiles import Profile, load_profile, mixed_seating
 from strategies.registry import logged_evaluators
+from strategies.whole_deals import play_deals, warm_card_play, warm_card_players
 
 
 @dataclass(frozen=True)

@@ -35,9 +35,9 @@ from sim.runs.players import (
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
-from strategies.deals import DECLARE_VARIANTS, declare_every_game, play_deals, warm_card_play, warm_card_players
 from strategies.profiles import load_profile
 from strategies.registry import logged_evaluators
+from strategies.whole_deals import DECLARE_VARIANTS, declare_every_game, play_deals, warm_card_play, warm_card_players
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
     ``settings`` change the profile (``card_play=random``, ...). ``variants="all"`` makes
-    declare mode try every variant of every game (``strategies.deals.VARIANTS``). A folder holding
+    declare mode try every variant of every game (``strategies.whole_deals.VARIANTS``). A folder holding
     the same run resumes it (playing again any part found missing or damaged, of which
     ``notice`` is told in one line). ``progress`` is called with (deals done, deals in
     all, deals per second) after each part. ``open_hand`` adds each game's open-hand value

@@ -21,8 +21,8 @@ from sim.rules.tricks import STATE, play_card, to_play
 from sim.rules.view import VIEW
 
 from ..cardplay.table import SEARCH_TRANSPOSITION_BITS, table_card, table_of
-from ..deals import DECLARED_ASIDE, DECLARED_DECLARER, DECLARED_DISCARDED, start_deal
 from ..lockstep import play_in_lockstep
+from ..whole_deals import DECLARED_ASIDE, DECLARED_DECLARER, DECLARED_DISCARDED, start_deal
 
 #: At most this many play-outs are played in lockstep at once, so that memory stays flat.
 PLAY_OUTS_AT_ONCE = 20_000

@@ -1,6 +1,6 @@
 """Card decisions of simulated deals, each with a teacher's value of every legal card.
 
-The deals are played as :func:`strategies.deals.play_deals` plays them (the same auction,
+The deals are played as :func:`strategies.whole_deals.play_deals` plays them (the same auction,
 declarations and cards, from the same random streams). At every decision with more than one
 legal card the seat's view and legal cards are kept, and each legal card is valued on the real
 deal, every hand open, in game terms for the declarer:
@@ -33,16 +33,17 @@ from numba import njit
 from sim import solver
 from sim.rules.auction import AUCTION
 from sim.rules.cards import lowest_card, popcount
-from sim.rules.deal import deal_batch
 from sim.rules.games import NULL
 from sim.rules.play import TRICK_LOG_SIZE, finish_turn, start_turn
 from sim.rules.rng import STREAM_PLAY, stream_key
+from sim.rules.shuffle import deal_batch
 from sim.rules.tricks import STATE, declarer_result, play_card, to_play
 from sim.rules.view import VIEW
 
 from ..cardplay.python_players import is_python_player
 from ..cardplay.table import new_workspace, play_out, table_card, table_of
-from ..deals import (
+from ..profiles import Profile
+from ..whole_deals import (
     DECLARED_ASIDE,
     DECLARED_DECLARER,
     DECLARED_DISCARDED,
@@ -52,7 +53,6 @@ from ..deals import (
     run_auctions,
     start_deal,
 )
-from ..profiles import Profile
 from .lockstep_rollout import rollout_decisions
 
 #: The weight of schneider (made or suffered) beside winning (1) in the teacher's value.
@@ -150,7 +150,7 @@ def end_values(states, asides, schneider_announced, out):
 @njit(cache=True)
 def log_decisions(seed, deal_ids, deals, declared, table, seated, params, data, tt, stack, deal_of, views, legals,
                   values, teacher, played):
-    """Play every declared row as :func:`strategies.deals.play_batch` does, with the players of ``table``,
+    """Play every declared row as :func:`strategies.whole_deals.play_batch` does, with the players of ``table``,
     keeping each decision with a choice: its deal id, the seat's view, the legal cards and the values of
     ``teacher`` (``OPEN_HAND_TEACHER`` or ``ROLLOUT_TEACHER``). The seat chooses its card first, so that the
     rollouts go on from the random state its own play goes on from: the value of the card played is the end
@@ -194,8 +194,8 @@ def decision_columns(profile: Profile, *, seed: int, start: int, count: int, tea
                      deals: np.ndarray | None = None) -> dict:
     """The decisions of deals ``start .. start + count - 1`` of ``seed`` played by ``profile``: ``deal_id``,
     ``view`` (n, VIEW.size), ``legal`` and ``values`` (n, 32) of ``teacher`` (one of TEACHERS). ``deals``
-    as in :func:`strategies.deals.play_deals`. With a card player in Python the games are played first
-    (:func:`strategies.deals.play_and_score`) and their cards then valued, the rollouts played in lockstep
+    as in :func:`strategies.whole_deals.play_deals`. With a card player in Python the games are played first
+    (:func:`strategies.whole_deals.play_and_score`) and their cards then valued, the rollouts played in lockstep
     (:mod:`strategies.learning.lockstep_rollout`)."""
     if teacher not in TEACHERS:
         raise ValueError(f"teacher must be one of {', '.join(TEACHERS)}, not {teacher!r}")

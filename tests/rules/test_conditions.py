@@ -16,7 +16,7 @@ from sim.rules.conditions import (
     evaluate,
     parse,
 )
-from sim.rules.deal import deal_batch
+from sim.rules.shuffle import deal_batch
 
 EVALUATORS = ("trump_length", "grand_rule")
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from sim.rules.cards import popcount
-from sim.rules.deal import SKAT, deal, deal_batch
 from sim.rules.rng import STREAM_DEAL, STREAM_PLAY, below, stream_key
+from sim.rules.shuffle import SKAT, deal, deal_batch
 
 PLACE_SHARES = np.array([10, 10, 10, 2]) / 32  # forehand, middlehand, rearhand, skat
 

@@ -10,9 +10,9 @@ import pytest
 
 from sim.rules.cards import CARD_POINTS, format_hand, parse_hand
 from sim.rules.conditions import parse
-from sim.rules.deal import deal_batch
-from sim.rules.deal_counts import count_tables, deals_with
+from sim.rules.count_tables import count_tables, deals_with
 from sim.rules.dealing import ALL_DEALS, Dealing, DealingError, dealing_text, read_fixed
+from sim.rules.shuffle import deal_batch
 from tests.rules.test_deal import chi2_threshold
 
 C = math.comb

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from sim.rules.cards import cards_of, format_card
-from sim.rules.deal import deal_batch
 from sim.rules.records import RecordError, replay
+from sim.rules.shuffle import deal_batch
 from sim.rules.tricks import CardPlay
 
 #: Clubs ouvert with 1 by middlehand: forehand leads SA, the defenders take the first trick.

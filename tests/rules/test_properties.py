@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from sim.rules.auction import BID_VALUES
 from sim.rules.cards import card_points, nth_card, popcount
-from sim.rules.deal import SKAT, deal
 from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES, Declaration
 from sim.rules.random_play import COLUMNS, random_discard, random_games
 from sim.rules.rng import STREAM_PLAY, below, stream_key
 from sim.rules.scoring import game_outcome, matadors, score_game
+from sim.rules.shuffle import SKAT, deal
 from sim.rules.tricks import STATE, TRUMP, CardPlay, legal_now, new_play, play_card, to_play
 from tests import reference as ref
 

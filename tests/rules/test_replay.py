@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from sim.commands.cli import main
 from sim.rules.cards import CARD_POINTS, cards_of, format_card, format_hand, mask_of, parse_card, parse_hand
-from sim.rules.deal import deal
 from sim.rules.records import RecordError, parse_record, replay
+from sim.rules.shuffle import deal
 from sim.rules.tricks import CardPlay
 from tests.command_line import stdout_runner
 

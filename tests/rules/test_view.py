@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from sim.rules.cards import nth_card, popcount
-from sim.rules.deal import deal
 from sim.rules.games import GAME_NAMES
 from sim.rules.rng import below, stream_key
+from sim.rules.shuffle import deal
 from sim.rules.tricks import STATE, legal_now, new_play, play_card, to_play
 from sim.rules.view import VIEW, play_state_of_view, seat_view, set_declaration
 

@@ -114,8 +114,8 @@ def test_the_default_folders_of_other_conditions_differ(tmp_path, monkeypatch):
 def test_each_kind_of_run_rebuilds_its_dealing_from_its_manifest():
     from sim.runs.conditional import run_dealing
     from sim.runs.decisions import DecisionDeals
-    from sim.runs.kinds import PLAYS
     from sim.runs.matches import MatchDeals
+    from sim.runs.modes import PLAYS
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile
 

@@ -8,8 +8,8 @@ from analysis.runs import load_run
 from analysis.tables import all_tables
 from sim import solver
 from sim.rules.cards import parse_hand
-from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GAME_NAMES, game_id
+from sim.rules.shuffle import SKAT, deal_batch
 from sim.rules.tricks import new_play
 from sim.runs.simulation import simulate
 from sim.solver.open_hand import first_lead_outcomes

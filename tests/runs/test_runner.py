@@ -457,7 +457,7 @@ def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
     kernel it compiles is the one the run then loads, not a second one."""
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile
-    from strategies.deals import play_batch
+    from strategies.whole_deals import play_batch
 
     loaded = load_profile(profile)
     play = ProfileDeals(loaded.name, loaded.spec)
@@ -492,8 +492,8 @@ def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():
 
 def test_each_kind_of_run_rebuilds_its_play_from_the_description_in_its_manifest():
     from sim.runs.decisions import DecisionDeals
-    from sim.runs.kinds import PLAYS
     from sim.runs.matches import MatchDeals
+    from sim.runs.modes import PLAYS
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile
 

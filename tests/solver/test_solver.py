@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from sim import solver
 from sim.rules.cards import card_points, cards_of, parse_hand
-from sim.rules.deal import deal
 from sim.rules.games import GAME_NAMES, GRAND, NULL
+from sim.rules.shuffle import deal
 from sim.rules.tricks import STATE, IllegalPlay, legal_now, new_play, play_card, to_play
 from sim.solver.bounds import _sure_points
 from sim.solver.frames import F_REST, POINTS

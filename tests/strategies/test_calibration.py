@@ -121,7 +121,7 @@ def test_the_calibrated_profile_bids_declares_and_plays_legally(calibrated):
 
 
 def test_the_calibrated_profile_declares_every_game_in_declare_mode(calibrated):
-    from strategies.deals import declare_every_game
+    from strategies.whole_deals import declare_every_game
 
     path, _, _, _ = calibrated
     c = declare_every_game(load_profile(path), seed=5, start=0, count=300)

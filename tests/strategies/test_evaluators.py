@@ -10,8 +10,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from sim.rules.cards import parse_hand
-from sim.rules.deal import deal_batch
 from sim.rules.games import BASE_VALUES, GRAND, NULL, NULL_VALUES
+from sim.rules.shuffle import deal_batch
 from strategies import evaluators as ev
 from strategies import registry
 from strategies.evaluators import evaluator

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 from sim.rules.auction import BID_VALUES
-from sim.rules.deal import deal_batch
 from sim.rules.games import GRAND
 from sim.rules.scoring import matadors_of
+from sim.rules.shuffle import deal_batch
 from strategies import load_profile, play_deals
 from strategies.calibration import FEATURES, features
-from strategies.deals import DECLARE_VARIANTS, declare_every_game
 from strategies.hand_features import FACTS, MATADORS_OF, hand_facts
 from strategies.roles import DeclarerTask
+from strategies.whole_deals import DECLARE_VARIANTS, declare_every_game
 from tests.expected_reference import HandFeatures, ReferenceBidder, ReferenceDeclarer
 
 SEED, DEALS = 5, 3000

@@ -17,9 +17,9 @@ from sim.rules.cards import (
     parse_hand,
     popcount,
 )
-from sim.rules.deal import deal, deal_one
 from sim.rules.games import CLUBS_GAME, GRAND, HEARTS_GAME, NULL
 from sim.rules.rng import STREAM_PLAY, below, stream_key
+from sim.rules.shuffle import deal, deal_one
 from sim.rules.tricks import STATE, legal_now, new_play, play_card, start_play, to_play
 from sim.rules.view import VIEW, seat_view, set_declaration
 from strategies.cardplay import CardPolicy, heuristic_card

@@ -245,7 +245,7 @@ def test_the_card_does_not_depend_on_cards_the_seat_cannot_see():
 def test_a_damaged_part_of_a_decision_run_is_made_again_identically(decision_run, tmp_path):
     import shutil
 
-    from sim.runs.kinds import repair
+    from sim.runs.modes import repair
 
     copy = tmp_path / "copy"
     shutil.copytree(decision_run, copy)

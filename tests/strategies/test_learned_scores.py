@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from numba import njit, types
 
-from sim.rules.deal import deal
+from sim.rules.shuffle import deal
 from sim.rules.tricks import legal_now, new_play, play_card, to_play
 from strategies.cardplay.learned import (
     LOOP_TYPES,

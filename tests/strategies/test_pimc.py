@@ -6,10 +6,10 @@ import pytest
 
 from sim import solver
 from sim.rules.cards import popcount
-from sim.rules.deal import deal
 from sim.rules.games import NULL
 from sim.rules.rng import stream_key
 from sim.rules.scoring import play_outcome
+from sim.rules.shuffle import deal
 from sim.rules.tricks import EFFECTIVE_SUIT, STATE, legal_now, new_play, play_card, to_play
 from sim.rules.view import VIEW, seat_view, set_declaration
 from strategies import load_profile, play_deals

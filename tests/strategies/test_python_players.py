@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from sim.rules.cards import parse_hand
-from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
 from sim.rules.play import start_turn
+from sim.rules.shuffle import SKAT, deal_batch
 from sim.rules.tricks import STATE, legal_now, new_play, play_card
 from sim.rules.view import VIEW, seat_view, set_declaration
-from strategies import deals, load_profile, play_deals, registry
+from strategies import load_profile, play_deals, registry, whole_deals
 from strategies.cardplay.heuristic import heuristic_card
 from strategies.cardplay.python_players import BatchCardPlayer, CardPlayer, CardPlayerError
 from strategies.cardplay.seat_view import CARD_NAMES, SeatView, SeatViews
@@ -184,7 +184,7 @@ def test_a_defenders_python_player_sees_nothing_of_the_skat(players):
     decl = Declarations.empty(1)
     decl.game[:], decl.aside[:], decl.discarded[:] = 3, parse_hand("DK DQ"), True
     for cards in (first, second):
-        deals.play_and_score(profile, seed=1, deal_ids=np.zeros(1, np.int64), deals=np.array([cards], np.uint32),
+        whole_deals.play_and_score(profile, seed=1, deal_ids=np.zeros(1, np.int64), deals=np.array([cards], np.uint32),
                              declarer=np.zeros(1, np.int64), bid=np.full(1, 18), decl=decl)
     assert len(seen) == 60 and seen[:30] == seen[30:]
 
@@ -244,7 +244,7 @@ def test_one_hand_roles_play_whole_deals_and_the_declare_mode(one_hand):
     assert (games["passed"] == nobody_bids).all() and played.sum() > 150
     assert (games["game"][played] == GRAND).all() and (games["bid"][played] <= 24).all()
     assert (games["discard"][played] != 0).all()
-    every = deals.declare_every_game(plain_profile(), seed=2, start=0, count=5)
+    every = whole_deals.declare_every_game(plain_profile(), seed=2, start=0, count=5)
     assert (every["game"] == np.tile(np.arange(6), 15)).all()
 
 

@@ -7,7 +7,7 @@ import pytest
 from sim.rules.cards import FOREHAND as F
 from sim.rules.cards import MIDDLEHAND as M
 from sim.rules.cards import REARHAND as R
-from strategies import deals, load_profile, play_deals, registry
+from strategies import load_profile, play_deals, registry, whole_deals
 from strategies.cardplay.python_players import BatchCardPlayer, CardPlayer
 from strategies.one_hand import HandBidder, HandDeclaration, HandDeclarer, HandPlan
 
@@ -87,10 +87,10 @@ def test_other_seats_maxima_reach_no_view_but_through_the_calls(listening, card_
 def test_a_game_without_an_auction_hears_no_call(listening):
     profile = load_profile("threshold", ["bidder=maxima", "card_play=listening"])
     Maxima.maxima = (30, 20, 0)
-    deals.declare_every_game(profile, seed=3, start=0, count=1)
+    whole_deals.declare_every_game(profile, seed=3, start=0, count=1)
     assert len(SEEN) > 12 * 30   # the null games may end early
     assert {(said, passes, tuple(calls)) for *_, said, passes, calls in SEEN} == {((0, 0, 0), (), ())}
     SEEN.clear()
     profile = load_profile("threshold", ["bidder=maxima", "card_play=batch_listening"])
-    deals.declare_every_game(profile, seed=3, start=0, count=1)
+    whole_deals.declare_every_game(profile, seed=3, start=0, count=1)
     assert all(np.all(np.array(said) == 0) and np.all(np.array(passes) == -1) for *_, said, passes in SEEN)

@@ -3,7 +3,7 @@
 No real archive ships with skatsim, so the importer is tested on records written here:
 
 - :func:`profile_lines`: the deals of a profile played by the engine in bulk
-  (:func:`strategies.deals.play_deals`), one record per deal, passed-in deals included; the
+  (:func:`strategies.whole_deals.play_deals`), one record per deal, passed-in deals included; the
   imported rows must equal the simulated ones;
 - :func:`constructed_games`: games the built-in profiles rarely or never play (every game type
   from every seat, hand, ouvert and announced games, overbids, random legal cards) and games that
@@ -24,7 +24,6 @@ from numba import njit
 from sim.imports.iss.notation import ISS_CARDS, declaration_text, format_line, result_text
 from sim.rules.auction import BID_VALUES, max_bid_answers, run_auction
 from sim.rules.cards import CARD_POINTS, SEAT_NAMES, card_points, cards_of
-from sim.rules.deal import deal_batch
 from sim.rules.games import GAME_NAMES, Declaration, IllegalDeclaration, null_value
 from sim.rules.records import replay
 from sim.rules.scoring import (
@@ -36,9 +35,10 @@ from sim.rules.scoring import (
     RESULT_VALUE,
     result_row,
 )
+from sim.rules.shuffle import deal_batch
 from sim.rules.tricks import CardPlay, trick_winner
-from strategies.deals import play_deals
 from strategies.profiles import load_profile
+from strategies.whole_deals import play_deals
 
 START = datetime(2024, 5, 1, tzinfo=timezone.utc)
 PLAYERS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")

@@ -1,6 +1,6 @@
-"""The kinds of runs that skatsim's players make, found by the mode a manifest records: the play that
-made a run, rebuilt from the description in its manifest (each kind's ``from_description``, the
-inverse of its ``description``), and a damaged run made whole again by it."""
+"""The modes of the runs that skatsim's players make, as a manifest records them: the play that made a
+run, rebuilt from the description in its manifest (each play's ``from_description``, the inverse of
+its ``description``), and a damaged run made whole again by it."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ def play_of(folder) -> tuple[ProfileDeals | MatchDeals | DecisionDeals, RunConfi
     """The play and the settings that made the run in ``folder`` (a simulation, a match or a run of
     card decisions), from its manifest."""
     config = read_manifest(folder).config
-    kind = PLAYS.get(config["mode"]) if config.get("source", SIMULATION) == SIMULATION else None
-    if kind is None:
+    made_by = PLAYS.get(config["mode"]) if config.get("source", SIMULATION) == SIMULATION else None
+    if made_by is None:
         raise RunError(f"{folder} was not made by `skatsim simulate`, `skatsim match` or `skatsim decisions`;"
                        " run the command that made it again")
-    play = kind.from_description(config)
+    play = made_by.from_description(config)
     return play, RunConfig(config["deals"], config["seed"], play.description(), mode=config["mode"],
                            chunk_size=config["chunk_size"])
 

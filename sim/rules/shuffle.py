@@ -1,4 +1,4 @@
-"""Dealing: deal ``i`` of seed ``s`` is a pure function of ``(s, i)``.
+"""The shuffle: deal ``i`` of seed ``s`` is a pure function of ``(s, i)``.
 
 Each deal shuffles the 32 cards with a Fisher-Yates shuffle driven by the deal's
 own random stream, so every one of the 32! / (10!^3 2!) deals is equally likely.
@@ -6,7 +6,7 @@ The first ten cards go to forehand, the next ten to middlehand, the next ten to
 rearhand and the last two to the skat.
 
 :func:`deal_by_counts` deals with cards fixed and, for a condition on the hands, with count
-tables (:mod:`sim.rules.deal_counts`); :mod:`sim.rules.dealing` chooses how a run deals.
+tables (:mod:`sim.rules.count_tables`); :mod:`sim.rules.dealing` chooses how a run deals.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def deal_by_counts(state, fixed, order, dealt, class_cards, class_starts, pool_c
     """One deal with the ``fixed`` cards (F, M, R, skat masks) from the stream ``state``, writing the
     four masks into ``out``.
 
-    With count tables (see :mod:`sim.rules.deal_counts`): one of the tables ``counts`` (K, classes,
+    With count tables (see :mod:`sim.rules.count_tables`): one of the tables ``counts`` (K, classes,
     parts) is drawn with the weights whose running sums are ``cumulative``; then of each class of
     cards (``class_cards[class_starts[c]:class_starts[c + 1]]``) the table's number of cards goes to
     each part of ``parts``, chosen uniformly. The cards left over and ``pool_cards`` are shuffled

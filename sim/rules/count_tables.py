@@ -11,7 +11,7 @@ integer (every deal count is below 2**52).
 
 :func:`count_tables` lists every table the fixed cards allow, keeps those that meet the condition
 with their numbers of deals, and so gives the condition's exact share of the deals. Drawing a table
-with those weights and then the cards of each class uniformly (:func:`sim.rules.deal.deal_by_counts`)
+with those weights and then the cards of each class uniformly (:func:`sim.rules.shuffle.deal_by_counts`)
 deals from exactly the conditional distribution of the uniform deal, whatever the share: a condition
 met by one deal in a billion is dealt as fast as any. Conditions with too many tables (several parts
 and point counts, say) are left to rejection (:mod:`sim.rules.dealing`).
@@ -27,7 +27,7 @@ import numpy as np
 
 from .cards import popcount
 from .conditions import Feature, card_weights, evaluate, features
-from .deal import PART_SIZES, free_cards
+from .shuffle import PART_SIZES, free_cards
 
 #: The most count tables a condition may have to be dealt by counts, and the most rows on the way to them.
 MOST_TABLES = 2**20
@@ -37,7 +37,7 @@ _BINOMIAL = np.array([[math.comb(n, k) for k in range(33)] for n in range(33)], 
 
 @dataclass(frozen=True)
 class CountTables:
-    """The count tables meeting a condition, as :func:`sim.rules.deal.deal_by_counts` takes them, and the
+    """The count tables meeting a condition, as :func:`sim.rules.shuffle.deal_by_counts` takes them, and the
     exact numbers of deals: ``meeting`` the condition among the ``possible`` ones with the fixed cards."""
 
     class_cards: np.ndarray   # the free cards, class by class (int64)

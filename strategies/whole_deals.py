@@ -14,11 +14,11 @@ from numba import njit
 
 from sim.rules.auction import AUCTION, auction_by_max_bids, no_auction
 from sim.rules.cards import SEAT_SUFFIXES
-from sim.rules.deal import SKAT, deal_batch
 from sim.rules.games import GRAND, NULL
 from sim.rules.play import TRICK_LOG_SIZE
 from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.scoring import RESULT_COLUMNS, result_row
+from sim.rules.shuffle import SKAT, deal_batch
 from sim.rules.tricks import STATE, declarer_result, start_play
 from sim.rules.view import VIEW, set_declaration
 

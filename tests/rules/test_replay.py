@@ -1,5 +1,5 @@
-"""Game-record replay: the worked examples of the Skat Order's scoring rules as known answers, every kind of
-bad record, and the ``skatsim replay`` command end to end."""
+"""Game-record replay: the worked examples of the Skat Order's scoring rules as known answers
+(docs/rules.md#known-answers), every kind of bad record, and the ``skatsim replay`` command end to end."""
 
 from __future__ import annotations
 

@@ -189,3 +189,12 @@ def test_the_parameter_tables_of_the_docs_are_the_strategies_declarations():
             assert table.strip() == markdown_table(lookup(role, name).parameters), f"{doc.name}: {role} {name}"
             found += 1
     assert found >= 9
+
+
+def test_every_test_a_document_names_exists():
+    """docs/rules.md names the tests that hold each rule: `test_a_pass_is_final` and the like."""
+    sources = "\n".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py"))
+    defined = set(re.findall(r"^def (test_\w+)\(", sources, re.M))
+    missing = [f"{doc.name}: {name}" for doc in DOCUMENTS for name in re.findall(r"`(test_\w+)`", doc.read_text())
+               if name not in defined]
+    assert not missing, missing

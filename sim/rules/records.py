@@ -19,7 +19,7 @@ A record is a JSON object (a dict here) describing one deal as it was played::
                 missed may stop at the trick that missed it (schwarz announced, a suit
                 or grand ouvert included: the defenders' first trick; schneider
                 announced: the trick that takes the defenders past 30 points), lost
-                and scored with the points and tricks taken so far (RULES.md, Winning)
+                and scored with the points and tricks taken so far (docs/rules.md#when-a-game-ends)
     ended       optional, for a game that stopped before its end: "resigned" (the
                 declarer gave up or the defenders conceded), "claimed" (the declarer
                 showed the cards and claimed the rest), "timeout" (a player ran out of

@@ -205,7 +205,7 @@ def declarer_result(state, aside):
 @njit(cache=True, inline="always")
 def announcement_missed(state, schneider, schwarz):
     """Whether the trick just closed made the declarer miss an announcement, where the game may
-    stop (RULES.md, Winning): with schwarz announced the defenders' first trick, with schneider
+    stop (docs/rules.md#when-a-game-ends): with schwarz announced the defenders' first trick, with schneider
     announced the trick that takes the defenders past 30 points. False in a null game, in the
     middle of a trick, and once the game is over."""
     done = state[STATE.tricks_done]

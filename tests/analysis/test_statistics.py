@@ -99,7 +99,8 @@ def test_auc_of_replicates_at_once():
 
 
 def test_seeger_fabian_score_at_a_higher_bid_applies_the_overbid_rule():
-    # RULES example 4: hearts hand with 1 reaches 30; at bid 36 it is lost at 40: classic -80, SF -130
+    # docs/rules.md#known-answers, example 4: hearts hand with 1 reaches 30; at bid 36 it is lost at 40:
+    # classic -80, SF -130
     assert sf_at_bid(1, 30, True, bid=36) == -130
     assert sf_at_bid(3, 36, True, bid=36) == 86          # clubs reaching the bid keeps its result: 36 + 50
     assert sf_at_bid(3, 36, False, bid=30) == -122       # lost, not overbid: -2 * 36 - 50

@@ -86,7 +86,7 @@ def same_row(kernel: dict, checked: dict) -> bool:
         and kernel["tricks"] == checked["tricks"]
 
 
-# --- the examples of the format notes ------------------------------------------------------------------
+# --- the example games of docs/imports.md ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("number", range(4))

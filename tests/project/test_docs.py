@@ -1,4 +1,5 @@
-"""The documents point at files that exist, import what exists and describe the profiles as they ship."""
+"""The documents point at files, sections, lines and modules that exist, import what exists, describe the
+profiles as they ship, and send the reader nowhere outside the repository."""
 
 import ast
 import importlib.util
@@ -14,10 +15,119 @@ NAMED_FILE = re.compile(r"\b(?:sim|strategies|analysis|scripts|tests|examples)/[
 WRITTEN_BY_THE_READER = {"strategies/cardplay/lowest.py"}
 
 
+#: Modules known by a new name: a document may name the new one while the old one still stands.
+NEW_NAMES = {"sim/rules/shuffle.py": "sim/rules/deal.py", "sim/rules/count_tables.py": "sim/rules/deal_counts.py"}
+#: A markdown link or image: ``[text](target)``, the target without its title.
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)[^)]*\)")
+#: A module, or a name in one, written as code in a document: `sim.rules.scoring.outcome_at_bid`.
+NAMED_MODULE = re.compile(r"`((?:sim|strategies|analysis)(?:\.[A-Za-z_]\w*)+)`")
+#: A line of a file named with it: sim/rules/scoring.py:42, or a link's #L42 or #L42-L50.
+NAMED_LINE = re.compile(r"\b((?:sim|strategies|analysis|scripts|tests|examples)/[\w/]*\.\w+):(\d+)\b")
+#: A page of the docs named in the code, with its section: docs/rules.md#winning-and-losing.
+NAMED_SECTION = re.compile(r"\bdocs/([\w-]+\.md)(?:#([\w-]+))?")
+
+
+def exists(name: str) -> bool:
+    return (ROOT / name).exists() or name in WRITTEN_BY_THE_READER or (ROOT / NEW_NAMES.get(name, name)).exists()
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, made as GitHub makes them (a repeated heading gets -1, -2...)."""
+    made: set[str] = set()
+    for heading in re.findall(r"^#{1,6} +(.+?) *$", re.sub(r"```.*?```", "", page.read_text(), flags=re.S), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        made.add(next(f"{slug}-{k}" if k else slug for k in range(100) if (f"{slug}-{k}" if k else slug) not in made))
+    return made
+
+
+def line_count(path: Path) -> int:
+    return len(path.read_text().splitlines())
+
+
 def test_every_file_a_document_names_exists():
     missing = {f"{doc.name}: {name}" for doc in DOCUMENTS for name in NAMED_FILE.findall(doc.read_text())
-               if not (ROOT / name).exists() and name not in WRITTEN_BY_THE_READER}
+               if not exists(name)}
     assert not missing, sorted(missing)
+
+
+def test_every_link_of_a_document_leads_to_a_file_section_or_line_that_exists():
+    """Links are relative to the page; a section is a heading of the page linked, a line (#L42) one of
+    the file's lines; links to the web are not followed."""
+    broken = []
+    for doc in DOCUMENTS:
+        for target in LINK.findall(doc.read_text()):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            file = (doc.parent / path).resolve() if path else doc
+            name = file.relative_to(ROOT).as_posix() if file.is_relative_to(ROOT) else str(file)
+            if not file.is_relative_to(ROOT) or not exists(name):
+                broken.append(f"{doc.name}: {target} (no such file)")
+            elif anchor and (lines := re.fullmatch(r"L(\d+)(?:-L(\d+))?", anchor)):
+                if file.exists() and max(int(n) for n in lines.groups() if n) > line_count(file):
+                    broken.append(f"{doc.name}: {target} (past the file's last line)")
+            elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+                broken.append(f"{doc.name}: {target} (no such section)")
+    assert not broken, broken
+
+
+def _top_level_names(path: Path) -> set[str]:
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return names
+
+
+def _module_file(parts: list[str]) -> Path | None:
+    base = ROOT.joinpath(*parts)
+    return next((f for f in (base.with_suffix(".py"), base / "__init__.py") if f.is_file()), None)
+
+
+def test_every_module_and_line_a_document_names_exists():
+    """`sim.rules.scoring.outcome_at_bid`: the longest module of the name exists and defines the next
+    part (read, not imported); sim/rules/scoring.py:42: the file has that line."""
+    missing = []
+    for doc in DOCUMENTS:
+        text = doc.read_text()
+        for dotted in NAMED_MODULE.findall(text):
+            parts = dotted.split(".")
+            k = max((k for k in range(1, len(parts) + 1) if _module_file(parts[:k])), default=0)
+            if not k or (parts[k:] and parts[k] not in _top_level_names(_module_file(parts[:k]))):
+                missing.append(f"{doc.name}: {dotted}")
+        for name, line in NAMED_LINE.findall(text):
+            if not (ROOT / name).is_file() or int(line) > line_count(ROOT / name):
+                missing.append(f"{doc.name}: {name}:{line}")
+    assert not missing, missing
+
+
+def _project_files(*suffixes: str) -> list[Path]:
+    return sorted(p for suffix in suffixes for p in ROOT.rglob(f"*{suffix}")
+                  if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
+
+
+def test_every_section_of_the_docs_the_code_names_exists():
+    """Docstrings and comments send the reader to docs/rules.md#winning-and-losing and the like."""
+    missing = []
+    for file in _project_files(".py"):
+        for page, section in NAMED_SECTION.findall(file.read_text()):
+            if not (ROOT / "docs" / page).is_file() or (section and section not in anchors(ROOT / "docs" / page)):
+                missing.append(f"{file.relative_to(ROOT)}: docs/{page}#{section}")
+    assert not missing, missing
+
+
+def test_no_file_names_a_text_outside_the_repository():
+    """The rules and the server's record format are described in docs/rules.md and docs/imports.md; a
+    clone holds nothing beside the repository, so no file may send the reader there."""
+    outside = re.compile("RULES" + r"\.md|\.\./" + "shared|" + "shared" + "/|" + "ISS" + r"\.md")
+    named = [f"{p.relative_to(ROOT)}:{n}" for p in _project_files(".py", ".md")
+             for n, line in enumerate(p.read_text().splitlines(), 1) if outside.search(line)]
+    assert not named, named
 
 
 def test_every_name_a_python_example_imports_from_the_toolkit_exists():
@@ -79,3 +189,12 @@ def test_the_parameter_tables_of_the_docs_are_the_strategies_declarations():
             assert table.strip() == markdown_table(lookup(role, name).parameters), f"{doc.name}: {role} {name}"
             found += 1
     assert found >= 9
+
+
+def test_every_test_a_document_names_exists():
+    """docs/rules.md names the tests that hold each rule: `test_a_pass_is_final` and the like."""
+    sources = "\n".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py"))
+    defined = set(re.findall(r"^def (test_\w+)\(", sources, re.M))
+    missing = [f"{doc.name}: {name}" for doc in DOCUMENTS for name in re.findall(r"`(test_\w+)`", doc.read_text())
+               if name not in defined]
+    assert not missing, missing

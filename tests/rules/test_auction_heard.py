@@ -38,7 +38,7 @@ def replayed(calls) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("maxima, calls, said, passes", [
-    # RULES.md: middlehand bids 20, forehand passes: the bid is 20 (rearhand passes at once)
+    # docs/rules.md#known-answers: middlehand bids 20, forehand passes: the bid is 20 (rearhand passes at once)
     ((18, 20, 0), [(M, 18), (F, "yes"), (M, 20), (F, "pass"), (R, "pass")], (18, 20, 0), (F, R)),
     # rearhand bids to the survivor, who holds: forehand plays at 27
     ((30, 22, 27), [(M, 18), (F, "yes"), (M, 20), (F, "yes"), (M, 22), (F, "yes"), (M, "pass"),

@@ -1,6 +1,6 @@
-"""Game records stopped where the declarer missed an announcement (RULES.md, Winning): schwarz
-announced (a suit or grand ouvert too) at the defenders' first trick, schneider announced once
-the defenders have 31 points; scored as lost with the points and tricks taken so far."""
+"""Game records stopped where the declarer missed an announcement (docs/rules.md#when-a-game-ends):
+schwarz announced (a suit or grand ouvert too) at the defenders' first trick, schneider announced
+once the defenders have 31 points; scored as lost with the points and tricks taken so far."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Game-record replay: the worked examples of the Skat Order's scoring rules as known answers, every kind of
-bad record, and the ``skatsim replay`` command end to end."""
+"""Game-record replay: the worked examples of the Skat Order's scoring rules as known answers
+(docs/rules.md#known-answers), every kind of bad record, and the ``skatsim replay`` command end to end."""
 
 from __future__ import annotations
 
@@ -274,6 +274,23 @@ BAD_RECORDS = [
 def test_bad_record(changes, message):
     with pytest.raises(RecordError, match="^" + _escape(message)):
         replay(example("rules-1", **changes))
+
+
+def test_the_declarer_may_put_away_trumps_and_jacks_and_they_still_count():
+    """Any two cards may go away, jacks included: example 1's declarer puts away CJ and SJ, whose 4
+    points count for the declarer and who still make the game "with 2" (matadors count all twelve
+    cards)."""
+    hands = [parse_hand(h) for h in R1["hands"]]
+    put_away = parse_hand("CJ SJ")
+    hands[1] = (hands[1] | parse_hand(R1["skat"])) & ~put_away
+    rng, play, played = random.Random(1), CardPlay(hands, 3, 1), []  # clubs (game 3) by middlehand (seat 1)
+    while not play.finished:
+        played.append(rng.choice(cards_of(play.legal())))
+        play.play(played[-1])
+    r = replay(example("rules-1", discard="CJ SJ", play=" ".join(format_card(c) for c in played)))
+    taken = sum(int(CARD_POINTS[played[3 * k + i]]) for k, w in enumerate(r["trick_winners"]) if w == 1
+                for i in range(3))
+    assert (r["declarer_points"], r["matadors"]) == (taken + 4, 2)
 
 
 def test_null_game_lost_at_trick_four_stops_there():

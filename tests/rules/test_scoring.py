@@ -1,6 +1,6 @@
 """Scoring: matadors, game value, winning, schneider and schwarz, overbid, and both score lists.
 
-The ten worked examples of the rules are known-answer tests.
+The ten worked examples of the rules (docs/rules.md#known-answers) are known-answer tests.
 """
 
 import numpy as np

@@ -215,7 +215,7 @@ def test_a_damaged_model_in_a_profile_is_one_line(tmp_path, change, message):
 
 
 def test_expected_scores_of_a_game_follow_the_seeger_fabian_list():
-    """Known answers (RULES.md: won +value + 50, lost -2 x value - 50; an overbid loses at the smallest
+    """Known answers (docs/rules.md#scoring: won +value + 50, lost -2 x value - 50; an overbid loses at the smallest
     multiple of the base value reaching the bid)."""
     from strategies.expected import NO_GAME, announced, null, suit_or_grand
 

@@ -359,7 +359,7 @@ DECLARATIONS = ((0, 0, 0, 0), (1, 0, 0, 0), (1, 1, 0, 0), (1, 1, 1, 0), (1, 1, 1
 
 def test_a_world_at_the_end_of_play_scores_as_the_engine_scores_the_game():
     """In game terms a world's result is the declarer's Seeger-Fabian score with one matador: won or
-    lost, schneider and schwarz counted once whether announced or reached (RULES.md levels)."""
+    lost, schneider and schwarz counted once whether announced or reached (docs/rules.md#game-value)."""
     table, stack = solver.new_transpositions(12), solver.new_stack()
     kinds = set()
     for index in range(120):

@@ -1,4 +1,4 @@
-"""Archives of the International Skat Server (../shared/ISS.md): one folder, one format.
+"""Archives of the International Skat Server (docs/imports.md): one folder, one format.
 
 - :mod:`sim.imports.iss.notation`: the notation of a record line: cards, fields, moves,
   declaration and result text, reading and writing a line;

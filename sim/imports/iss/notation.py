@@ -1,4 +1,6 @@
-"""The notation of International Skat Server records (../shared/ISS.md): reading and writing a line.
+"""The notation of International Skat Server records: reading and writing a line.
+
+The format is described in docs/imports.md#the-servers-record-format.
 
 A record is one line ``(;GM[Skat]...ID[..]DT[..]P0[..]P1[..]P2[..]MV[..]R[..];)`` as the server
 writes its archives: the moves ``MV`` hold the deal, the auction, the skat, the declaration and

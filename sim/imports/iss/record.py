@@ -4,7 +4,7 @@ This module is the checked, one-game-at-a-time path: :func:`check_line` reads a 
 notation: :mod:`sim.imports.iss.notation`), turns its game into a replay record
 (:mod:`sim.rules.records`, which checks every rule with the engine's own code), plays it through
 and compares the engine's result with the server's (:mod:`sim.imports.iss.results`). The moves
-are read by the server's own rules (../shared/ISS.md, "How the server ends a game"): ``SC`` ends
+are read by the server's own rules (docs/imports.md#how-the-server-ends-a-game): ``SC`` ends
 nothing, ``RE`` ends the game for the declarer or once both defenders resigned (one defender in
 ``PC[ISS2]`` records), ``TI.n``/``LE.n`` end the card play, and before it make a penalty record
 (no game); an ouvert game may stand without its ten cards. Every problem is an

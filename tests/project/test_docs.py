@@ -15,8 +15,6 @@ NAMED_FILE = re.compile(r"\b(?:sim|strategies|analysis|scripts|tests|examples)/[
 WRITTEN_BY_THE_READER = {"strategies/cardplay/lowest.py"}
 
 
-#: Modules known by a new name: a document may name the new one while the old one still stands.
-NEW_NAMES = {"sim/rules/shuffle.py": "sim/rules/deal.py", "sim/rules/count_tables.py": "sim/rules/deal_counts.py"}
 #: A markdown link or image: ``[text](target)``, the target without its title.
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)[^)]*\)")
 #: A module, or a name in one, written as code in a document: `sim.rules.scoring.outcome_at_bid`.
@@ -28,7 +26,7 @@ NAMED_SECTION = re.compile(r"\bdocs/([\w-]+\.md)(?:#([\w-]+))?")
 
 
 def exists(name: str) -> bool:
-    return (ROOT / name).exists() or name in WRITTEN_BY_THE_READER or (ROOT / NEW_NAMES.get(name, name)).exists()
+    return (ROOT / name).exists() or name in WRITTEN_BY_THE_READER
 
 
 def anchors(page: Path) -> set[str]:

@@ -78,8 +78,10 @@ def declare_for(strategies, seat: int, deals: np.ndarray, plan, bids: np.ndarray
 
 
 @njit(cache=True, inline="always")  # once a deal: compiled inside the loops that call it
-def start_deal(row, cards, state, view):
-    """Set up the play state and view of one declared game; returns the declarer's twelve cards."""
+def start_game(seed, deal_id, row, cards, state, view):
+    """Set up the play state and view of one declared game (``row`` of the matrix ``declared``, ``cards`` its
+    deal); returns the declarer's twelve cards, its discard as the views show it (0 in a hand game) and the
+    deal's play stream."""
     d = row[DECLARED_DECLARER]
     twelve = cards[d] | cards[3]
     kept = twelve & ~row[DECLARED_ASIDE]
@@ -87,7 +89,7 @@ def start_deal(row, cards, state, view):
                row[DECLARED_GAME], d)
     set_declaration(view, row[DECLARED_HAND], row[DECLARED_SCHNEIDER], row[DECLARED_SCHWARZ], row[DECLARED_OUVERT],
                     row[DECLARED_BID])
-    return twelve
+    return twelve, row[DECLARED_ASIDE] if row[DECLARED_DISCARDED] else 0, stream_key(seed, deal_id, STREAM_PLAY)
 
 
 @njit(cache=True, inline="always")  # once a deal: compiled inside the loops that call it
@@ -107,9 +109,7 @@ def play_batch(seed, deal_ids, deals, declared, table, seated, params, data, res
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        twelve = start_deal(declared[k], deals[k], state, view)
-        discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
-        rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
+        twelve, discard, rng = start_game(seed, deal_ids[k], declared[k], deals[k], state, view)
         play_out(state, discard, view, table, seated, params, data, rng, logs[k], declared[k, DECLARED_ASIDE],
                  tt, stack)
         _score_deal(declared[k], state, twelve, results[k])
@@ -123,9 +123,7 @@ def start_batch(seed, deal_ids, deals, declared, states, views, discards, twelve
         states[k, STATE.finished] = 1
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        twelves[k] = start_deal(declared[k], deals[k], states[k], views[k])
-        discards[k] = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
-        rngs[k] = stream_key(seed, deal_ids[k], STREAM_PLAY)
+        twelves[k], discards[k], rngs[k] = start_game(seed, deal_ids[k], declared[k], deals[k], states[k], views[k])
 
 
 @njit(cache=True)

@@ -16,13 +16,12 @@ from numba import njit
 
 from sim.rules.cards import popcount
 from sim.rules.play import TRICK_LOG_SIZE, finish_turn, start_turn
-from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.tricks import STATE, play_card, to_play
 from sim.rules.view import VIEW
 
 from ..cardplay.table import SEARCH_TRANSPOSITION_BITS, table_card, table_of
 from ..lockstep import play_in_lockstep
-from ..whole_deals import DECLARED_ASIDE, DECLARED_DECLARER, DECLARED_DISCARDED, start_deal
+from ..whole_deals import DECLARED_ASIDE, DECLARED_DECLARER, DECLARED_DISCARDED, start_game
 
 #: At most this many play-outs are played in lockstep at once, so that memory stays flat.
 PLAY_OUTS_AT_ONCE = 20_000
@@ -35,15 +34,15 @@ def replay_decisions(seed, deal_ids, deals, declared, played, table, seated, par
     seat's view, the legal cards, the play state before the card and the play stream after the seat's
     choice (a kernel player's seat of ``table``, ``seated`` not -1, chooses again to draw as it did).
     Returns the count kept."""
+    # The deal and turn loop of teacher.log_decisions, which values the cards where this one keeps states and
+    # streams (see there).
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
     kept = 0
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        start_deal(declared[k], deals[k], state, view)
-        discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
-        rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
+        _, discard, rng = start_game(seed, deal_ids[k], declared[k], deals[k], state, view)
         n = 0
         while not state[STATE.finished]:
             seat = to_play(state)

@@ -35,7 +35,6 @@ from sim.rules.auction import AUCTION
 from sim.rules.cards import lowest_card, popcount
 from sim.rules.games import NULL
 from sim.rules.play import TRICK_LOG_SIZE, finish_turn, start_turn
-from sim.rules.rng import STREAM_PLAY, stream_key
 from sim.rules.shuffle import deal_batch
 from sim.rules.tricks import STATE, declarer_result, play_card, to_play
 from sim.rules.view import VIEW
@@ -46,12 +45,11 @@ from ..profiles import Profile
 from ..whole_deals import (
     DECLARED_ASIDE,
     DECLARED_DECLARER,
-    DECLARED_DISCARDED,
     declare,
     declared_matrix,
     play_and_score,
     run_auctions,
-    start_deal,
+    start_game,
 )
 from .lockstep_rollout import rollout_decisions
 
@@ -154,18 +152,18 @@ def log_decisions(seed, deal_ids, deals, declared, table, seated, params, data, 
     keeping each decision with a choice: its deal id, the seat's view, the legal cards and the values of
     ``teacher`` (``OPEN_HAND_TEACHER`` or ``ROLLOUT_TEACHER``). The seat chooses its card first, so that the
     rollouts go on from the random state its own play goes on from: the value of the card played is the end
-    of the game as played. With ``played`` (the trick logs of the games played already, a row per deal) the cards are
-    those of the logs and no player is asked, for the open-hand teacher. Returns the count kept."""
+    of the game as played. With ``played`` (the trick logs of the games played already, a row per deal) the cards
+    are those of the logs and no player is asked, for the open-hand teacher. Returns the count kept."""
+    # The deal and turn loop of lockstep_rollout.replay_decisions, which keeps states and streams where this
+    # one values the cards: one kernel for both would carry the other's arrays through every decision.
     state, view = np.zeros(STATE.size, np.int64), np.zeros(VIEW.size, np.int64)
     log = np.full(TRICK_LOG_SIZE, -1, dtype=np.int8)
     kept = 0
     for k in range(deals.shape[0]):
         if declared[k, DECLARED_DECLARER] < 0:
             continue
-        start_deal(declared[k], deals[k], state, view)
-        discard = declared[k, DECLARED_ASIDE] if declared[k, DECLARED_DISCARDED] else 0
+        _, discard, rng = start_game(seed, deal_ids[k], declared[k], deals[k], state, view)
         counted = declared[k, DECLARED_ASIDE]
-        rng = stream_key(seed, deal_ids[k], STREAM_PLAY)
         n = 0
         while not state[STATE.finished]:
             seat = to_play(state)

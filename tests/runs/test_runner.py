@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from sim.runs import RunError
 from sim.runs.folder import MANIFEST, read_manifest
 from sim.runs.schema import SCHEMA_VERSION
 from sim.runs.simulation import simulate
+from tests.command_line import after_writing
 from tests.digests import MODEL_V5
 from tests.files import identity
 
@@ -92,28 +92,6 @@ def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
     simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
     assert identity(folder / "part-00000.parquet") == first
     assert table(folder).equals(table(reference))
-
-
-def after_writing(parts: int, action: str) -> str:
-    """A script that runs the skatsim console script with pyarrow's writer made to do ``action`` (Python lines, with
-    ``where`` the file just written) once a process has written ``parts`` part files: an event at a
-    known point, not after a race with a timer."""
-    return f"""
-import os, signal, sys
-import pyarrow.parquet as pq
-from sim.commands.cli import run
-
-real, calls = pq.write_table, []
-
-def write_then_act(table, where, **options):
-    calls.append(where)
-    real(table, where, **options)
-    if len(calls) == {parts}:
-{textwrap.indent(textwrap.dedent(action).strip(), " " * 8)}
-
-pq.write_table = write_then_act
-run()  # as the console script does, with the arguments after -c
-"""
 
 
 #: Runs skatsim with the writer made to die (SIGKILL, no clean-up) halfway through the bytes of the

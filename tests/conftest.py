@@ -9,6 +9,7 @@ numba's cached kernels are checked against the sources once, before any test loa
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from sim.runs.compiling import check_kernel_cache
@@ -35,3 +36,12 @@ def pytest_configure(config):
     pytest-xdist starts its workers."""
     if not hasattr(config, "workerinput"):
         check_kernel_cache()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The reference run of tests/reference_run.py (the runner's, `show`'s and the report's tests), made once
+    for each test file that asks for it."""
+    from tests.reference_run import reference_run
+
+    return reference_run(tmp_path_factory.mktemp("runs") / "reference")

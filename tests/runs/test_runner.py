@@ -21,7 +21,7 @@ from sim.runs.schema import SCHEMA_VERSION
 from sim.runs.simulation import simulate
 from tests.command_line import after_writing
 from tests.digests import MODEL_V5
-from tests.files import identity
+from tests.file_identity import identity
 from tests.reference_run import PROFILE, table
 
 

@@ -1,10 +1,13 @@
-"""Shared test settings.
+"""Shared test settings and fixtures.
 
 Hypothesis runs derandomized by default, so every run of the suite tries the same
 examples and a failure in CI can be reproduced anywhere. Set
 ``HYPOTHESIS_PROFILE=explore`` to search with fresh random examples instead.
 
 numba's cached kernels are checked against the sources once, before any test loads one.
+
+The ``reference`` run is here, not in one folder's files, because tests of runs, of commands and of
+analysis read it.
 """
 
 import os

@@ -4,43 +4,19 @@
     python scripts/bench.py --quick    # small sizes, for a smoke run
     python scripts/bench.py --only random_play --only default_profile
 
-Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, the ``runs`` it took the
-median of and ``compile_seconds`` (the first, small call, which compiles or loads the numba kernels; for
-``analyze_10m`` it is the report of a 20,000-deal run; ``--quick``, a smoke run, makes no such call and
-times one run). Kernel benchmarks run on one core; ``solve_full_deal`` and ``solve_win_full_deal`` time
-the open-hand solver deal by deal (the club profile's declared games from the first lead) and add,
-overall and per game type, the median, mean, 95th percentile and largest microseconds per deal (each
-deal's median over the runs) and the nodes searched, and the slowest deal; ``simulate_1m`` runs the
-whole command on every core and also reports the peak memory of its largest process (``peak_rss_mb``;
-each of the two workers and the main process stays under it) and the processor seconds of all its
-processes (``cpu_seconds``, median), ``simulate_1m_club`` the same with the club profile (heuristic card
-play) and ``simulate_1m_threshold`` with the threshold profile (rule-of-thumb bidding),
-``simulate_1m_conditional`` and ``simulate_1m_scored`` the club profile's dealt only where
-:data:`COUNTED` or :data:`SCORED` holds; ``club_profile``, ``threshold_profile`` and ``random_profile``
-are ``default_profile``'s games with those profiles; ``conditional_profile`` is ``club_profile`` dealing
-only deals meeting a condition of counted cards met by 1.2% of deals (:data:`COUNTED`, drawn directly),
-``conditional_eval_profile`` one of an evaluator's score met by 1.05% (:data:`SCORED`, by rejection),
-the dealing included; ``python_player`` is ``threshold_profile``'s games with a card player in plain
-Python at every seat (the lowest legal card that wins the trick, else the lowest; one call a decision),
-``batch_player`` the same rule in numpy over batches of decisions; ``pimc_deal`` times whole deals with
-PIMC card play at every seat (its defaults, worlds played out; ``seconds`` / ``deals`` is the time per
-deal), ``pimc_solved_deal`` the same with ``pimc_solved`` (its worlds solved); ``pimc_decisions`` plays
-the solver benchmark's declared deals with PIMC (default parameters) at every seat and reports per
-decision with a choice the worlds valued, the play-outs (``solver_calls``: the worlds and cards valued,
-plus the solver's searches of the last tricks with ``solve_last``), nodes and the time,
-``pimc_solved_decisions`` the same with ``pimc_solved`` (solver calls and their nodes);
-``simulate_jobs_1`` and ``simulate_jobs_2`` give the scaling (the club profile); ``simulate_open_hand``
-is the club profile's ``simulate --open-hand`` on every core (each declared game also solved from its
-first lead); ``analyze_10m`` is ``skatsim analyze`` of a ten-million-deal run (resampled from a real
-run, built before timing), with its peak memory and processor seconds, ``analyze_declare`` the same of a
-declare-mode run of every variant (21 million rows at its full size); ``first_run`` is ``skatsim
-simulate --deals 2000`` on every core with an empty numba cache of its own, as the first run after
-installing (``first_run_jobs_1`` with ``--jobs 1``, ``first_run_club`` with the club profile), with the
-processor seconds of all its processes, and is left out of ``--quick`` with its twins (each of their
-runs compiles every kernel); ``import_iss`` imports a generated ISS archive on two processes
-(``import_iss_jobs_1`` on one), ``deals`` being its record lines; ``train_card_play`` fits one network
-of the learned card player to a rollout-teacher decision run of ``deals`` deals (made before timing),
-with its peak memory and processor seconds.
+Each line has ``name``, ``deals``, ``seconds`` (median), ``deals_per_s``, ``runs`` and ``compile_seconds``
+(:func:`measure`), and what else its benchmark says. Benchmark ``name`` is the function ``bench_<name>``,
+whose docstring says what it times (:data:`BENCHMARKS`: its sizes and runs):
+
+- games on one core: ``random_play``, ``default_profile``, ``club_profile``, ``threshold_profile``,
+  ``random_profile``, ``conditional_profile``, ``conditional_eval_profile``, ``python_player``, ``batch_player``
+- PIMC card play on one core: ``pimc_deal``, ``pimc_solved_deal``, ``pimc_decisions``, ``pimc_solved_decisions``
+- the open-hand solver on one core: ``solve_full_deal``, ``solve_win_full_deal``
+- ``skatsim simulate``: ``simulate_1m``, ``simulate_1m_threshold``, ``simulate_1m_club``,
+  ``simulate_1m_conditional``, ``simulate_1m_scored``, ``simulate_jobs_1``, ``simulate_jobs_2``,
+  ``simulate_open_hand``
+- a first run, compiling every kernel (not in ``--quick``): ``first_run``, ``first_run_jobs_1``, ``first_run_club``
+- other commands: ``analyze_10m``, ``analyze_declare``, ``train_card_play``, ``import_iss``, ``import_iss_jobs_1``
 """
 
 from __future__ import annotations
@@ -96,14 +72,14 @@ def bench_threshold_profile(deals: int):
     return _profile_games("threshold")(deals)
 
 
-def bench_pimc(deals: int):
+def bench_pimc_deal(deals: int):
     """Whole deals with PIMC card play at every seat (its defaults: 60 worlds played out), one core; the
     auction and declarations of the threshold profile. ``seconds`` / ``deals`` is the time per deal."""
     return _profile_games("threshold", ["card_play=pimc"])(deals)
 
 
-def bench_pimc_solved(deals: int):
-    """``pimc_deal`` with ``pimc_solved``: 10 worlds, inference, each solved open-handed."""
+def bench_pimc_solved_deal(deals: int):
+    """``pimc_deal`` with ``pimc_solved`` at every seat: 10 worlds, inference, each solved open-handed."""
     return _profile_games("threshold", ["card_play=pimc_solved"])(deals)
 
 
@@ -121,6 +97,18 @@ def _conditional_games(where: str):
     profile, dealing = load_profile(CLUB), cached_dealing(run_dealing((), where))
     return lambda deals: (lambda: play_deals(profile, seed=1, start=0, count=deals,
                                              deals=dealing.deals(1, 0, deals)))
+
+
+def bench_conditional_profile(deals: int):
+    """``club_profile`` dealing only deals that meet a condition of counted cards met by 1.2% of deals
+    (:data:`COUNTED`, drawn directly), the dealing included."""
+    return _conditional_games(COUNTED)(deals)
+
+
+def bench_conditional_eval_profile(deals: int):
+    """``club_profile`` dealing only deals that meet a condition of an evaluator's score met by 1.05% of deals
+    (:data:`SCORED`, by rejection), the dealing included."""
+    return _conditional_games(SCORED)(deals)
 
 
 def bench_random_profile(deals: int):
@@ -169,6 +157,8 @@ def bench_batch_player(deals: int):
 
 
 def _simulate(jobs: int | None, profile: str = "default", *options: str):
+    """``skatsim simulate`` of ``profile`` with ``options`` on ``jobs`` processes (None: every core), in a
+    process of its own, with its usage (:class:`Usage`)."""
     def make(deals: int):
         def run():
             with tempfile.TemporaryDirectory() as folder:
@@ -207,6 +197,49 @@ def _peak_rss_mb(command, env=None) -> Usage:
     return Usage(int(peak) / 1024, float(seconds))
 
 
+def bench_simulate_1m(deals: int):
+    """The whole command, ``skatsim simulate`` of the default profile on every core, with the peak memory of its
+    largest process (``peak_rss_mb``; each of the two workers and the main process stays under it) and the
+    processor seconds of all its processes (``cpu_seconds``, median)."""
+    return _simulate(None)(deals)
+
+
+def bench_simulate_1m_threshold(deals: int):
+    """``simulate_1m`` with the threshold profile (rule-of-thumb bidding)."""
+    return _simulate(None, "threshold")(deals)
+
+
+def bench_simulate_1m_club(deals: int):
+    """``simulate_1m`` with the club profile (heuristic card play)."""
+    return _simulate(None, CLUB)(deals)
+
+
+def bench_simulate_1m_conditional(deals: int):
+    """``simulate_1m_club`` dealing only where :data:`COUNTED` holds (``--where``)."""
+    return _simulate(None, CLUB, "--where", COUNTED)(deals)
+
+
+def bench_simulate_1m_scored(deals: int):
+    """``simulate_1m_club`` dealing only where :data:`SCORED` holds (``--where``)."""
+    return _simulate(None, CLUB, "--where", SCORED)(deals)
+
+
+def bench_simulate_jobs_1(deals: int):
+    """``simulate_1m_club`` on one process (``--jobs 1``): with ``simulate_jobs_2``, the scaling."""
+    return _simulate(1, CLUB)(deals)
+
+
+def bench_simulate_jobs_2(deals: int):
+    """``simulate_1m_club`` on two processes (``--jobs 2``): with ``simulate_jobs_1``, the scaling."""
+    return _simulate(2, CLUB)(deals)
+
+
+def bench_simulate_open_hand(deals: int):
+    """The club profile's ``skatsim simulate --open-hand`` on every core: each declared game also solved
+    from its first lead."""
+    return _simulate(None, CLUB, "--open-hand", "--chunk-size", "250")(deals)
+
+
 def _first_run(jobs: int | None, profile: str = "default"):
     """``skatsim simulate`` on an empty numba cache of its own: a first run after installing, compile and all."""
     def make(deals: int):
@@ -220,12 +253,28 @@ def _first_run(jobs: int | None, profile: str = "default"):
     return make
 
 
-def bench_analyze(rows: int):
-    """The full report of a run of ``rows`` deals, resampled from a real 20,000-deal default run,
-    made by ``skatsim analyze`` in its own process (so that its peak memory is measured too).
+def bench_first_run(deals: int):
+    """``skatsim simulate`` of the default profile on every core with an empty numba cache of its own, as
+    the first run after installing, with its peak memory and the processor seconds of all its processes.
+    Each run compiles every kernel: left out of ``--quick`` (unless asked for) and not warmed up."""
+    return _first_run(None)(deals)
 
-    The run is built before the clock starts (and kept for the repeated runs).
-    """
+
+def bench_first_run_jobs_1(deals: int):
+    """``first_run`` on one process (``--jobs 1``)."""
+    return _first_run(1)(deals)
+
+
+def bench_first_run_club(deals: int):
+    """``first_run`` with the club profile."""
+    return _first_run(None, CLUB)(deals)
+
+
+def bench_analyze_10m(rows: int):
+    """The full report of a run of ``rows`` deals (ten million at full size), resampled from a real
+    20,000-deal default run, made by ``skatsim analyze`` in its own process, with its peak memory and
+    processor seconds. The run is built before the clock starts (and kept for the repeated runs); the
+    ``compile_seconds`` are the report of the 20,000-deal run."""
     from analysis import enlarge_run
     from sim.runs.simulation import simulate
 
@@ -237,9 +286,9 @@ def bench_analyze(rows: int):
 
 
 def bench_analyze_declare(deals: int):
-    """The full report of a declare-mode run of every variant (42 rows a deal) of ``deals`` deals,
-    resampled from a real 10,000-deal run of the threshold profile, made by ``skatsim analyze`` in its
-    own process; the run is built before the clock starts."""
+    """``analyze_10m`` of a declare-mode run of every variant (42 rows a deal: 21 million rows at full size)
+    of ``deals`` deals, resampled from a real 10,000-deal run of the threshold profile; the run is built
+    before the clock starts."""
     from analysis import enlarge_run
     from sim.runs.simulation import simulate
 
@@ -263,9 +312,10 @@ def _analyzing(run_folder: Path, folder: Path):
     return run
 
 
-def _train_card_play(deals: int):
-    """``skatsim train card-play`` of one network on a decision run of ``deals`` deals of the rollout
-    teacher (the default profile, made once before timing), with its peak memory and processor seconds."""
+def bench_train_card_play(deals: int):
+    """``skatsim train card-play``: one network of the learned card player fitted to a decision run of
+    ``deals`` deals of the rollout teacher (the default profile, made once before timing), with its peak
+    memory and processor seconds."""
     folder = Path(tempfile.mkdtemp(prefix="skatsim-bench-train-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     cli = [sys.executable, "-m", "sim.commands.cli"]
@@ -276,12 +326,8 @@ def _train_card_play(deals: int):
 
 
 def _import_iss(jobs: int):
+    """``import_iss`` on ``jobs`` processes."""
     def make(records: int):
-        """Import a generated ISS archive of ``records`` lines: read, check every game with the engine,
-        score it, compare with the archive's result, evaluate every hand and write the run. The archive
-        is generated before timing (engine games of the default profile, 1% constructed ones with early
-        ends); the import runs in this process on ``jobs`` processes, whose workers the first, small call
-        has started."""
         from sim.imports.iss.archive import import_archives
         from sim.imports.iss.sample import constructed_games, profile_lines
 
@@ -301,6 +347,20 @@ def _import_iss(jobs: int):
 
         return run
     return make
+
+
+def bench_import_iss(records: int):
+    """Import a generated ISS archive of ``records`` lines (``deals`` in its figures) on two processes:
+    read, check every game with the engine, score it, compare with the archive's result, evaluate every
+    hand and write the run. The archive is generated before timing (engine games of the default profile,
+    1% constructed ones with early ends); the import runs in this process, whose workers the first,
+    small call has started."""
+    return _import_iss(2)(records)
+
+
+def bench_import_iss_jobs_1(records: int):
+    """``import_iss`` on one process."""
+    return _import_iss(1)(records)
 
 
 def _declared_deals(deals: int):
@@ -361,7 +421,8 @@ def _solve_deals(question: str):
 
 
 def _solve_stats(outcomes: list[SolveTimes]) -> dict:
-    """Median per deal over the runs, then its distribution overall and by game type."""
+    """Median per deal over the runs, then its distribution overall and by game type (median, mean, 95th
+    percentile and largest microseconds, and the nodes searched), and the slowest deal."""
     from sim.rules.games import GAME_NAMES, GRAND, NULL
 
     micros = np.median(np.stack([o.micros for o in outcomes]), axis=0)
@@ -382,13 +443,15 @@ def _solve_stats(outcomes: list[SolveTimes]) -> dict:
 
 
 def bench_solve_full_deal(deals: int):
-    """Exact open-hand value of declared deals from the first lead (suit and grand: the declarer's
-    points; null: won or lost), one core; per-deal figures by game type."""
+    """Exact open-hand value of the club profile's declared deals from the first lead (suit and grand: the
+    declarer's points; null: won or lost), deal by deal, one core; overall and per game type, the median,
+    mean, 95th percentile and largest microseconds per deal (each deal's median over the runs) and the
+    nodes searched, and the slowest deal (:func:`_solve_stats`)."""
     return _solve_deals("value")(deals)
 
 
 def bench_solve_win_full_deal(deals: int):
-    """Only the win question from the first lead (61 points; null: no trick), one core."""
+    """``solve_full_deal`` asking only the win question from the first lead (61 points; null: no trick)."""
     return _solve_deals("win")(deals)
 
 
@@ -401,8 +464,10 @@ class DecisionStats:
 
 
 def bench_pimc_decisions(deals: int, player: str = "pimc"):
-    """Every PIMC decision with a choice of the declared deals from the first lead (default
-    parameters, PIMC at every seat, one core): worlds valued, play-outs or solver calls, nodes and time."""
+    """Every PIMC decision with a choice of the solver benchmark's declared deals from the first lead
+    (default parameters, PIMC at every seat, one core), per decision: the worlds valued, the play-outs
+    (``solver_calls``: the worlds and cards valued, plus the solver's searches of the last tricks with
+    ``solve_last``), nodes and the time (:func:`_decision_stats`)."""
     from sim.rules.cards import popcount
     from sim.rules.tricks import STATE, legal_now, play_card, to_play
     from sim.rules.view import VIEW, seat_view, set_declaration
@@ -438,6 +503,11 @@ def bench_pimc_decisions(deals: int, player: str = "pimc"):
     return run
 
 
+def bench_pimc_solved_decisions(deals: int):
+    """``pimc_decisions`` with ``pimc_solved`` at every seat: its solver calls and their nodes."""
+    return bench_pimc_decisions(deals, "pimc_solved")
+
+
 def _decision_stats(outcomes: list[DecisionStats]) -> dict:
     """Per-decision figures of the last run: worlds, solver calls, nodes, time."""
     last = outcomes[-1]
@@ -451,36 +521,37 @@ def _decision_stats(outcomes: list[DecisionStats]) -> dict:
                    "p95": round(float(np.percentile(last.micros, 95)))}}
 
 
+#: Each benchmark's name: its function, its size (deals) at full size and with ``--quick``, and its runs.
 BENCHMARKS = {
     "random_play": (bench_random_play, 1_000_000, 20_000, 5),
     "default_profile": (bench_default_profile, 200_000, 10_000, 5),
     "club_profile": (bench_club_profile, 200_000, 10_000, 5),
     "threshold_profile": (bench_threshold_profile, 200_000, 10_000, 5),
     "random_profile": (bench_random_profile, 200_000, 10_000, 5),
-    "conditional_profile": (lambda deals: _conditional_games(COUNTED)(deals), 200_000, 10_000, 5),
-    "conditional_eval_profile": (lambda deals: _conditional_games(SCORED)(deals), 200_000, 10_000, 5),
+    "conditional_profile": (bench_conditional_profile, 200_000, 10_000, 5),
+    "conditional_eval_profile": (bench_conditional_eval_profile, 200_000, 10_000, 5),
     "python_player": (bench_python_player, 20_000, 1_000, 5),
     "batch_player": (bench_batch_player, 100_000, 5_000, 5),
-    "pimc_deal": (bench_pimc, 200, 4, 3),
-    "pimc_solved_deal": (bench_pimc_solved, 200, 4, 3),
+    "pimc_deal": (bench_pimc_deal, 200, 4, 3),
+    "pimc_solved_deal": (bench_pimc_solved_deal, 200, 4, 3),
     "pimc_decisions": (bench_pimc_decisions, 100, 3, 1),
-    "pimc_solved_decisions": (lambda deals: bench_pimc_decisions(deals, "pimc_solved"), 100, 3, 1),
-    "simulate_1m": (_simulate(None), 1_000_000, 20_000, 3),
-    "simulate_1m_threshold": (_simulate(None, "threshold"), 1_000_000, 20_000, 3),
-    "simulate_1m_club": (_simulate(None, CLUB), 1_000_000, 20_000, 3),
-    "simulate_1m_conditional": (_simulate(None, CLUB, "--where", COUNTED), 1_000_000, 20_000, 3),
-    "simulate_1m_scored": (_simulate(None, CLUB, "--where", SCORED), 1_000_000, 20_000, 3),
-    "simulate_jobs_1": (_simulate(1, CLUB), 400_000, 20_000, 3),
-    "simulate_jobs_2": (_simulate(2, CLUB), 400_000, 20_000, 3),
-    "simulate_open_hand": (_simulate(None, CLUB, "--open-hand", "--chunk-size", "250"), 2_000, 40, 3),
-    "analyze_10m": (bench_analyze, 10_000_000, 20_000, 3),
+    "pimc_solved_decisions": (bench_pimc_solved_decisions, 100, 3, 1),
+    "simulate_1m": (bench_simulate_1m, 1_000_000, 20_000, 3),
+    "simulate_1m_threshold": (bench_simulate_1m_threshold, 1_000_000, 20_000, 3),
+    "simulate_1m_club": (bench_simulate_1m_club, 1_000_000, 20_000, 3),
+    "simulate_1m_conditional": (bench_simulate_1m_conditional, 1_000_000, 20_000, 3),
+    "simulate_1m_scored": (bench_simulate_1m_scored, 1_000_000, 20_000, 3),
+    "simulate_jobs_1": (bench_simulate_jobs_1, 400_000, 20_000, 3),
+    "simulate_jobs_2": (bench_simulate_jobs_2, 400_000, 20_000, 3),
+    "simulate_open_hand": (bench_simulate_open_hand, 2_000, 40, 3),
+    "analyze_10m": (bench_analyze_10m, 10_000_000, 20_000, 3),
     "analyze_declare": (bench_analyze_declare, 500_000, 2_000, 3),
-    "first_run": (_first_run(None), 2_000, 2_000, 3),
-    "first_run_jobs_1": (_first_run(1), 2_000, 2_000, 3),
-    "first_run_club": (_first_run(None, CLUB), 2_000, 2_000, 3),
-    "train_card_play": (_train_card_play, 10_000, 300, 3),
-    "import_iss": (_import_iss(2), 200_000, 400, 5),
-    "import_iss_jobs_1": (_import_iss(1), 200_000, 400, 3),
+    "first_run": (bench_first_run, 2_000, 2_000, 3),
+    "first_run_jobs_1": (bench_first_run_jobs_1, 2_000, 2_000, 3),
+    "first_run_club": (bench_first_run_club, 2_000, 2_000, 3),
+    "train_card_play": (bench_train_card_play, 10_000, 300, 3),
+    "import_iss": (bench_import_iss, 200_000, 400, 5),
+    "import_iss_jobs_1": (bench_import_iss_jobs_1, 200_000, 400, 3),
     "solve_full_deal": (bench_solve_full_deal, 1_000, 20, 3),
     "solve_win_full_deal": (bench_solve_win_full_deal, 1_000, 20, 3),
 }
@@ -492,7 +563,9 @@ NOT_QUICK = ("first_run", "first_run_jobs_1", "first_run_club")
 
 
 def measure(name: str, make, deals: int, runs: int, warm: bool = True) -> dict:
-    """The benchmark's figures; with ``warm``, a first small call compiles or loads the kernels untimed."""
+    """The benchmark's figures: the median ``seconds`` of ``runs`` runs and ``compile_seconds``, the time of
+    a first, small call with ``warm``, which compiles or loads the numba kernels untimed (``--quick``, a smoke
+    run, makes no such call and times one run)."""
     start = time.perf_counter()
     if warm:
         make(10)()

@@ -115,9 +115,11 @@ def trick_winner(game, first, second, third):
 #
 # One int64 array holds everything card play needs, so a kernel, a search or a
 # solver can copy a position with a slice and step it with play_card. A seat's view
-# has a layout of its own (sim.rules.view).
+# has a layout of its own (sim.rules.view), which declares the fields it shares with
+# the state by their names here.
 
-STATE = layout("State", (
+#: The fields of the play state (name, size, meaning).
+STATE_FIELDS = (
     ("hands", 3, "the cards each seat still holds (masks)"),
     ("game", 1, "game type id"),
     ("declarer", 1, "declarer seat"),
@@ -125,14 +127,15 @@ STATE = layout("State", (
     ("in_trick", 1, "cards in the current trick (0..2)"),
     ("trick", 3, "the cards of the current trick in the order played"),
     ("tricks_done", 1, "completed tricks"),
-    ("won", 3, "cards won in tricks, by seat (masks)"),
+    ("won", 3, "cards won in tricks, by seat (masks; taken tricks are public)"),
     ("finished", 1, "1 after the tenth trick, or after the null declarer's first trick"),
     ("voids", 3, "effective suits (bit 0..3 plain suits, bit 4 trump) each seat has shown it lacks by not "
                  "following; public knowledge every player may use"),
     ("played_by", 3, "the cards each seat has played (masks; public, as every card is played face up)"),
     ("order", 30, "every card played so far, in the order played (slot 3 * trick + place in the trick); "
                   "with forehand's first lead it tells who played each card"),
-))
+)
+STATE = layout("State", STATE_FIELDS)
 
 
 @njit(cache=True)

@@ -18,19 +18,22 @@ from numba import njit
 from . import tricks as t
 from .layout import layout
 
-# Declared as the play state is (sim.rules.tricks.STATE): the fields they share keep its names.
+#: The play state's fields by name (sim.rules.tricks.STATE): those a view shares with it keep its names and
+#: meanings.
+_STATE = {field[0]: field for field in t.STATE_FIELDS}
+
 VIEW = layout("View", (
     ("seat", 1, "the seat to play"),
-    ("game", 1, "game type id"),
-    ("declarer", 1, "declarer seat"),
+    _STATE["game"],
+    _STATE["declarer"],
     ("own_hand", 1, "the seat's own cards (mask)"),
-    ("leader", 1, "seat that led the trick"),
-    ("in_trick", 1, "cards in the current trick"),
-    ("trick", 3, "the current trick's cards"),
-    ("tricks_done", 1, "completed tricks"),
+    _STATE["leader"],
+    _STATE["in_trick"],
+    ("trick", 3, "the current trick's cards, -1 past those played"),
+    _STATE["tricks_done"],
     ("played", 1, "every card played so far, the current trick included (mask)"),
-    ("won", 3, "cards each seat has won in tricks (masks; taken tricks are public)"),
-    ("voids", 3, "effective suits each seat has shown it lacks (bit 4 = trump)"),
+    _STATE["won"],
+    _STATE["voids"],
     ("ouvert_cards", 1, "an ouvert declarer's remaining cards, else 0 (mask)"),
     ("discard", 1, "the declarer's own discard after a pick-up; 0 in a hand game and for a defender"),
     ("hand_game", 1, "the declaration: a hand game"),
@@ -38,8 +41,8 @@ VIEW = layout("View", (
     ("schwarz_announced", 1, "the declaration: schwarz announced"),
     ("ouvert", 1, "the declaration: ouvert"),
     ("bid", 1, "the final bid"),
-    ("played_by", 3, "the cards each seat has played (masks)"),
-    ("order", 30, "every card played so far, in the order played (public)"),
+    _STATE["played_by"],
+    _STATE["order"],
 ))
 
 

@@ -149,6 +149,18 @@ def _keeps(child, aside, value, mover_is_declarer, tt, stack):
     return not _reaches(child, aside, value + 1, tt, stack)
 
 
+@njit(cache=True, inline="always")
+def _play_lowest(state, legal, child):
+    """Play the lowest card of ``legal`` on a copy of ``state`` in ``child``: (that card, the rest of
+    ``legal``). :func:`keeping_cards` and :func:`card_values` walk the legal cards with it, one asking a
+    yes/no question of each child and the other its exact value: a numba kernel cannot take the question
+    as an argument and still be cached."""
+    card = _lowest(legal)
+    child[:] = state
+    play_card(child, card)
+    return card, legal & (legal - 1)
+
+
 @njit(cache=True)
 def keeping_cards(state, aside, value, tt, stack):
     """Mask of the legal cards of the side to move that keep the open-hand ``value``.
@@ -167,10 +179,7 @@ def keeping_cards(state, aside, value, tt, stack):
     legal = np.int64(legal_now(state))
     nodes = 0
     while legal:
-        card = _lowest(legal)
-        legal &= legal - 1
-        child[:] = state
-        play_card(child, card)
+        card, legal = _play_lowest(state, legal, child)
         stack[NODES, 0] = 0
         if _keeps(child, aside, value, mover_is_declarer, tt, stack):
             keep |= np.int64(1) << card
@@ -179,9 +188,6 @@ def keeping_cards(state, aside, value, tt, stack):
     return keep
 
 
-# card_values walks the legal cards as keeping_cards does, on purpose: one asks a yes/no question of
-# each child and the other its exact value, and a numba kernel cannot take the question as an argument
-# and still be cached.
 @njit(cache=True)
 def card_values(state, aside, tt, stack, out):
     """``out[card]``: the open-hand value after each legal card of the side to move; -1 for the others.
@@ -196,10 +202,7 @@ def card_values(state, aside, tt, stack, out):
     legal = np.int64(legal_now(state))
     nodes = 0
     while legal:
-        card = _lowest(legal)
-        legal &= legal - 1
-        child[:] = state
-        play_card(child, card)
+        card, legal = _play_lowest(state, legal, child)
         out[card] = open_hand_value(child, aside, tt, stack)
         nodes += stack[NODES, 0]
     stack[NODES, 0] = nodes

@@ -119,9 +119,8 @@ def low_side_card(game, side, hand):
 
 
 @njit(cache=True)
-def declarer_lead(view, legal):
+def declarer_lead(view, legal, game, out):
     """Draw trumps while the defenders may hold any; then cash safe side masters; else lead low."""
-    game, out = view[VIEW.game], cards_out(view)
     trumps = legal & TRUMP_CARDS[game]
     if trumps and defenders_may_hold(view, out) & TRUMP_CARDS[game]:
         return draw_trumps(game, trumps, out)
@@ -150,11 +149,10 @@ def sure_winners(view, game, winners, led, out):
 
 
 @njit(cache=True)
-def declarer_follow(view, legal):
+def declarer_follow(view, legal, game, out):
     """Take the trick with the cheapest winner when playing last, when it holds points, or
     when a winner is sure (a defender still to play could otherwise smear); else play the
     cheapest card, keeping trumps and masters."""
-    game, out = view[VIEW.game], cards_out(view)
     led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
     winning = view[VIEW.trick + winning_position(view)]
     winners = legal & BEATERS[game, winning]
@@ -212,9 +210,8 @@ def lead_through_declarer(view, game, side, out, declarer_cards):
 
 
 @njit(cache=True)
-def defender_lead(view, legal):
+def defender_lead(view, legal, game, out):
     """Cash a master the declarer cannot beat; else lead through the declarer; trumps last."""
-    game, out = view[VIEW.game], cards_out(view)
     declarer_cards = may_hold(view, view[VIEW.declarer], out)
     side = legal & ~TRUMP_CARDS[game]
     cash, m = np.int64(0), side
@@ -244,11 +241,10 @@ def smear_points(game, legal, led, out):
 
 
 @njit(cache=True)
-def defender_follow(view, legal):
+def defender_follow(view, legal, game, out):
     """Smear when the partner's card will win; beat the declarer's card with the cheapest
     winner; take over a trick the declarer could still win when a card of ours is sure;
     else play the cheapest card."""
-    game, out = view[VIEW.game], cards_out(view)
     declarer = view[VIEW.declarer]
     led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
     pos = winning_position(view)
@@ -298,11 +294,10 @@ def riskiest_null_card(hand, cards, out):
 
 
 @njit(cache=True)
-def null_declarer_follow(view, legal):
+def null_declarer_follow(view, legal, game, out):
     """Stay under the winning card; when that is impossible and a defender still plays,
     the lowest card gives that defender the best chance of being forced over it (played
     last, the trick is lost whatever the card). Void: discard the riskiest card."""
-    game = view[VIEW.game]
     winning = view[VIEW.trick + winning_position(view)]
     led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
     following = legal & SUIT_CARDS[NULL, led]
@@ -313,21 +308,29 @@ def null_declarer_follow(view, legal):
         if view[VIEW.in_trick] == 1:
             return lowest_in_order(game, following)
         return highest_card(game, following)
-    return riskiest_null_card(view[VIEW.own_hand], legal, cards_out(view))
+    return riskiest_null_card(view[VIEW.own_hand], legal, out)
+
+
+@njit(cache=True, inline="always")
+def lowest_of_null_suit(game, cards, suit):
+    """The lowest of ``cards`` in the null suit ``suit`` (0..3), or -1 when none is of it: what a null lead
+    leads of a suit."""
+    mine = cards & SUIT_CARDS[NULL, suit]
+    if mine == 0:
+        return -1
+    return lowest_in_order(game, mine)
 
 
 @njit(cache=True)
-def null_declarer_lead(view, legal):
+def null_declarer_lead(view, legal, game, out):
     """The lowest card of the safest suit: fewest defenders' cards below it, and some above
     it so that a defender holding the suit must go over it."""
-    game, out = view[VIEW.game], cards_out(view)
     defenders = defenders_may_hold(view, out)
     best, best_key = -1, NO_KEY
     for suit in range(4):
-        mine = legal & SUIT_CARDS[NULL, suit]
-        if mine == 0:
+        card = lowest_of_null_suit(game, legal, suit)
+        if card < 0:
             continue
-        card = lowest_in_order(game, mine)
         under = popcount(defenders & BELOW[NULL, card])
         over = popcount(defenders & ABOVE[NULL, card])
         # fewest defenders' cards under it first (8 places of 256), then most over it (16 each)
@@ -340,17 +343,15 @@ def null_declarer_lead(view, legal):
 
 
 @njit(cache=True)
-def null_defender_lead(view, legal):
+def null_defender_lead(view, legal, game, out):
     """A low card of a suit the declarer still may hold, where the declarer has the fewest
     cards to duck under it (the ouvert hand shows them exactly)."""
-    game, out = view[VIEW.game], cards_out(view)
     declarer_cards = may_hold(view, view[VIEW.declarer], out)
     best, best_key = -1, NO_KEY
     for suit in range(4):
-        mine = legal & SUIT_CARDS[NULL, suit]
-        if mine == 0:
+        card = lowest_of_null_suit(game, legal, suit)
+        if card < 0:
             continue
-        card = lowest_in_order(game, mine)
         theirs = declarer_cards & SUIT_CARDS[NULL, suit]
         # fewest declarer's cards under it (64 each), then the lowest card (4 each), then the suit
         key = popcount(theirs & BELOW[NULL, card]) * 64 + ORDER[NULL, card] * 4 + suit
@@ -379,15 +380,15 @@ def null_discard(view, legal, out):
 
 
 @njit(cache=True)
-def null_defender_follow(view, legal):
+def null_defender_follow(view, legal, game, out):
     """Duck under the declarer's winning card; play low while the declarer is still to play
     so that its card is more likely to win; once it has escaped, shed a high card."""
-    game, pos = view[VIEW.game], winning_position(view)
+    pos = winning_position(view)
     winning = view[VIEW.trick + pos]
     led = EFFECTIVE_SUIT[game, view[VIEW.trick]]
     following = legal & SUIT_CARDS[NULL, led]
     if not following:
-        return null_discard(view, legal, cards_out(view))
+        return null_discard(view, legal, out)
     if seat_at(view, pos) == view[VIEW.declarer]:
         card = stay_under(game, following, winning)
         return card if card >= 0 else highest_card(game, following)
@@ -401,15 +402,17 @@ def null_defender_follow(view, legal):
 
 @njit(cache=True, inline="always")
 def rule_based_card(view, legal):
-    """The heuristic's card: dispatch on game type, role and whether the seat leads."""
+    """The heuristic's card: dispatch on game type, role and whether the seat leads. Each rule is given
+    the game and the cards out (:func:`strategies.cardplay.heuristic_facts.cards_out`) with the view."""
+    game, out = view[VIEW.game], cards_out(view)
     leads = view[VIEW.in_trick] == 0
     if view[VIEW.seat] == view[VIEW.declarer]:
-        if view[VIEW.game] == NULL:
-            return null_declarer_lead(view, legal) if leads else null_declarer_follow(view, legal)
-        return declarer_lead(view, legal) if leads else declarer_follow(view, legal)
-    if view[VIEW.game] == NULL:
-        return null_defender_lead(view, legal) if leads else null_defender_follow(view, legal)
-    return defender_lead(view, legal) if leads else defender_follow(view, legal)
+        if game == NULL:
+            return null_declarer_lead(view, legal, game, out) if leads else null_declarer_follow(view, legal, game, out)
+        return declarer_lead(view, legal, game, out) if leads else declarer_follow(view, legal, game, out)
+    if game == NULL:
+        return null_defender_lead(view, legal, game, out) if leads else null_defender_follow(view, legal, game, out)
+    return defender_lead(view, legal, game, out) if leads else defender_follow(view, legal, game, out)
 
 
 @njit(cache=True, inline="always")

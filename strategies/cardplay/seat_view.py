@@ -101,6 +101,8 @@ class SeatView:
     def _field(self, name):
         return self._v[getattr(VIEW, name)]
 
+    # The properties below are alike in shape, each reading a field of the view: they differ in what they
+    # make of it, and each keeps its name and type for help() and a player's editor.
     @property
     def seat(self) -> int:
         return self._v[VIEW.seat]

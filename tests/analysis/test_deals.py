@@ -8,7 +8,7 @@ from analysis import AnalysisError, compare_runs, contract_success, load_run
 from analysis.deal_groups import DEAL_GROUPS, deal_rate, sandwich_mean
 from analysis.intervals import resample_counts, wilson
 from sim.runs.simulation import simulate
-from tests.handmade import declare_rows, write_run
+from tests.handmade_runs import declare_rows, write_run
 
 
 def test_a_replicate_draws_every_row_of_a_deal_group_together():

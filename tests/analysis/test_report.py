@@ -8,7 +8,7 @@ import pytest
 
 from analysis import AnalysisError, analyze
 from sim.runs.simulation import simulate
-from tests.handmade import clubs_games, declare_rows, write_run
+from tests.handmade_runs import clubs_games, declare_rows, write_run
 
 
 @pytest.fixture(scope="module")

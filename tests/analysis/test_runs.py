@@ -14,7 +14,7 @@ from analysis.mix import deal_cube, game_mix
 from sim.rules.games import NULL
 from sim.runs.folder import part_facts, part_name, read_manifest
 from sim.runs.schema import SCHEMA_VERSION
-from tests.handmade import CLUBS, clubs_games, declare_rows, write_run
+from tests.handmade_runs import CLUBS, clubs_games, declare_rows, write_run
 
 # --- run folders that cannot be analysed ---------------------------------------------------
 

@@ -33,7 +33,7 @@ from sim.runs.schema import ARCHIVE_TYPES, GAME_MODE_TYPES, ISS_ARCHIVE
 from sim.runs.simulation import ProfileDeals
 from strategies import load_profile, play_deals
 from strategies.registry import logged_evaluators
-from tests.files import identity
+from tests.file_identity import identity
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from sim.commands.cli import main
 from sim.runs import RunError
 from sim.runs.folder import read_manifest
 from sim.runs.simulation import simulate
-from tests.runs.test_runner import after_writing
+from tests.command_line import after_writing
 
 PROFILE = "random"
 DIRECT = "jacks(forehand) >= 3 and length(forehand, 'C') >= 2"

@@ -1,11 +1,11 @@
-"""The runner: same data for any jobs, chunks and backend; atomic parts; resumable; clear errors."""
+"""The runner: same data for any jobs, chunks and backend; atomic parts; resumable after a kill or Ctrl-C;
+damaged parts found and made again; runs that grow; clear errors; folders named by their settings."""
 
 import json
 import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -19,21 +19,10 @@ from sim.runs import RunError
 from sim.runs.folder import MANIFEST, read_manifest
 from sim.runs.schema import SCHEMA_VERSION
 from sim.runs.simulation import simulate
+from tests.command_line import after_writing
 from tests.digests import MODEL_V5
-from tests.files import identity
-
-PROFILE = "random"  # the runner does not care who plays; random compiles fastest
-
-
-def table(folder) -> pl.DataFrame:
-    return pl.read_parquet(Path(folder) / "part-*.parquet").sort("deal_id")
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("runs") / "reference"
-    simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
-    return folder
+from tests.file_identity import identity
+from tests.reference_run import PROFILE, table
 
 
 def test_a_run_has_a_manifest_and_one_row_per_deal(reference):
@@ -92,28 +81,6 @@ def test_running_again_resumes_and_skips_finished_parts(reference, tmp_path):
     simulate(3000, seed=7, profile=PROFILE, out=folder, jobs=1, chunk_size=1000, log_tricks=True)
     assert identity(folder / "part-00000.parquet") == first
     assert table(folder).equals(table(reference))
-
-
-def after_writing(parts: int, action: str) -> str:
-    """A script that runs the skatsim console script with pyarrow's writer made to do ``action`` (Python lines, with
-    ``where`` the file just written) once a process has written ``parts`` part files: an event at a
-    known point, not after a race with a timer."""
-    return f"""
-import os, signal, sys
-import pyarrow.parquet as pq
-from sim.commands.cli import run
-
-real, calls = pq.write_table, []
-
-def write_then_act(table, where, **options):
-    calls.append(where)
-    real(table, where, **options)
-    if len(calls) == {parts}:
-{textwrap.indent(textwrap.dedent(action).strip(), " " * 8)}
-
-pq.write_table = write_then_act
-run()  # as the console script does, with the arguments after -c
-"""
 
 
 #: Runs skatsim with the writer made to die (SIGKILL, no clean-up) halfway through the bytes of the
@@ -205,23 +172,6 @@ def test_a_full_disk_leaves_no_half_written_part(tmp_path, monkeypatch):
     assert read_manifest(tmp_path / "run").parts_done == []
 
 
-def test_cli_errors_are_one_line(tmp_path):
-    runner = CliRunner()
-    result = runner.invoke(main, ["simulate", "--deals", "10", "--profile", "nope", "--out", str(tmp_path / "r")])
-    assert result.exit_code == 1 and result.output.strip().count("\n") == 0
-    assert "unknown profile 'nope'" in result.output
-    result = runner.invoke(main, ["show", str(tmp_path), "3"])
-    assert result.exit_code == 1 and "not a run folder" in result.output
-
-
-def test_progress_is_machine_readable_off_a_terminal(tmp_path):
-    result = CliRunner().invoke(main, ["simulate", "--deals", "200", "--profile", PROFILE, "--out",
-                                       str(tmp_path / "run"), "--jobs", "1", "--chunk-size", "100"])
-    assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
-    assert lines[-1]["deals_done"] == 200 and lines[-1]["deals"] == 200
-
-
 def test_declare_mode_logs_every_seat_and_game(tmp_path):
     folder = simulate(50, seed=3, profile=PROFILE, out=tmp_path / "declare", mode="declare", jobs=1)
     text = CliRunner().invoke(main, ["show", str(folder), "7"]).output
@@ -232,16 +182,6 @@ def test_declare_mode_logs_every_seat_and_game(tmp_path):
     assert counts.height == 18 and (counts["len"] == 50).all()
     assert (data.filter(pl.col("game") == "null")["eval_null_rule"].is_not_nan()).all()
     assert (data.filter(pl.col("game") == "grand")["eval_trump_length"].is_nan()).all()
-
-
-def test_show_prints_the_deal_as_logged(reference):
-    text = CliRunner().invoke(main, ["show", str(reference), "5"]).stdout   # a first run's compile notice is on stderr
-    row = table(reference).filter(pl.col("deal_id") == 5).row(0, named=True)
-    assert text.startswith("Deal 5 of")
-    assert "Forehand" in text and "Auction" in text
-    if not row["passed"]:
-        assert text.count(" -> ") == sum(1 for c in row["tricks"] if c >= 0) // 3
-        assert f"score {row['score']:+d}" in text
 
 
 @pytest.mark.slow
@@ -255,7 +195,6 @@ def test_dask_backend_gives_the_same_data(reference, tmp_path):
 def test_an_evaluator_registered_for_logging_is_logged_and_analysed(tmp_path, monkeypatch):
     """A new evaluator needs no list edited: registered with logged=True, every run logs its scores,
     the manifest records its thresholds, and analysis compares it with the others."""
-    import numpy as np
 
     from analysis import compare_evaluators, load_run, thresholds
     from strategies import registry
@@ -335,159 +274,7 @@ def test_verify_finds_a_flipped_byte_and_repair_makes_the_part_again(reference, 
     assert runner.invoke(main, ["verify", str(folder)]).exit_code == 0
 
 
-@pytest.mark.slow
-def test_an_interrupted_report_leaves_the_old_report_whole(reference, tmp_path, monkeypatch):
-    from analysis import analyze, report
-
-    out = tmp_path / "report"
-    analyze([reference], out)
-    before = (out / "report.html").read_text()
-
-    def broken(*args, **kwargs):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(report, "make_plots", broken)
-    with pytest.raises(KeyboardInterrupt):
-        analyze([reference], out)
-    assert (out / "report.html").read_text() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
-
-
-def test_a_report_never_replaces_a_folder_that_is_not_a_report(reference, tmp_path):
-    (tmp_path / "mine").mkdir()
-    (tmp_path / "mine" / "notes.txt").write_text("keep me")
-    result = CliRunner().invoke(main, ["analyze", str(reference), "--out", str(tmp_path / "mine")])
-    assert result.exit_code == 1 and "is not a folder this command wrote" in result.output
-    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
-
-
-# --- the first minute: kernels compiling, the progress rate ----------------------------------
-
-
-def test_kernels_compiling_are_told_once_and_timed(tmp_path, monkeypatch):
-    from sim.runs.compiling import COMPILING, warm_up
-
-    (tmp_path / "fresh_kernel.py").write_text(
-        "from numba import njit\n\n@njit(cache=True)\ndef add(a, b):\n    return a + b\n\n"
-        "@njit(cache=False)\ndef times(a, b):\n    return a * b\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import fresh_kernel
-
-    told = []
-    seconds = warm_up(lambda seed, start, count: fresh_kernel.add(seed, count) + fresh_kernel.times(2, 3), 5,
-                      notice=told.append)
-    assert told[0] == COMPILING and len(told) == 2 and told[1].startswith("compiled in ")
-    assert seconds is not None and seconds > 0
-    told.clear()
-    assert warm_up(lambda seed, start, count: fresh_kernel.add(seed, count), 5, notice=told.append) is None
-    assert told == []   # nothing compiled: nothing said
-
-
-FIRST_RUN_HALVES = """
-import os
-from numba import njit
-
-@njit(cache=True)
-def card_play(a):
-    return a + 1
-
-@njit(cache=True)
-def the_rest(a):
-    return a * 3
-
-class Play:
-    def __init__(self, marker, fail=False):
-        self.marker, self.fail = marker, fail
-
-    def __call__(self, seed, start, count):
-        return {"x": card_play(seed) + the_rest(seed)}
-
-    def warm_card_play(self):
-        card_play(0)
-
-    def warm_the_rest(self, seed):
-        with open(self.marker, "w") as out:
-            out.write(str(os.getpid()))
-        if self.fail:
-            raise RuntimeError("the second process failed")
-        the_rest(seed)
-"""
-
-
-def first_run_play(tmp_path, monkeypatch, name, fail=False):
-    """A play of two fresh cached kernels, importable by a second interpreter too."""
-    (tmp_path / f"{name}.py").write_text(FIRST_RUN_HALVES)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(Path(__file__).parents[2])]))
-    module = __import__(name)
-    return module, module.Play(str(tmp_path / "second.txt"), fail)
-
-
-def test_a_first_run_on_two_cores_compiles_the_rest_in_a_second_process(tmp_path, monkeypatch):
-    from sim.runs.compiling import warm_up
-
-    module, play = first_run_play(tmp_path, monkeypatch, "halves_kernels")
-    assert warm_up(play, 5, jobs=2) is not None
-    assert int((tmp_path / "second.txt").read_text()) != os.getpid()
-    assert module.the_rest.stats.cache_hits and not module.the_rest.stats.cache_misses   # loaded, not compiled
-    assert module.card_play.stats.cache_misses   # compiled here
-
-
-def test_a_first_run_does_not_depend_on_its_second_process(tmp_path, monkeypatch):
-    from sim.runs.compiling import warm_up
-
-    module, play = first_run_play(tmp_path, monkeypatch, "failing_halves_kernels", fail=True)
-    assert warm_up(play, 5, jobs=2) is not None
-    assert (tmp_path / "second.txt").exists()   # it started, and failed
-    assert module.the_rest.stats.cache_misses   # so this process compiled the rest itself
-    assert play(5, 0, 1) == {"x": 21}
-
-
-def test_one_job_compiles_in_one_process(tmp_path, monkeypatch):
-    from sim.runs.compiling import warm_up
-
-    module, play = first_run_play(tmp_path, monkeypatch, "one_job_kernels")
-    assert warm_up(play, 5, jobs=1) is not None
-    assert not (tmp_path / "second.txt").exists()
-
-
-@pytest.mark.parametrize("profile", ["default", "club"])
-def test_the_card_play_half_compiles_the_kernel_the_run_plays(profile):
-    """The fixed grand of the first run's card-play half has the types of a real batch, so the
-    kernel it compiles is the one the run then loads, not a second one."""
-    from sim.runs.simulation import ProfileDeals
-    from strategies import load_profile
-    from strategies.whole_deals import play_batch
-
-    loaded = load_profile(profile)
-    play = ProfileDeals(loaded.name, loaded.spec)
-    play(3, 0, 20)
-    played = set(play_batch.signatures)
-    play.warm_card_play()
-    assert set(play_batch.signatures) == played
-
-
-def test_a_first_run_compiles_in_two_processes_only_while_a_core_is_free(monkeypatch):
-    from sim.runs import compiling
-
-    monkeypatch.setattr(compiling.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(compiling.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
-    assert not compiling.a_core_is_free()
-    monkeypatch.setattr(compiling.os, "getloadavg", lambda: (0.4, 1.0, 1.0))
-    assert compiling.a_core_is_free()
-
-
-def test_a_play_without_card_play_bids_and_declares_as_the_whole_play():
-    from sim.runs.simulation import ProfileDeals
-    from strategies import load_profile
-
-    loaded = load_profile("default")
-    play = ProfileDeals(loaded.name, loaded.spec)
-    whole = play(3, 0, 200)
-    bid_only = play(3, 0, 200, play_cards=False)
-    for name in ("declarer", "bid", "game", "hand", "discard", "schneider_announced"):
-        assert np.array_equal(bid_only[name], whole[name]), name
-    assert not bid_only["won"].any() and whole["won"].any()
+# --- a play rebuilt from its manifest; the progress rate -----------------------------------
 
 
 def test_each_kind_of_run_rebuilds_its_play_from_the_description_in_its_manifest():
@@ -530,26 +317,6 @@ def test_the_progress_rate_leaves_out_the_first_call(tmp_path):
     config = RunConfig(1000, 3, play.description(), chunk_size=500)
     run(SlowFirstCall(), config, tmp_path / "run", jobs=1, progress=lambda done, total, rate: rates.append(rate))
     assert min(rates) > 1000 / 2.0, rates   # the two seconds are not in the rate
-
-
-def test_the_progress_bar_shows_the_rate_once_with_the_time_left(monkeypatch):
-    import io
-
-    from sim.commands.terminal import run_progress
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    terminal = Terminal()
-    monkeypatch.setattr(sys, "stderr", terminal)
-    update, close = run_progress(3000)
-    assert terminal.getvalue() == ""   # no bar before the first part: lines told before it stay clean
-    update(1000, 3000, 500.0)
-    update(2000, 3000, 800.0)
-    close()
-    last = terminal.getvalue().replace("\r", "\n").strip().splitlines()[-1]
-    assert last.count("deals/s") == 1 and "deal/s" not in last and "800 deals/s, 0:01 left" in last, last
 
 
 # --- growing a run; folders named by their settings ----------------------------------------

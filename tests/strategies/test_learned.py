@@ -27,7 +27,7 @@ from strategies.learning.network import EPOCHS, HIDDEN_UNITS, NETWORKS, column_m
 from strategies.learning.training import card_rows, train
 from strategies.registry import StrategyError, build
 from tests.digests import MODEL_V5, kernel_arguments, play_digest
-from tests.views import unseen_swapped, view_of
+from tests.hidden_cards import unseen_swapped, view_of
 
 
 @pytest.fixture(scope="module")

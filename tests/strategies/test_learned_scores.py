@@ -29,7 +29,7 @@ from strategies.cardplay.learned_features import (
 )
 from strategies.cardplay.learned_features import LOOP_TYPES as FEATURE_TYPES
 from strategies.cardplay.vectors import LANES
-from tests.views import view_of
+from tests.hidden_cards import view_of
 
 F32 = np.float32
 

@@ -25,7 +25,10 @@ its parameters; a section named after a seat overrides roles for that seat only:
 Named profiles ship in ``strategies/profile_files/``; ``--profile NAME`` picks
 one, ``--profile path.toml`` reads a file. Command-line settings such as
 ``card_play=random``, ``bidder.aggressiveness=1.5`` or
-``middlehand.card_play=random`` are applied on top.
+``middlehand.card_play=random`` are applied on top. A strategy of one's own is named
+``FILE.py:NAME`` or ``MODULE:NAME``, and ``plugins = ["my_players.py"]`` (or the setting
+``plugins=my_players.py``) imports files or modules for what they register
+(:mod:`strategies.sources`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from sim.rules.cards import SEAT_NAMES
 
 from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (register the built-ins)
 from .registry import StrategyError, build, lookup, settable_parameters
+from .sources import canonical_name, canonical_source, load_plugin
 
 #: The roles a profile sets at every seat (evaluators are chosen by the bidder).
 SEAT_ROLES = ("bidder", "discarder", "declarer", "card_play")
@@ -150,16 +154,32 @@ def build_profile(name: str, raw: dict, own_thresholds=()) -> Profile:
     """The profile of ``raw`` (a profile's tables, or a manifest's spec of every seat); the bidders of
     the seats in ``own_thresholds`` use their evaluator's own thresholds."""
     description = str(raw.get("description", ""))
-    unknown = set(raw) - set(SEAT_ROLES) - set(SEAT_NAMES) - {"description"}
+    plugins = _plugins(name, raw)
+    unknown = set(raw) - set(SEAT_ROLES) - set(SEAT_NAMES) - {"description", "plugins"}
     if unknown:
         raise ProfileError(f"profile {name!r}: unknown section {', '.join(sorted(unknown))}"
                            f" (roles: {', '.join(SEAT_ROLES)}; seats: {', '.join(SEAT_NAMES)})")
     spec = {seat: _seat_spec(name, raw, seat) for seat in SEAT_NAMES}
+    if plugins:
+        spec["plugins"] = plugins
     for seat in own_thresholds:
         spec[seat]["bidder"].pop("thresholds", None)
     seats = tuple(SeatStrategies(**{role: _build(name, seat, role, spec[seat][role])
                                     for role in SEAT_ROLES}) for seat in SEAT_NAMES)
     return Profile(name, description, spec, seats)
+
+
+def _plugins(name: str, raw: dict) -> list[str]:
+    """Import the profile's plugins (files or modules, :mod:`strategies.sources`); their canonical sources."""
+    plugins = raw.get("plugins", [])
+    if isinstance(plugins, str) or not all(isinstance(p, str) for p in plugins):
+        raise ProfileError(f"profile {name!r}: plugins must be a list of files or modules, not {plugins!r}")
+    try:
+        for source in plugins:
+            load_plugin(source)
+    except StrategyError as error:
+        raise ProfileError(f"profile {name!r}, plugins: {error}") from None
+    return [canonical_source(p) for p in plugins]
 
 
 def _read(name_or_path) -> tuple[dict, str]:
@@ -198,6 +218,7 @@ def _seat_spec(name: str, raw: dict, seat: str) -> dict:
         section.update(mine)
         if "name" not in section:
             raise ProfileError(f"profile {name!r}: no {role} for {seat} (add [{role}] with a name)")
+        section["name"] = canonical_name(str(section["name"]))
         spec[role] = section
     unknown = set(raw.get(seat, {})) - set(SEAT_ROLES)
     if unknown:
@@ -251,6 +272,9 @@ def _apply_setting(raw: dict, setting: str) -> tuple[str | None, tuple[str, ...]
     parts = key.strip().split(".")
     if not sep or not all(parts):
         raise ProfileError(f"setting {setting!r} is not ROLE=NAME or ROLE.PARAM=VALUE")
+    if parts == ["plugins"]:      # plugins=FILE_OR_MODULE: one more plugin
+        raw["plugins"] = [*raw.get("plugins", []), value.strip()]
+        return None, ("plugins",)
     target, seat = raw, None
     if parts[0] in SEAT_NAMES:
         seat = parts.pop(0)

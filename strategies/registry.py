@@ -11,7 +11,9 @@ parameters. :func:`build` is the one way to make any strategy from its name and
 parameters.
 
 A third-party package adds its own by naming a module in the entry-point group
-``skatsim.strategies``; importing that module runs its ``@register`` decorators.
+``skatsim.strategies``; importing that module runs its ``@register`` decorators. A file or a module of
+one's own needs no package: ``FILE.py:NAME`` and ``MODULE:NAME`` name a strategy in it, and plugins
+are imported for what they register (:mod:`strategies.sources`).
 """
 
 from __future__ import annotations
@@ -144,6 +146,9 @@ def lookup(role: str, name: str) -> Strategy:
     try:
         return _registry[role][name]
     except KeyError:
+        if ":" in name:     # FILE.py:NAME or MODULE:NAME (strategies.sources)
+            from .sources import strategy_from_source
+            return strategy_from_source(role, name)
         raise StrategyError(
             f"unknown {role} {name!r} (known: {', '.join(names(role)) or 'none'})"
         ) from None

@@ -11,7 +11,7 @@ import click
 
 from sim.runs import RunError
 
-from .options import dealing_options, run_options
+from .options import dealing_options, plugins_option, run_options, with_plugins
 from .terminal import fail, progress, tell, writing_run
 
 
@@ -74,7 +74,8 @@ def _objective_weight(objective: str) -> float:
               help="open_hand: each card's value on the real deal, every hand open; rollout: the end of the real "
                    "deal when every seat then plays the profile's own card player.")
 @dealing_options
-def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher, fix, where):
+@plugins_option
+def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher, fix, where, plugins):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
     game lost, 1 won). Running the same command again resumes it. About 40 deals a second on one core
@@ -84,7 +85,8 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher, fi
     from strategies.registry import StrategyError
 
     with writing_run(deals, out, ProfileError, StrategyError) as update:
-        folder = log_decisions(deals, seed=seed, profile=profile, settings=settings, out=out, jobs=jobs,
+        folder = log_decisions(deals, seed=seed, profile=profile, settings=with_plugins(plugins, settings), out=out,
+                               jobs=jobs,
                                chunk_size=chunk_size, progress=update, notice=tell, teacher=teacher, fix=fix,
                                where=where)
     click.echo(str(folder))

@@ -10,6 +10,19 @@ SET_VALUES = ('"bidder.thresholds=[7, 7, 7, 7, 7, inf]". VALUE is a TOML value: 
               ' false, a [list], a { key = value } or a "text"; anything else is the text as written.')
 
 
+def plugins_option(command):
+    """``--plugins FILE_OR_MODULE`` (repeatable): files or modules imported for the strategies they register,
+    recorded with the profile so that every process of the run imports them (strategies.sources)."""
+    return click.option("--plugins", multiple=True, metavar="FILE_OR_MODULE",
+                        help="Import a file (my_players.py) or module for the strategies it registers;"
+                             " repeatable.")(command)
+
+
+def with_plugins(plugins, settings) -> tuple[str, ...]:
+    """The settings with a ``plugins=SOURCE`` setting before them for each plugin."""
+    return (*(f"plugins={source}" for source in plugins), *settings)
+
+
 def run_options(*, deals: int, chunk_size: int, out: str, profile: str, settings: str, jobs: str):
     """``--deals`` (default ``deals``), ``--seed``, ``--profile``, ``--set``, ``--out``, ``--jobs`` and
     ``--chunk-size`` (default ``chunk_size``), with the help texts of the options that differ."""

@@ -12,7 +12,7 @@ import json
 
 import click
 
-from .options import SET_VALUES, dealing_options, run_options
+from .options import SET_VALUES, dealing_options, plugins_option, run_options, with_plugins
 from .terminal import fail, tell, writing_run
 
 
@@ -40,8 +40,9 @@ from .terminal import fail, tell, writing_run
               help="local processes, or a Dask cluster (a new local one unless --scheduler).")
 @click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")
 @dealing_options
+@plugins_option
 def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, open_hand,
-             seat_scores, backend, scheduler, fix, where):
+             seat_scores, backend, scheduler, fix, where, plugins):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
     Running the same command again resumes an interrupted run, and with more --deals
@@ -53,7 +54,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
     from strategies.registry import StrategyError
 
     with writing_run(deals, out, ProfileError, StrategyError) as update:
-        folder = run_profile(deals, seed=seed, profile=profile, settings=settings, out=out, jobs=jobs,
+        folder = run_profile(deals, seed=seed, profile=profile, settings=with_plugins(plugins, settings), out=out,
+                             jobs=jobs,
                              chunk_size=chunk_size, log_tricks=log_tricks, mode=mode, backend=backend,
                              scheduler=scheduler, progress=update, notice=tell, variants=variants,
                              open_hand=open_hand, seat_scores=seat_scores, fix=fix, where=where)
@@ -77,8 +79,9 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 @click.option("--chunk-size", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per part file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @dealing_options
+@plugins_option
 def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, out, jobs, chunk_size, as_json, fix,
-          where):
+          where, plugins):
     """Play a duplicate match between profiles A and B (names or TOML files) and print Seeger-Fabian
     points per game for each, their difference A - B with a 95% interval over deals, the same by
     declarer and defender play and by game type, and each side's declarer win rate.
@@ -92,9 +95,9 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     from strategies.registry import StrategyError
 
     with writing_run(deals, out, ProfileError, StrategyError, AnalysisError) as update:
-        folder = play_match(a, b, deals=deals, seed=seed, settings=settings, settings_a=settings_a,
-                            settings_b=settings_b, card_play_only=card_play_only, out=out, jobs=jobs,
-                            chunk_size=chunk_size, progress=update, notice=tell, fix=fix, where=where)
+        folder = play_match(a, b, deals=deals, seed=seed, settings=with_plugins(plugins, settings),
+                            settings_a=settings_a, settings_b=settings_b, card_play_only=card_play_only, out=out,
+                            jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix, where=where)
         run = load_run(folder)
         result, splits = match_result(run), match_splits(run)
     row = result.row(0, named=True)
@@ -122,7 +125,8 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
 @click.option("--chunk-size", type=click.IntRange(min=1), default=500, show_default=True, help="Deals per part file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings and the matches as one JSON object.")
 @dealing_options
-def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json, fix, where):
+@plugins_option
+def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json, fix, where, plugins):
     """Play every pair of PLAYERS in a duplicate match on the same deals and print each player's
     Seeger-Fabian points per game and its points less its opponents' ("against the field"), each
     with a 95% interval over deals, ranked; then every match's A - B. A PLAYER is a profile name or
@@ -139,7 +143,8 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
 
     matches = len(players) * (len(players) - 1) // 2
     with writing_run(matches * deals, out, ProfileError, StrategyError, AnalysisError) as update:
-        played = play_tournament(players, deals=deals, seed=seed, card_play_only=card_play_only, settings=settings,
+        played = play_tournament(players, deals=deals, seed=seed, card_play_only=card_play_only,
+                                 settings=with_plugins(plugins, settings),
                                  out=out, jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix,
                                  where=where)
         result = rank_tournament(played)
@@ -164,7 +169,8 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: the hand, seat, skat, condition, profile, settings, deals and seed asked"
                    " about, the advice, and games (one entry per game variant).")
-def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json):
+@plugins_option
+def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json, plugins):
     """For the ten CARDS at a seat, deal the unseen cards many times, play every game in every
     variant with the profile's players, and print each one's win rate (95% interval), expected
     Seeger-Fabian score at 18, schneider rate and the highest bid worth making; then the advice."""
@@ -176,7 +182,8 @@ def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json):
     try:
         held, at, known = read_hand(cards, seat, skat)
         with compiles_told(tell):
-            table = judge_hand(held, at, known, deals=deals, seed=seed, profile=profile, settings=settings, where=where)
+            table = judge_hand(held, at, known, deals=deals, seed=seed, profile=profile,
+                               settings=with_plugins(plugins, settings), where=where)
     except (HandError, ProfileError, StrategyError) as error:
         fail(str(error))
     if as_json:

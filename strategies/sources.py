@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from .registry import Strategy, StrategyError, _registry, register
+from . import registry
+from .registry import Strategy, StrategyError, register
 
 
 def is_file(source: str) -> bool:
@@ -74,11 +75,12 @@ def strategy_from_source(role: str, name: str) -> Strategy:
         raise StrategyError(f"{role} {name!r}: write FILE.py:NAME or MODULE:NAME")
     module = load_plugin(source)
     full = canonical_name(name)
-    found = _registry[role].get(full) or _registry[role].get(attribute)
+    known = registry._registry[role]    # read through the module: a test may give the registry anew
+    found = known.get(full) or known.get(attribute)
     if found is not None and found.factory.__module__ == module.__name__:
         return found
     factory = getattr(module, attribute, None)
     if factory is None:
         raise StrategyError(f"{canonical_source(source)} has no {attribute!r}")
     register(role, full)(factory)
-    return _registry[role][full]
+    return known[full]

@@ -1,5 +1,5 @@
-"""Card players in plain Python in whole runs: from an installed package through its entry point, the
-same data for any number of jobs, and one line for a player's mistake with nothing half-written."""
+"""Card players in plain Python in whole runs: from one file with nothing installed, the same data for any
+number of jobs, and one line for a player's mistake with nothing half-written."""
 
 import json
 import os
@@ -19,17 +19,14 @@ from strategies import CardPlayer, registry
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def installed(tmp_path: Path) -> dict:
-    """The first example of docs/python-players.md as the module ``my_players`` of a package installed in
-    ``tmp_path`` (its metadata names the module in the entry-point group, as ``pip install`` writes it);
-    the environment of a command that sees it."""
+def one_file(folder: Path) -> dict:
+    """The first example of docs/python-players.md saved as ``my_players.py`` in ``folder``, a folder outside
+    the project with no package around it; the environment of a command run there."""
     text = (ROOT / "docs" / "python-players.md").read_text()
-    (tmp_path / "my_players.py").write_text(re.findall(r"```python\n(.*?)```", text, re.S)[0])
-    metadata = tmp_path / "my_players-0.1.dist-info"
-    metadata.mkdir()
-    (metadata / "METADATA").write_text("Metadata-Version: 2.1\nName: my-players\nVersion: 0.1\n")
-    (metadata / "entry_points.txt").write_text(f"[{registry.ENTRY_POINT_GROUP}]\nmy_players = my_players\n")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
+    module = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if b.startswith("# my_players.py"))
+    (folder / "my_players.py").write_text(module)
+    assert not (folder / "pyproject.toml").exists()
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def skatsim(env: dict, *args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -38,9 +35,9 @@ def skatsim(env: dict, *args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def with_one_and_two_jobs(tmp_path: Path, *args: str, order: tuple[str, ...]):
-    """The command ``args`` run with the package installed, ``--jobs 1`` then ``--jobs 2`` (each into
-    ``tmp_path/jobsN``): each run's finished process and its rows sorted by ``order``."""
-    env = installed(tmp_path)
+    """The command ``args`` run in ``tmp_path`` beside the one-file player, ``--jobs 1`` then ``--jobs 2`` (each
+    into ``tmp_path/jobsN``): each run's finished process and its rows sorted by ``order``."""
+    env = one_file(tmp_path)
     runs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"jobs{jobs}"
@@ -51,13 +48,37 @@ def with_one_and_two_jobs(tmp_path: Path, *args: str, order: tuple[str, ...]):
 
 
 @pytest.mark.slow
-def test_a_python_player_of_an_installed_package_plays_a_match_the_same_for_any_jobs(tmp_path):
-    runs = with_one_and_two_jobs(tmp_path, "match", "threshold", "threshold", "--set-a", "card_play=lowest_winner",
-                                 "--deals", "120", "--seed", "4", "--chunk-size", "50", order=("deal_id", "seating"))
+def test_a_player_from_one_file_plays_a_match_the_same_for_any_jobs(tmp_path):
+    runs = with_one_and_two_jobs(tmp_path, "match", "threshold", "threshold", "--card-play-only", "--set-a",
+                                 "card_play=my_players.py:LowestWinner", "--deals", "120", "--seed", "4",
+                                 "--chunk-size", "50", order=("deal_id", "seating"))
     assert all("A - B (95% interval over deals)" in done.stdout for done, _ in runs)
     (_, one), (_, two) = runs
     assert one.height == 120 * 6 and one.equals(two)
-    assert '"lowest_winner"' in json.dumps(read_manifest(tmp_path / "jobs2").config)
+    named = json.dumps(read_manifest(tmp_path / "jobs2").config)
+    assert json.dumps(f"{tmp_path / 'my_players.py'}:LowestWinner") in named
+
+
+@pytest.mark.slow
+def test_a_player_from_one_file_simulates_the_same_for_any_jobs_and_as_a_module(tmp_path):
+    runs = with_one_and_two_jobs(tmp_path, "simulate", "--profile", "threshold", "--set",
+                                 "middlehand.card_play=my_players.py:LowestWinner", "--deals", "300",
+                                 "--chunk-size", "100", order=("deal_id",))
+    (_, one), (_, two) = runs
+    assert one.height == 300 and one.equals(two)
+    out = tmp_path / "as-module"
+    done = skatsim(one_file(tmp_path), "simulate", "--profile", "threshold", "--set",
+                   "middlehand.card_play=my_players:LowestWinner", "--deals", "300", "--chunk-size", "100",
+                   "--out", str(out), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert pl.read_parquet(out / "part-*.parquet").sort("deal_id").equals(one)
+
+
+def test_a_player_file_that_is_not_there_is_one_line(tmp_path):
+    result = CliRunner().invoke(main, ["simulate", "--deals", "10", "--jobs", "1", "--out", str(tmp_path / "run"),
+                                       "--set", f"card_play={tmp_path / 'nowhere.py'}:Player"])
+    assert result.exit_code == 1 and f"no such file: {tmp_path / 'nowhere.py'}" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "run").exists()
 
 
 class Broken(CardPlayer):

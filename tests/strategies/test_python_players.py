@@ -189,15 +189,22 @@ def test_a_defenders_python_player_sees_nothing_of_the_skat(players):
     assert len(seen) == 60 and seen[:30] == seen[30:]
 
 
-def test_the_examples_of_docs_python_players_run_as_printed(players, capsys):
+def test_the_examples_of_docs_python_players_run_as_printed(players, capsys, monkeypatch, tmp_path):
     text = (ROOT / "docs" / "python-players.md").read_text()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
     for block in re.findall(r"```python\n(.*?)```", text, re.S):
-        exec(compile(block, "docs/python-players.md", "exec"), {})
+        module = re.match(r"# (\w+\.py)\n", block)
+        if module:   # a file the page says to save; the blocks after it use it
+            (tmp_path / module.group(1)).write_text(block)
+        else:
+            exec(compile(block, "docs/python-players.md", "exec"), {})
     out = capsys.readouterr().out
     assert "the same cards: True" in out
     printed = re.findall(r"prints\n\n```\n(.*?)```", text, re.S)
     assert len(printed) == 2 and all(shown in out for shown in printed)
     assert float(re.search(r"declarer win rate: ([0-9.]+)", out).group(1)) > 0.4
+    assert re.search(r"A - B: [+-]\d+\.\d \([+-]\d+\.\d to [+-]\d+\.\d\) Seeger-Fabian points a game", out)
 
 
 class PlainBidder(HandBidder):

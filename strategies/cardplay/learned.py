@@ -275,7 +275,8 @@ _loaded: dict[str, np.ndarray] = {}
 
 #: Its parameters.
 LEARNED_PARAMETERS = (
-    Parameter("model", "text", "", "a model file written by `skatsim train card-play` (empty: the one shipped)"),
+    Parameter("model", "text", "", "a model file written by `skatsim train card-play`, or a shipped model by its "
+              "name (v7) (empty: the newest shipped)"),
 )
 
 
@@ -290,10 +291,21 @@ def learned_policy(model) -> CardPolicy:
     return CardPolicy("learned", LEARNED_PLAYER, data=model_weights(model))
 
 
+def model_path(model: str) -> Path:
+    """The file of ``model``: a shipped model by its name (``v7``: ``models/learned-v7.npz``), the newest
+    shipped one for an empty name, else a path."""
+    shipped = SHIPPED_MODEL.parent / f"learned-{model}.npz"
+    if not model:
+        return SHIPPED_MODEL
+    if "/" not in model and not model.endswith(".npz") and shipped.is_file():
+        return shipped
+    return Path(model).expanduser().resolve()
+
+
 def model_weights(model: str) -> np.ndarray:
-    """The weights of a model file as the kernel reads them (:func:`model_data`), read once per process
-    (``model`` empty: the one shipped)."""
-    path = str(Path(model).expanduser().resolve()) if model else str(SHIPPED_MODEL)
+    """The weights of a model (:func:`model_path`) as the kernel reads them (:func:`model_data`), read once
+    per process."""
+    path = str(model_path(model))
     if path not in _loaded:
         _loaded[path] = model_data(load_model(path)[0])
     return _loaded[path]

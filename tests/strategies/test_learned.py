@@ -256,3 +256,15 @@ def test_a_damaged_part_of_a_decision_run_is_made_again_identically(decision_run
     assert list(repair(copy, jobs=1)) == [1]
     again, whole = read_decisions([copy]), read_decisions([decision_run])
     assert all(np.array_equal(again[k], whole[k], equal_nan=True) for k in whole)
+
+
+#: The same of 300 deals of the default profile as shipped first (its file and model v7, as of 54f8053),
+#: which `default-v1` keeps by name.
+DEFAULT_V1 = "6ad41da8fefaa2cd3c3939bf551a8e1dd1cd9ff13ea58b92e8ea98e175a421a6"
+
+
+def test_the_pinned_player_and_profile_play_as_recorded():
+    """`model=v7` and the profile `default-v1` name today's player for good: whatever ships later, they play
+    as recorded, so that figures against them stay figures against a fixed opponent."""
+    assert play_digest(load_profile("club", ["card_play=learned", "card_play.model=v7"]), 2000) == STRONG_V7
+    assert play_digest(load_profile("default-v1"), 300) == DEFAULT_V1

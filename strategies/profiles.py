@@ -28,7 +28,7 @@ one, ``--profile path.toml`` reads a file. Command-line settings such as
 ``middlehand.card_play=random`` are applied on top. A strategy of one's own is named
 ``FILE.py:NAME`` or ``MODULE:NAME``, and ``plugins = ["my_players.py"]`` (or the setting
 ``plugins=my_players.py``) imports files or modules for what they register
-(:mod:`strategies.sources`).
+(:mod:`strategies.registry`).
 """
 
 from __future__ import annotations
@@ -43,8 +43,7 @@ from typing import Any
 from sim.rules.cards import SEAT_NAMES
 
 from . import bidding, cardplay, declaring, discarding, evaluators, expected  # noqa: F401  (register the built-ins)
-from .registry import StrategyError, build, lookup, settable_parameters
-from .sources import canonical_name, canonical_source, load_plugin
+from .registry import StrategyError, build, canonical_name, canonical_source, load_plugin, lookup, settable_parameters
 
 #: The roles a profile sets at every seat (evaluators are chosen by the bidder).
 SEAT_ROLES = ("bidder", "discarder", "declarer", "card_play")
@@ -170,7 +169,8 @@ def build_profile(name: str, raw: dict, own_thresholds=()) -> Profile:
 
 
 def _plugins(name: str, raw: dict) -> list[str]:
-    """Import the profile's plugins (files or modules, :mod:`strategies.sources`); their canonical sources."""
+    """Import the profile's plugins (files or modules, :func:`strategies.registry.load_plugin`); their
+    canonical sources."""
     plugins = raw.get("plugins", [])
     if isinstance(plugins, str) or not all(isinstance(p, str) for p in plugins):
         raise ProfileError(f"profile {name!r}: plugins must be a list of files or modules, not {plugins!r}")

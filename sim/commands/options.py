@@ -12,7 +12,7 @@ SET_VALUES = ('"bidder.thresholds=[7, 7, 7, 7, 7, inf]". VALUE is a TOML value: 
 
 def plugins_option(command):
     """``--plugins FILE_OR_MODULE`` (repeatable): files or modules imported for the strategies they register,
-    recorded with the profile so that every process of the run imports them (strategies.sources)."""
+    recorded with the profile so that every process of the run imports them (strategies.registry.load_plugin)."""
     return click.option("--plugins", multiple=True, metavar="FILE_OR_MODULE",
                         help="Import a file (my_players.py) or module for the strategies it registers;"
                              " repeatable.")(command)

@@ -346,7 +346,7 @@ class SeatViews:
     def __len__(self) -> int:
         return len(self.array)
 
-    # The fields below are worked out when first read, so that a player pays only for those it reads.
+    # The fields below are worked out only when read, so that a player pays for those it reads alone.
     game_id = property(lambda self: self.game)
     legal_mask = property(lambda self: self.legal)
     won_cards = property(lambda self: self.won)

@@ -88,40 +88,64 @@ def play_in_lockstep(policies, *, seed: int, deal_ids, states, views, heard, dis
             cards[mine] = _answers(policies[seat], views[these], legal[mine], deal_ids=deal_ids[these], seed=seed)
         bad = play_cards(states, rows, legal, cards, logs, counts)
         if bad >= 0:
-            raise CardPlayerError(_illegal(policies[seat_of[bad]], views[rows[bad]], legal[bad], cards[bad],
-                                           deal_ids[rows[bad]]))
+            player, batch = policies[seat_of[bad]], np.flatnonzero(seat_of == seat_of[bad])
+            place = int(np.searchsorted(batch, bad)) if isinstance(player, BatchCardPlayer) else None
+            raise CardPlayerError(f"{_who(player)} chose {format_card(int(cards[bad]))}, which is not legal "
+                                  f"(legal: {format_hand(int(legal[bad]))}) at "
+                                  f"{_decision(views[rows[bad]], deal_ids[rows[bad]])}{_in_batch(place, len(batch))}")
 
 
 def _answers(player, views: np.ndarray, legal: np.ndarray, *, deal_ids: np.ndarray, seed: int) -> np.ndarray:
-    """The cards ``player`` chooses at the decisions of ``views`` (ids; -1 for what is not a card), each row the
-    engine's view followed by the :data:`sim.rules.auction.AUCTION` row of its deal."""
+    """The cards (ids) ``player`` chooses at the decisions of ``views``, each row the engine's view followed by
+    the :data:`sim.rules.auction.AUCTION` row of its deal; a :class:`CardPlayerError` for an exception inside
+    the player or an answer that is not one card a decision."""
     if isinstance(player, BatchCardPlayer):
         try:
             chosen = player.play_batch(SeatViews(views, legal, deal_id=deal_ids, seed=seed))
         except Exception as error:
-            raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, deciding for "
-                                  f"{len(views)} deals from {_decision(views[0], deal_ids[0])}") from error
-        return _batch_ids(player, chosen, views, deal_ids)
+            raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, deciding "
+                                  f"{_batch(views, deal_ids)}") from error
+        return _batch_ids(player, chosen, views, legal, deal_ids)
     cards = np.empty(len(views), np.int64)
     for i, (values, mask, deal) in enumerate(zip(views.tolist(), legal.tolist(), deal_ids.tolist())):
         try:
-            cards[i] = card_id(player.play(SeatView(values, mask, deal_id=deal, seed=seed)))
+            chosen = player.play(SeatView(values, mask, deal_id=deal, seed=seed))
         except Exception as error:
             raise CardPlayerError(f"{_who(player)} raised {type(error).__name__}: {error}, "
                                   f"at {_decision(views[i], deal)}") from error
+        card = card_id(chosen)
+        if card < 0:
+            raise CardPlayerError(_not_a_card(player, chosen, views[i], mask, deal))
+        cards[i] = card
     return cards
 
 
-def _batch_ids(player, chosen, views: np.ndarray, deal_ids: np.ndarray) -> np.ndarray:
+def _batch_ids(player, chosen, views: np.ndarray, legal: np.ndarray, deal_ids: np.ndarray) -> np.ndarray:
     """A batch player's answer as card ids, one per decision."""
-    chosen = np.asarray(chosen)
-    if chosen.shape != (len(views),):
-        raise CardPlayerError(f"{_who(player)} answered {chosen.shape[0] if chosen.ndim else 'one'} cards"
-                              f"{'' if chosen.ndim <= 1 else f' in shape {chosen.shape}'} for {len(views)} "
-                              f"decisions, from {_decision(views[0], deal_ids[0])}")
-    if chosen.dtype.kind in "iu":
-        return np.where((chosen >= 0) & (chosen < 32), chosen, -1).astype(np.int64)
-    return np.array([card_id(c) for c in chosen.tolist()], dtype=np.int64)
+    try:
+        answer = np.asarray(chosen)
+    except (TypeError, ValueError):   # a ragged list
+        answer = np.asarray(chosen, dtype=object) if isinstance(chosen, (list, tuple)) else np.array(None)
+    if answer.shape != (len(views),):
+        if answer.ndim == 1:
+            what = f"{_count(len(answer), 'card')}, {_short(chosen)},"
+        else:
+            shape = "" if answer.ndim == 0 else f"an array of shape {answer.shape}, "
+            what = f"{shape}{_short(chosen)}, not one card per decision,"
+        raise CardPlayerError(f"{_who(player)} answered {what} for {_batch(views, deal_ids)}")
+    if answer.dtype.kind in "iu":
+        cards = answer.astype(np.int64)
+        bad = np.flatnonzero((cards < 0) | (cards > 31))
+        values = answer
+    else:
+        values = chosen if isinstance(chosen, (list, tuple)) else answer.tolist()
+        cards = np.array([card_id(c) for c in values], dtype=np.int64)
+        bad = np.flatnonzero(cards < 0)
+    if len(bad):
+        i = int(bad[0])
+        raise CardPlayerError(_not_a_card(player, values[i], views[i], int(legal[i]), deal_ids[i])
+                              + _in_batch(i, len(views)))
+    return cards
 
 
 def _who(player) -> str:
@@ -133,7 +157,32 @@ def _decision(view: np.ndarray, deal_id: int) -> str:
     return f"deal {int(deal_id)}, trick {int(view[VIEW.tricks_done]) + 1}, {SEAT_NAMES[int(view[VIEW.seat])]}"
 
 
-def _illegal(player, view: np.ndarray, legal: int, card: int, deal_id: int) -> str:
-    shown = "something that is not a card" if card < 0 else format_card(int(card))
-    return (f"{_who(player)} chose {shown}, which is not legal, at {_decision(view, deal_id)} "
-            f"(legal: {format_hand(int(legal))})")
+def _batch(views: np.ndarray, deal_ids: np.ndarray) -> str:
+    """A batch of decisions by its size and its first decision."""
+    return f"a batch of {_count(len(views), 'decision')} ({_decision(views[0], deal_ids[0])} first)"
+
+
+def _in_batch(place: int | None, size: int) -> str:
+    """Which decision of its batch a batch player's answer was (nothing for a player asked one at a time)."""
+    return "" if place is None else f" (decision {place + 1} of a batch of {size})"
+
+
+def _not_a_card(player, chosen, view: np.ndarray, legal: int, deal_id: int) -> str:
+    return (f"{_who(player)} chose {_short(chosen)}, which is not a card (legal: {format_hand(int(legal))}) "
+            f"at {_decision(view, deal_id)}")
+
+
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word`` in the number ``n`` asks for: "1 card", "2 cards"."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _short(value, width: int = 40) -> str:
+    """What a player returned as a message shows it: its repr (numpy's values as Python's, an array as a
+    list), cut to ``width`` characters."""
+    if isinstance(value, np.ndarray):
+        text = np.array2string(value, threshold=6, edgeitems=2, separator=", ")
+    else:
+        text = repr(value.item() if isinstance(value, np.generic) else value)
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 3] + "..."

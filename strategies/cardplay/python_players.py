@@ -13,8 +13,9 @@ batch. Either returns cards by name (``"H10"``) or id. Registered like every car
 The class is the factory: its keyword arguments are the player's parameters (``--set
 card_play.NAME=VALUE``). :mod:`strategies.lockstep` plays them: the kernel players at the other
 seats stay in numba, and every deal of a batch waits at each decision of a Python player until that
-player has answered for all of them. An illegal card or an exception inside the player stops the run
-with a :class:`CardPlayerError` naming the player, the deal and the decision.
+player has answered for all of them. An answer that is not a legal card (or, from a batch player, not
+one card a decision) or an exception inside the player stops the run with a :class:`CardPlayerError`
+naming the player, what it answered, the deal and the decision (and the batch's size).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .seat_view import SeatView, SeatViews
 
 
 class CardPlayerError(StrategyError):
-    """A card player in Python that chose a card that is not legal, or raised."""
+    """A card player in Python that answered something that is not a legal card, or raised."""
 
 
 class _PythonPlayer:

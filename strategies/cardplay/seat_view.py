@@ -10,7 +10,7 @@ may also answer with a card id 0..31 (:mod:`sim.rules.cards`).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -282,20 +282,48 @@ def _calls(heard: tuple) -> tuple:
 _BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
 _FIELDS = ("seat", "game", "declarer", "leader", "in_trick", "tricks_done", "hand_game", "schneider_announced",
            "schwarz_announced", "ouvert", "bid")
+_SEAT_NAMES, _GAME_NAMES = np.array(SEAT_NAMES), np.array(GAME_NAMES)
+_ROLES = np.array(["declarer", "defender"])
+_POINTS_ARRAY = CARD_POINTS.astype(np.int64)
+_UNRANKED = int(RANKING.max()) + 1
 
 
 class SeatViews:
     """Many decisions at once, one row each, in numpy arrays named as :class:`SeatView`'s attributes.
 
-    int64 (n,): ``seat``, ``game`` (the id 0..5), ``declarer``, ``leader``, ``in_trick`` (cards on the
-    table), ``tricks_done``, ``hand_game``, ``schneider_announced``, ``schwarz_announced``, ``ouvert``,
-    ``bid``, ``deal_id``; the auction (n, 3): ``said`` (per seat the highest value it named or held, 0
-    for none) and ``passes`` (the seats in the order they passed, -1 past the passes); card sets as uint32
-    masks (n,): ``hand``, ``legal``, ``played``, ``ouvert_cards``, ``discard``; (n, 3): ``trick`` (card
-    ids, -1 past the cards on the table), ``won``, ``played_by`` and ``voids`` (masks per seat; voids bit
-    0..3 the plain suits, bit 4 trump); ``order`` (n, 30) the cards played so far in order
-    (``3 * tricks_done + in_trick`` of them). ``array`` is the engine's views
-    (n, VIEW.size). The helpers return (n, 32) arrays indexed by card id.
+    Every field has one row per decision (n of them). Seats are 0 forehand, 1 middlehand, 2 rearhand;
+    card ids 0..31 (:data:`CARD_NAMES`); a mask of cards has bit ``c`` set for card id ``c``.
+
+    Who, (n,): ``seat`` and ``declarer`` (int64 0..2), ``seat_name`` (str, ``"forehand"`` ..
+    ``"rearhand"``), ``is_declarer`` (bool), ``role`` (str, ``"declarer"`` or ``"defender"``),
+    ``partner`` (int64, a defender's fellow defender 0..2, -1 for the declarer).
+
+    The declaration, (n,): ``game`` and ``game_id`` (int64 0..5: 0 diamonds, 1 hearts, 2 spades,
+    3 clubs, 4 grand, 5 null; what :class:`SeatView` calls ``game_id``), ``game_name`` (str, the name
+    :class:`SeatView` calls ``game``), ``hand_game``, ``schneider_announced``, ``schwarz_announced``,
+    ``ouvert`` (int64 0 or 1), ``bid`` (int64, the final bid, 18..264). The auction, (n, 3) int64:
+    ``said`` (per seat the highest value it named or held, 18..264, 0 for none) and ``passes`` (the
+    seats in the order they passed, -1 past the passes); ``calls`` a list with each decision's
+    :attr:`SeatView.calls`.
+
+    The cards, uint32 masks (n,): ``hand``, ``legal`` (also ``legal_mask``), ``played`` (every card
+    played so far, the trick on the table included), ``ouvert_cards`` (an ouvert declarer's remaining
+    cards, else 0), ``discard`` (the declarer's own discard after a pick-up, else 0). int64 (n,):
+    ``leader`` (0..2, who led the trick on the table), ``in_trick`` (0..2, the cards on the table),
+    ``tricks_done`` (0..9), ``winning_card`` (the id of the card that wins the trick so far, -1 when
+    leading), ``declarer_points`` and ``defender_points`` (0..120, card points taken in tricks so far;
+    the declarer's skat counts only at the end), ``deal_id``. ``trick`` int64 (n, 3): the ids of the
+    cards on the table in the order played, -1 past ``in_trick``. int64 (n, 3), one column per seat:
+    ``won`` (also ``won_cards``: masks of the cards each seat has taken in tricks),
+    ``played_by`` (masks of the cards each seat has played) and ``voids`` (masks of the suits each seat
+    has shown it lacks, bit ``s`` for ``SUIT_NAMES[s]``: 0 diamonds, 1 hearts, 2 spades, 3 clubs,
+    4 trump; :meth:`void_suits` as bools). ``order`` int64 (n, 30): the ids of the cards played so
+    far in order (the first ``3 * tricks_done + in_trick`` of a row, the rest 0); with ``played_by``
+    it tells what :attr:`SeatView.played` lists. ``array`` int64 (n, ``VIEW.size``): the engine's
+    views (:data:`sim.rules.view.VIEW`).
+
+    The helpers' (n, 32) arrays are indexed by card id; :meth:`lowest` and :meth:`highest` give a card
+    id per decision.
     """
 
     def __init__(self, array: np.ndarray, legal: np.ndarray, *, deal_id=None, heard=None, seed: int = 0):
@@ -318,6 +346,45 @@ class SeatViews:
     def __len__(self) -> int:
         return len(self.array)
 
+    # The fields below are worked out only when read, so that a player pays for those it reads alone.
+    game_id = property(lambda self: self.game)
+    legal_mask = property(lambda self: self.legal)
+    won_cards = property(lambda self: self.won)
+
+    @cached_property
+    def seat_name(self) -> np.ndarray:
+        return _SEAT_NAMES[self.seat]
+
+    @cached_property
+    def game_name(self) -> np.ndarray:
+        return _GAME_NAMES[self.game]
+
+    @cached_property
+    def is_declarer(self) -> np.ndarray:
+        return self.seat == self.declarer
+
+    @cached_property
+    def role(self) -> np.ndarray:
+        return _ROLES[(~self.is_declarer).astype(np.int64)]
+
+    @cached_property
+    def partner(self) -> np.ndarray:
+        return np.where(self.is_declarer, -1, 3 - self.seat - self.declarer)
+
+    @cached_property
+    def winning_card(self) -> np.ndarray:
+        first, second = np.maximum(self.trick[:, 0], 0), np.maximum(self.trick[:, 1], 0)
+        second_wins = (self.in_trick == 2) & ((BEATERS[self.game, first] >> second) & 1).astype(bool)
+        return np.where(self.in_trick == 0, -1, np.where(second_wins, second, first))
+
+    @cached_property
+    def declarer_points(self) -> np.ndarray:
+        return self.points(self.won[np.arange(len(self.array)), self.declarer])
+
+    @property
+    def defender_points(self) -> np.ndarray:
+        return self.points(self.won).sum(axis=1) - self.declarer_points
+
     @property
     def said(self) -> np.ndarray:
         return self._auctions()[:, AUCTION.said:AUCTION.said + 3]
@@ -326,6 +393,10 @@ class SeatViews:
     def passes(self) -> np.ndarray:
         return self._auctions()[:, AUCTION.passes:AUCTION.passes + 3]
 
+    @property
+    def calls(self) -> list[list[tuple[int, int | str]]]:
+        return [list(_calls(tuple(row))) for row in self._auctions().tolist()]
+
     def _auctions(self) -> np.ndarray:
         if self._heard is None:
             self._heard = np.tile(_NO_AUCTION, (len(self.array), 1))
@@ -333,8 +404,13 @@ class SeatViews:
 
     @staticmethod
     def cards(masks) -> np.ndarray:
-        """bool (n, 32): the cards of each mask."""
-        return (np.asarray(masks, np.uint32)[:, None] & _BITS) != 0
+        """bool (..., 32): the cards of each mask (an array of masks of any shape)."""
+        return (np.asarray(masks, np.uint32)[..., None] & _BITS) != 0
+
+    @staticmethod
+    def points(masks) -> np.ndarray:
+        """int64, the shape of ``masks``: the card points of each mask's cards (0..120)."""
+        return SeatViews.cards(masks) @ _POINTS_ARRAY
 
     def legal_cards(self) -> np.ndarray:
         """bool (n, 32): the legal cards of each decision."""
@@ -344,16 +420,33 @@ class SeatViews:
         """bool (n, 32): the trumps of each decision's game."""
         return self.cards(TRUMP_MASKS[self.game])
 
+    def void_suits(self) -> np.ndarray:
+        """bool (n, 3, 5): ``[i, seat, s]`` whether the seat has shown it lacks suit ``SUIT_NAMES[s]``."""
+        return (self.voids[..., None] >> np.arange(5)) & 1 != 0
+
     def ranking(self) -> np.ndarray:
-        """int64 (n, 32): :data:`RANKING` of each decision's game (lower is lower in the game's order)."""
+        """int64 (n, 32): :data:`RANKING` of each decision's game, 0..895 and no two cards alike (lower is
+        lower in the game's order; a plain card 0..511, a trump 512..895)."""
         return RANKING[self.game]
+
+    def lowest(self, cards) -> np.ndarray:
+        """int64 (n,): the id of the lowest card of each row of ``cards`` (bool (n, 32)) in the game's order,
+        as :meth:`SeatView.lowest`; -1 for a row without a card."""
+        cards = np.asarray(cards, bool)
+        chosen = np.where(cards, self.ranking(), _UNRANKED).argmin(axis=1)
+        return np.where(cards.any(axis=1), chosen, -1)
+
+    def highest(self, cards) -> np.ndarray:
+        """int64 (n,): the id of the highest card of each row of ``cards`` (bool (n, 32)); -1 for a row
+        without a card."""
+        cards = np.asarray(cards, bool)
+        chosen = np.where(cards, self.ranking(), -1).argmax(axis=1)
+        return np.where(cards.any(axis=1), chosen, -1)
 
     def winning_cards(self) -> np.ndarray:
         """bool (n, 32): the cards that would win the trick on the table so far (all when leading)."""
-        first, second = np.maximum(self.trick[:, 0], 0), np.maximum(self.trick[:, 1], 0)
-        second_wins = (self.in_trick == 2) & ((BEATERS[self.game, first] >> second) & 1).astype(bool)
-        best = np.where(second_wins, second, first)
-        return np.where((self.in_trick == 0)[:, None], True, self.cards(BEATERS[self.game, best]))
+        best = self.winning_card
+        return np.where((best < 0)[:, None], True, self.cards(BEATERS[self.game, np.maximum(best, 0)]))
 
     def uniform(self) -> np.ndarray:
         """float64 (n,): a number in [0, 1) per decision from the deal's own stream (the same in any batch)."""
@@ -361,6 +454,10 @@ class SeatViews:
         key = _mix(np.uint64(self._seed) ^ _mix(self.deal_id.astype(np.uint64) * _GOLDEN))
         key = _mix(key + (self.seat * 32 + played).astype(np.uint64) * _GOLDEN)
         return (key >> np.uint64(11)).astype(np.float64) / 2.0**53
+
+    def __repr__(self) -> str:
+        n = len(self.array)
+        return f"SeatViews({n} decision{'' if n == 1 else 's'})"
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

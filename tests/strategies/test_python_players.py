@@ -78,20 +78,37 @@ def test_a_player_learns_its_registered_name_and_its_parameters(players):
     assert (seat.name, seat.patience) == ("patient", 7)
 
 
-def failing(players, play, batch=False):
+def failing(players, play, batch=False, count=COUNT):
     base = BatchCardPlayer if batch else CardPlayer
     players("card_play", "clumsy")(type("Clumsy", (base,), {"play_batch" if batch else "play": play}))
     with pytest.raises(CardPlayerError) as caught:
-        tricks_and_results(["middlehand.card_play=clumsy"])
+        play_deals(load_profile("threshold", ["middlehand.card_play=clumsy"]), seed=SEED, start=0, count=count)
     message = str(caught.value)
     assert "\n" not in message
     return message
 
 
-def test_an_illegal_card_names_the_player_the_deal_and_the_decision(players):
-    message = failing(players, lambda self, view: view.hand[0] if len(view.legal) < len(view.hand) else "XX")
-    assert re.fullmatch(r"card player 'clumsy' chose (\w+|something that is not a card), which is not legal, at "
-                        r"deal \d+, trick \d+, middlehand \(legal: [\w ]+\)", message), message
+def first_illegal(view):
+    """A card of the hand that is not legal when there is one, else the first legal card."""
+    return ([c for c in view.hand if c not in view.legal] or view.legal)[0]
+
+
+def test_an_illegal_card_names_the_player_the_card_the_deal_and_the_decision(players):
+    message = failing(players, lambda self, view: first_illegal(view))
+    assert re.fullmatch(r"card player 'clumsy' chose \w+, which is not legal \(legal: [\w ]+\) at deal \d+, "
+                        r"trick \d+, middlehand", message), message
+
+
+LEGAL_AT = r"\(legal: [\w ]+\) at deal \d+, trick 1, middlehand"
+
+
+@pytest.mark.parametrize("answer, shown", [(3.5, "3.5"), (None, "None"), ("X11", "'X11'"), (32, "32"),
+                                           (np.int64(-1), "-1"), ("Z" * 100, "'" + "Z" * 36 + "...")],
+                         ids=["float", "None", "name", "32", "numpy", "long"])
+def test_an_answer_that_is_not_a_card_is_shown_in_one_line(players, answer, shown):
+    message = failing(players, lambda self, view: answer)
+    assert re.fullmatch(rf"card player 'clumsy' chose {re.escape(shown)}, which is not a card {LEGAL_AT}",
+                        message), message
 
 
 def test_an_exception_inside_a_player_names_it_and_the_decision(players):
@@ -100,12 +117,33 @@ def test_an_exception_inside_a_player_names_it_and_the_decision(players):
     assert ", trick 1, middlehand" in message
 
 
-def test_a_batch_player_answering_the_wrong_number_of_cards_is_told(players):
-    message = failing(players, lambda self, views: np.zeros(len(views) + 1, np.int64), batch=True)
-    assert re.fullmatch(r"card player 'clumsy' answered (\d+) cards for (\d+) decisions, from deal \d+, trick 1, "
-                        r"middlehand", message), message
-    message = failing(players, lambda self, views: np.full(len(views), 99), batch=True)
-    assert "chose something that is not a card, which is not legal" in message
+IN_BATCH = r"\(decision (\d+) of a batch of (\d+)\)"
+BATCH = r"for a batch of (\d+ decisions?) \(deal 0, trick 1, middlehand first\)"
+
+
+@pytest.mark.parametrize("answer, count, told", [
+    (lambda views: np.full(len(views), 99), COUNT, rf"chose 99, which is not a card {LEGAL_AT} {IN_BATCH}"),
+    (lambda views: [None] * len(views), COUNT, rf"chose None, which is not a card {LEGAL_AT} {IN_BATCH}"),
+    (lambda views: ["X11"] * len(views), COUNT, rf"chose 'X11', which is not a card {LEGAL_AT} {IN_BATCH}"),
+    (lambda views: np.full(len(views), 3.5), COUNT, rf"chose 3.5, which is not a card {LEGAL_AT} {IN_BATCH}"),
+    (lambda views: np.zeros(1, np.int64), COUNT, rf"answered 1 card, \[0\], {BATCH}"),
+    (lambda views: np.zeros(len(views) + 1, np.int64), COUNT, rf"answered \d+ cards, \[0, 0, ..., 0, 0\], {BATCH}"),
+    (lambda views: 3.5, 1, rf"answered 3.5, not one card per decision, {BATCH}"),
+    (lambda views: None, 1, rf"answered None, not one card per decision, {BATCH}"),
+    (lambda views: views.legal_cards(), COUNT,
+     rf"answered an array of shape \(\d+, 32\), \[\[.*, not one card per decision, {BATCH}"),
+    (lambda views: 1 / 0, COUNT, rf"raised ZeroDivisionError: division by zero, deciding {BATCH[4:]}"),
+    (lambda views: [first_illegal(SeatView(row, legal)) for row, legal in zip(views.array, views.legal)], COUNT,
+     rf"chose \w+, which is not legal \(legal: [\w ]+\) at deal \d+, trick \d+, middlehand {IN_BATCH}"),
+])
+def test_a_batch_players_mistake_shows_its_answer_and_the_batchs_size(players, answer, count, told):
+    message = failing(players, lambda self, views: answer(views), batch=True, count=count)
+    found = re.fullmatch(rf"card player 'clumsy' {told}", message)
+    assert found, message
+    if "first" in told:   # the batch's size, in words of the right number
+        assert found.group(1) == ("1 decision" if count == 1 else f"{found.group(1).split()[0]} decisions")
+    elif "of a batch" in told:
+        assert 1 <= int(found.group(1)) <= int(found.group(2))
 
 
 def test_the_readable_view_says_what_the_engine_view_holds():

@@ -4,7 +4,8 @@ where a run goes when it is not told.
 A run folder holds ``manifest.json`` (what the run is and which parts are done)
 and one ``part-NNNNN.parquet`` per chunk of deals, in the columns of :mod:`sim.runs.schema`.
 Each file is written under a temporary name and renamed when complete (:mod:`sim.runs.atomic`),
-by one command at a time (:mod:`sim.runs.lock`), so a part that exists was whole when written.
+by one command at a time (:mod:`sim.runs.lock`), so a part that exists was whole when written;
+anything else in the folder is stray (:func:`stray_files`).
 The manifest records each finished part's rows, size and CRC-32, so damage done later (a copy
 cut short, a full disk, a flipped bit) is found: cheaply (size and Parquet footer) whenever a
 run is resumed or read, and byte by byte by :func:`check_part` with ``deep=True``
@@ -34,7 +35,7 @@ import pyarrow.parquet as pq
 from sim.rules.cards import shown
 from sim.runs import RunError
 from sim.runs.atomic import temporary_beside, write_json_atomic
-from sim.runs.lock import still_held, temporary_tag
+from sim.runs.lock import LOCK, still_held, temporary_tag
 from sim.runs.schema import MODES, SCHEMA_VERSION, SIMULATION, to_arrow
 
 MANIFEST = "manifest.json"
@@ -143,11 +144,35 @@ def _first_line(error: Exception) -> str:
 def remove_stale_temporaries(folder: Path) -> None:
     """Temporary files of a run that was killed are incomplete: remove them (the command calling
     this holds the folder, so none is another live command's)."""
-    for path in Path(folder).glob("*.tmp"):
-        if path.is_dir():
+    remove_files(Path(folder).glob("*.tmp"))
+
+
+def remove_files(paths) -> None:
+    """Remove each of ``paths``, a folder with all it holds; one already gone is no error."""
+    for path in paths:
+        if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
+
+
+def stray_files(folder: Path, manifest: Manifest) -> list[Path]:
+    """Files and folders in the run folder ``folder`` that are not the run's own, sorted: its own are
+    the manifest, the finished parts, the lock, a ``.gitkeep``, and of an import ``errors.jsonl`` once
+    it is finished and the problems of each finished part. A temporary file left by a killed command
+    is stray, and so is a part the manifest does not list."""
+    folder = Path(folder)
+    own = {MANIFEST, LOCK, ".gitkeep", *(part_name(index) for index in manifest.parts_done)}
+    problems = {f"part-{index:05d}.jsonl" for index in manifest.parts_done}
+    imported = manifest.config.get("source", SIMULATION) != SIMULATION
+    if imported:
+        own |= {ERRORS, ERROR_PARTS} if manifest.finished else {ERROR_PARTS}
+    stray = [path for path in folder.iterdir() if path.name not in own]
+    if imported and (folder / ERROR_PARTS).is_dir() and not (folder / ERROR_PARTS).is_symlink():
+        stray += [path for path in (folder / ERROR_PARTS).iterdir() if path.name not in problems]
+    elif imported and (folder / ERROR_PARTS).exists():
+        stray.append(folder / ERROR_PARTS)
+    return sorted(stray)
 
 
 @dataclass

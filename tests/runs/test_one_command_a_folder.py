@@ -1,6 +1,7 @@
 """A run folder is written by one command at a time, and a command that fails leaves nothing
 half-written in it: a second command on a folder in use says so in one line, a lock left by a
-killed command blocks nothing, and a failing run removes its temporary files."""
+killed command blocks nothing, a failing run removes its temporary files, and ``verify`` names
+stray files and ``--repair`` removes them."""
 
 import os
 import re
@@ -100,7 +101,8 @@ def test_a_command_on_a_folder_another_process_holds_says_so_in_one_line_and_tou
     other = holder(folder)
     try:
         for command in (["simulate", "--deals", "200", "--seed", "5", "--profile", PROFILE, "--chunk-size", "100",
-                         "--out", str(folder), "--jobs", "1"],):
+                         "--out", str(folder), "--jobs", "1"],
+                        ["verify", str(folder)], ["verify", str(folder), "--repair"]):
             result = CliRunner().invoke(main, command)
             assert result.output == (f"skatsim: {folder} is in use by process {other.pid} (-c {folder}); wait"
                                      " for it to finish: a run folder is written by one command at a time\n")
@@ -262,3 +264,25 @@ def test_a_run_that_fails_in_this_process_removes_its_temporary_files(tmp_path, 
     with pytest.raises(KeyboardInterrupt):
         run(breaks, RunConfig(300, 3, play.description(), chunk_size=100), folder, jobs=1)
     assert names(folder) == ["manifest.json", "part-00000.parquet"]
+
+
+# --- verify -------------------------------------------------------------------------------------------
+
+
+def test_verify_names_stray_files_and_repair_removes_them(tmp_path, play):
+    folder = run(play, RunConfig(200, 4, play.description(), chunk_size=100), tmp_path / "run", jobs=1)
+    (folder / ".part-00001.parquet.x1y2z3.tmp").write_bytes(b"PAR1 half")
+    (folder / "notes.txt").write_text("mine")
+    (folder / ".gitkeep").write_text("")
+    runner = CliRunner()
+    found = runner.invoke(main, ["verify", str(folder)])
+    assert found.exit_code == 1, found.output
+    assert found.output.splitlines() == [
+        f"{folder}: stray file .part-00001.parquet.x1y2z3.tmp: not the manifest, a finished part or the lock",
+        f"{folder}: stray file notes.txt: not the manifest, a finished part or the lock",
+        f"skatsim: {folder}: 2 stray file(s); run `skatsim verify {folder} --repair` to remove the stray files"]
+    repaired = runner.invoke(main, ["verify", str(folder), "--repair"])
+    assert repaired.exit_code == 0, repaired.output
+    assert repaired.output.endswith(f"{folder}: removed 2 stray file(s); every finished part is whole\n")
+    assert names(folder) == [".gitkeep", "manifest.json", "part-00000.parquet", "part-00001.parquet"]
+    assert runner.invoke(main, ["verify", str(folder)]).exit_code == 0

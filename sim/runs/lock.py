@@ -47,6 +47,23 @@ _READ_ONLY = {errno.EACCES, errno.EPERM, errno.EROFS}
 #: The folders this thread holds: real path -> token; a command holding a folder may call what
 #: holds it again (``verify --repair`` runs the run), which takes nothing more.
 _held = threading.local()
+#: The open lock files of this process.
+_open: set[int] = set()
+
+
+def _forked() -> None:
+    """In a forked process (a worker of the run): close the lock files, which stay locked by the
+    process that holds them. A worker left running by a killed command then holds no lock, and the
+    next command is not kept waiting for it."""
+    for fd in _open:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _open.clear()
+    vars(_held).pop("folders", None)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 def _lock(fd: int) -> None:
@@ -142,12 +159,14 @@ def holding(folder: Path, *, only_reading: bool = False) -> Iterator[str | None]
     token = secrets.token_hex(4)
     told = {"pid": os.getpid(), "host": socket.gethostname(), "command": command_line(), "token": token}
     held[key] = token
+    _open.add(fd)
     try:
         os.ftruncate(fd, 0)   # a killed holder's words are still there
         os.write(fd, json.dumps(told).encode("utf-8"))
         yield token
     finally:
         del held[key]
+        _open.discard(fd)
         remove_own_temporaries(folder, token)
         with contextlib.suppress(OSError):
             if fcntl is not None:   # removed while locked, so that no one locks a file about to go

@@ -124,6 +124,36 @@ def test_a_lock_left_by_a_killed_command_does_not_block_the_next(tmp_path, play)
     assert whole(folder, 2)
 
 
+#: Holds the folder, forks a worker that goes on for a minute (its process id printed), and dies
+#: as a killed command does.
+KILLED_WITH_A_WORKER_LEFT = """
+import os, signal, sys, time
+from sim.runs.lock import holding
+with holding(sys.argv[1]):
+    worker = os.fork()
+    if worker == 0:
+        for stream in (1, 2):   # the test reads the output until it ends
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream)
+        time.sleep(60)
+        os._exit(0)
+    print(worker, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_worker_left_running_by_a_killed_command_does_not_hold_its_lock(tmp_path):
+    killed = subprocess.run([sys.executable, "-c", KILLED_WITH_A_WORKER_LEFT, str(tmp_path)], capture_output=True,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    worker = int(killed.stdout)
+    try:
+        assert killed.returncode == -signal.SIGKILL and (tmp_path / LOCK).exists()
+        os.kill(worker, 0)   # still running
+        with holding(tmp_path):
+            pass
+    finally:
+        os.kill(worker, signal.SIGKILL)
+
+
 # --- two commands on one folder -----------------------------------------------------------------------
 
 

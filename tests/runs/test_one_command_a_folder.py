@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from sim.commands.cli import main
 from sim.runs import RunError
 from sim.runs import folder as run_folder
-from sim.runs.folder import read_manifest
+from sim.runs.folder import read_manifest, write_part
 from sim.runs.lock import LOCK, holding
 from sim.runs.runner import RunConfig, run
 from strategies import CardPlayer, registry
@@ -294,6 +294,18 @@ def test_a_run_that_fails_in_this_process_removes_its_temporary_files(tmp_path, 
     with pytest.raises(KeyboardInterrupt):
         run(breaks, RunConfig(300, 3, play.description(), chunk_size=100), folder, jobs=1)
     assert names(folder) == ["manifest.json", "part-00000.parquet"]
+
+
+def test_a_part_finished_for_a_command_that_has_stopped_is_not_kept(tmp_path, play):
+    """As a worker of a Dask cluster finishing a task after its command has gone."""
+    columns = play(6, 0, 10)
+    with holding(tmp_path) as token:
+        write_part(tmp_path, 0, dict(columns), "game", holder=token)
+    with pytest.raises(RunError, match="no longer held by the command"):
+        write_part(tmp_path, 1, dict(columns), "game", holder=token)
+    with holding(tmp_path), pytest.raises(RunError, match="no longer held by the command"):
+        write_part(tmp_path, 1, dict(columns), "game", holder=token)   # another command's now
+    assert names(tmp_path) == ["part-00000.parquet"]
 
 
 # --- verify -------------------------------------------------------------------------------------------

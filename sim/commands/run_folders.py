@@ -113,7 +113,8 @@ def verify(run, repair, jobs):
 
 def _check_run(folder: Path, repair: bool, jobs):
     """``verify`` of the run in ``folder``, which this command holds: (the manifest after it, the parts
-    that were damaged, the stray files); fails in one line for any of either without ``repair``."""
+    that were damaged, the stray files). Without ``repair``, a damaged part or a stray file fails the
+    command in one line."""
     from sim.runs.folder import read_manifest, remove_files, stray_files
 
     manifest = read_manifest(folder)

@@ -42,8 +42,8 @@ MANIFEST = "manifest.json"
 #: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
 MAX_DEALS = 10**12
 MAX_PARTS = 10**6
-#: What an import keeps beside its parts (:mod:`sim.imports.writer`): every problem found, once
-#: the import is finished, and the problems of each finished part, in a folder of their own.
+#: What an import keeps beside its parts (:mod:`sim.imports.writer`): every problem found (written
+#: when the import finishes), and the problems of each finished part, in a folder of their own.
 ERRORS, ERROR_PARTS = "errors.jsonl", "errors"
 #: Settings every manifest's config holds, whatever played the deals.
 RUN_SETTINGS = ("deals", "seed", "mode", "chunk_size", "schema_version")
@@ -158,15 +158,15 @@ def remove_files(paths) -> None:
 
 def stray_files(folder: Path, manifest: Manifest) -> list[Path]:
     """Files and folders in the run folder ``folder`` that are not the run's own, sorted: its own are
-    the manifest, the finished parts, the lock, a ``.gitkeep``, and of an import ``errors.jsonl`` once
-    it is finished and the problems of each finished part. A temporary file left by a killed command
-    is stray, and so is a part the manifest does not list."""
+    the manifest, the finished parts, the lock, a ``.gitkeep``, and of an import ``errors.jsonl`` and
+    the problems of each finished part. A temporary file left by a killed command is stray, and so
+    is a part the manifest does not list."""
     folder = Path(folder)
     own = {MANIFEST, LOCK, ".gitkeep", *(part_name(index) for index in manifest.parts_done)}
     problems = {f"part-{index:05d}.jsonl" for index in manifest.parts_done}
     imported = manifest.config.get("source", SIMULATION) != SIMULATION
     if imported:
-        own |= {ERRORS, ERROR_PARTS} if manifest.finished else {ERROR_PARTS}
+        own |= {ERRORS, ERROR_PARTS}
     stray = [path for path in folder.iterdir() if path.name not in own]
     if imported and (folder / ERROR_PARTS).is_dir() and not (folder / ERROR_PARTS).is_symlink():
         stray += [path for path in (folder / ERROR_PARTS).iterdir() if path.name not in problems]

@@ -88,8 +88,9 @@ def verify(run, repair, jobs):
     """Compare every finished part of the run in RUN with the manifest (size, rows, CRC-32 of its
     bytes), and look for stray files: anything in RUN that is not the manifest, a finished part or
     the lock (a temporary file of a killed command, a part the manifest does not list). Prints one
-    line per damaged part and per stray file and exits 1, unless --repair made the parts again and
-    removed the stray files. A run folder another command is writing is not verified."""
+    line per damaged part and a line naming the stray files, and exits 1, unless --repair made the
+    parts again and removed the stray files. A run folder another command is writing is not
+    verified."""
     from sim.runs.folder import read_manifest
     from sim.runs.lock import holding
     from strategies.profiles import ProfileError
@@ -122,11 +123,10 @@ def _check_run(folder: Path, repair: bool, jobs):
     stray = stray_files(folder, manifest)
     for problem in damaged.values():
         tell(f"{folder}: {problem}")
-    for path in stray:
-        tell(f"{folder}: stray file {path.relative_to(folder)}: not the manifest, a finished part or the lock")
     if (damaged or stray) and not repair:
         found = [f"{len(damaged)} damaged part(s)"] if damaged else []
-        found += [f"{len(stray)} stray file(s)"] if stray else []
+        found += [f"{len(stray)} stray file(s) (not the manifest, a finished part or the lock: {_named(folder, stray)})"
+                  ] if stray else []
         what = ["make the parts again"] if damaged else []
         what += ["remove the stray files"] if stray else []
         fail(f"{folder}: {' and '.join(found)}; run `skatsim verify {folder} --repair` to {' and '.join(what)}")
@@ -137,6 +137,12 @@ def _check_run(folder: Path, repair: bool, jobs):
         repair_run(folder, jobs=jobs)
         manifest = read_manifest(folder)
     return manifest, damaged, stray
+
+
+def _named(folder: Path, paths: list[Path], most: int = 5) -> str:
+    """The first ``most`` of ``paths`` by their names in ``folder``, and how many more."""
+    names = ", ".join(str(path.relative_to(folder)) for path in paths[:most])
+    return names + (f" and {len(paths) - most:,} more" if len(paths) > most else "")
 
 
 def _unfinished(manifest) -> str:

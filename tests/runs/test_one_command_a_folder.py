@@ -319,12 +319,16 @@ def test_verify_names_stray_files_and_repair_removes_them(tmp_path, play):
     runner = CliRunner()
     found = runner.invoke(main, ["verify", str(folder)])
     assert found.exit_code == 1, found.output
-    assert found.output.splitlines() == [
-        f"{folder}: stray file .part-00001.parquet.x1y2z3.tmp: not the manifest, a finished part or the lock",
-        f"{folder}: stray file notes.txt: not the manifest, a finished part or the lock",
-        f"skatsim: {folder}: 2 stray file(s); run `skatsim verify {folder} --repair` to remove the stray files"]
+    assert found.output == (f"skatsim: {folder}: 2 stray file(s) (not the manifest, a finished part or the lock:"
+                            f" .part-00001.parquet.x1y2z3.tmp, notes.txt); run `skatsim verify {folder} --repair`"
+                            " to remove the stray files\n")
     repaired = runner.invoke(main, ["verify", str(folder), "--repair"])
     assert repaired.exit_code == 0, repaired.output
     assert repaired.output.endswith(f"{folder}: removed 2 stray file(s); every finished part is whole\n")
     assert names(folder) == [".gitkeep", "manifest.json", "part-00000.parquet", "part-00001.parquet"]
     assert runner.invoke(main, ["verify", str(folder)]).exit_code == 0
+    for index in range(7):
+        (folder / f"stray-{index}").write_text("")
+    many = runner.invoke(main, ["verify", str(folder)])
+    assert many.exit_code == 1 and "(not the manifest, a finished part or the lock: stray-0, stray-1, stray-2," \
+        " stray-3, stray-4 and 2 more);" in many.output and many.output.count("\n") == 1, many.output

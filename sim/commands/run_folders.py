@@ -81,35 +81,68 @@ def show(run, deal_id):
 @click.command(short_help="Check every part of a run byte by byte; --repair makes damaged parts again.")
 @click.argument("run", type=click.Path(file_okay=False))
 @click.option("--repair", is_flag=True,
-              help="Play the damaged or missing parts again (the same seed gives the same data).")
+              help="Play the damaged or missing parts again (the same seed gives the same data) and remove "
+                   "the stray files.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes for --repair [default: all cores].")
 def verify(run, repair, jobs):
     """Compare every finished part of the run in RUN with the manifest (size, rows, CRC-32 of its
-    bytes). Prints one line per damaged part and exits 1, unless --repair made them again."""
+    bytes), and look for stray files: anything in RUN that is not the manifest, a finished part or
+    the lock (a temporary file of a killed command, a part the manifest does not list). Prints one
+    line per damaged part and a line naming the stray files, and exits 1, unless --repair made the
+    parts again and removed the stray files. A run folder another command is writing is not
+    verified."""
     from sim.runs.folder import read_manifest
+    from sim.runs.lock import holding
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
 
+    folder = Path(run)
     try:
-        manifest = read_manifest(Path(run))
-        damaged = manifest.damaged_parts(Path(run), deep=True)
-        for problem in damaged.values():
-            tell(f"{run}: {problem}")
-        if damaged and not repair:
-            fail(f"{run}: {len(damaged)} damaged part(s); run `skatsim verify {run} --repair` to make them again")
-        if damaged:
-            from sim.runs.modes import repair as repair_run
-
-            repair_run(Path(run), jobs=jobs)
-            manifest = read_manifest(Path(run))
+        read_manifest(folder)   # a folder that holds no run is named as such, and not written
+        with holding(folder, only_reading=not repair):
+            manifest, damaged, stray = _check_run(folder, repair, jobs)
     except RunError as error:
         fail(str(error))
     except (ProfileError, StrategyError) as error:
         fail(f"{run}: cannot play the damaged parts again with the run's strategies: {error}")
     except OSError as error:
         fail(f"cannot write {error.filename or run}: {error.strerror or error}")
-    made = f"made {len(damaged)} damaged part(s) again; " if damaged else ""
-    click.echo(f"{run}: {made}every finished part is whole{_unfinished(manifest)}")
+    done = [f"made {len(damaged)} damaged part(s) again"] if damaged else []
+    done += [f"removed {len(stray)} stray file(s)"] if stray else []
+    click.echo(f"{run}: {''.join(part + '; ' for part in done)}every finished part is whole{_unfinished(manifest)}")
+
+
+def _check_run(folder: Path, repair: bool, jobs):
+    """``verify`` of the run in ``folder``, which this command holds: (the manifest after it, the parts
+    that were damaged, the stray files). Without ``repair``, a damaged part or a stray file fails the
+    command in one line."""
+    from sim.runs.folder import read_manifest, remove_files, stray_files
+
+    manifest = read_manifest(folder)
+    damaged = manifest.damaged_parts(folder, deep=True)
+    stray = stray_files(folder, manifest)
+    for problem in damaged.values():
+        tell(f"{folder}: {problem}")
+    if (damaged or stray) and not repair:
+        found = [f"{len(damaged)} damaged part(s)"] if damaged else []
+        found += [f"{len(stray)} stray file(s) (not the manifest, a finished part or the lock: {_named(folder, stray)})"
+                  ] if stray else []
+        what = ["make the parts again"] if damaged else []
+        what += ["remove the stray files"] if stray else []
+        fail(f"{folder}: {' and '.join(found)}; run `skatsim verify {folder} --repair` to {' and '.join(what)}")
+    remove_files(stray)
+    if damaged:
+        from sim.runs.modes import repair as repair_run
+
+        repair_run(folder, jobs=jobs)
+        manifest = read_manifest(folder)
+    return manifest, damaged, stray
+
+
+def _named(folder: Path, paths: list[Path], most: int = 5) -> str:
+    """The first ``most`` of ``paths`` by their names in ``folder``, and how many more."""
+    names = ", ".join(str(path.relative_to(folder)) for path in paths[:most])
+    return names + (f" and {len(paths) - most:,} more" if len(paths) > most else "")
 
 
 def _unfinished(manifest) -> str:

@@ -5,13 +5,16 @@ a run folder in the schema of a game-mode simulation. Each batch of lines is rea
 written by a worker (:func:`write_batch`), atomically, together with the problems found in it;
 the manifest names every file with its checksum, so running the same import again finishes an
 interrupted one, changes nothing once it is complete, and a folder holding another run is
-refused. When every part is done, the problems are gathered into ``errors.jsonl`` (one JSON
-object a line: the file, the line, the record id, the kind, ``bad line`` or ``disagreement``,
-and the problem, with both results for a disagreement).
+refused; so is a folder another command writes, and an import that fails or is interrupted
+stops its workers and leaves no temporary file (:mod:`sim.runs.lock`). When every part is done,
+the problems are gathered into ``errors.jsonl`` (one JSON object a line: the file, the line, the
+record id, the kind, ``bad line`` or ``disagreement``, and the problem, with both results for a
+disagreement).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -27,16 +30,22 @@ import pyarrow as pa
 from sim.imports import ArchiveFormat, Batch
 from sim.rules.records import EARLY_ENDS, ENDINGS, PASSED, PENALTY, PLAYED
 from sim.runs import RunError
-from sim.runs.atomic import temporary_beside
-from sim.runs.folder import PART_GLOB, remove_stale_temporaries, write_part
+from sim.runs.atomic import make_folder, temporary_beside
+from sim.runs.folder import (
+    ERROR_PARTS,
+    ERRORS,
+    PART_GLOB,
+    check_still_held,
+    remove_stale_temporaries,
+    write_part,
+)
+from sim.runs.lock import holding, temporary_tag
 from sim.runs.players import evaluator_columns, evaluator_record
 from sim.runs.runner import WrittenPart, finish_run, open_run, record_parts
 from sim.runs.schema import SCHEMA_VERSION
 from strategies.registry import logged_evaluators
 
 DEFAULT_CHUNK = 50_000
-ERRORS = "errors.jsonl"
-ERROR_PARTS = "errors"
 #: The kinds of problem in errors.jsonl.
 BAD_LINE, DISAGREEMENT = "bad line", "disagreement"
 SHOWN_PROBLEMS = 10
@@ -74,21 +83,24 @@ def batch_columns(files: ArchiveFormat, batch: Batch, evaluators: tuple[str, ...
     return columns, problems
 
 
-def write_batch(files: ArchiveFormat, batch: Batch, *, evaluators: tuple[str, ...], folder: str) -> WrittenPart:
-    """Read and check the lines of one batch and write its part and its problems (both atomically).
-    Runs in a worker."""
+def write_batch(files: ArchiveFormat, batch: Batch, *, evaluators: tuple[str, ...], folder: str,
+                holder: str | None = None) -> WrittenPart:
+    """Read and check the lines of one batch and write its part and its problems (both atomically),
+    for the command that holds ``folder`` as ``holder``. Runs in a worker."""
     began = time.perf_counter()
     columns, problems = batch_columns(files, batch, evaluators)
     folder = Path(folder)
-    write_problems(folder / ERROR_PARTS / f"part-{batch.index:05d}.jsonl", problems)
-    facts = write_part(folder, batch.index, columns, "game", files.source)
+    write_problems(folder / ERROR_PARTS / f"part-{batch.index:05d}.jsonl", problems, holder=holder)
+    facts = write_part(folder, batch.index, columns, "game", files.source, holder=holder)
     return batch.index, batch.count, time.perf_counter() - began, facts
 
 
-def write_problems(path: Path, problems: list[dict]) -> None:
-    with temporary_beside(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
-        for problem in problems:
-            f.write(json.dumps(problem) + "\n")
+def write_problems(path: Path, problems: list[dict], *, holder: str | None = None) -> None:
+    with temporary_beside(path, temporary_tag(holder)) as tmp:
+        with open(tmp, "w", encoding="utf-8") as f:
+            for problem in problems:
+                f.write(json.dumps(problem) + "\n")
+        check_still_held(path.parent.parent, holder)
 
 
 def pseudonym(name: str) -> str:
@@ -146,11 +158,18 @@ def import_files(files: ArchiveFormat, out, *, jobs: int | None = None, chunk_si
     was imported.
 
     ``progress`` is called with (lines done, lines in all or None while unknown, lines per second)
-    after each part. Raises ArchiveError or RunError (one line) for a file that cannot be read or a
-    folder holding another run.
+    after each part. Raises ArchiveError or RunError (one line) for a file that cannot be read, a
+    folder holding another run or a folder another command writes.
     """
     check_chunk_size(chunk_size)
     folder = Path(out)
+    make_folder(folder)
+    with holding(folder) as holder:
+        return _import_held(files, folder, holder, jobs=jobs, chunk_size=chunk_size, progress=progress)
+
+
+def _import_held(files: ArchiveFormat, folder: Path, holder: str, *, jobs, chunk_size, progress) -> ImportReport:
+    """:func:`import_files` into the folder it holds as ``holder``."""
     config = identity(files, chunk_size)
     manifest = open_run(folder, config, unknown_yet=COUNTED_AT_THE_END, again="importing it again")
     remove_stale_temporaries(folder)
@@ -164,8 +183,11 @@ def import_files(files: ArchiveFormat, out, *, jobs: int | None = None, chunk_si
             sum(min(chunk_size, total - i * chunk_size) for i in done)
         batches = files.batches(chunk_size, done, counted)
         written = _write_batches(files, batches, evaluators=tuple(config["evaluators"]), folder=folder,
-                                 jobs=jobs or os.cpu_count() or 1)
-        record_parts(folder, manifest, written, lines_done, total, progress)
+                                 holder=holder, jobs=jobs or os.cpu_count() or 1)
+        try:
+            record_parts(folder, manifest, written, lines_done, total, progress)
+        finally:   # an error or Ctrl-C here stops the workers now, not whenever the generator is collected
+            written.close()
         total = counted[0]
         if total == 0:
             raise ArchiveError(f"no record line in {', '.join(files.paths)}: nothing to import")
@@ -180,34 +202,38 @@ def import_files(files: ArchiveFormat, out, *, jobs: int | None = None, chunk_si
 
 
 def _write_batches(files: ArchiveFormat, batches: Iterator[Batch], *, evaluators: tuple[str, ...], folder: Path,
-                   jobs: int) -> Iterator[WrittenPart]:
+                   holder: str | None, jobs: int) -> Iterator[WrittenPart]:
     """Write the batches: in this process, and on ``jobs - 1`` worker processes once they are ready.
 
     A new worker needs a few seconds to import the toolkit and load its kernels, as long as this
     process takes for several batches; so this process writes batches itself and hands a batch to
     a worker only when the worker has said it is ready (and has no more than one batch waiting). A
     small archive is then never slower on several processes than on one, and a large one keeps
-    every process busy.
+    every process busy. When the import stops early, the workers are stopped before this returns.
     """
+    write = functools.partial(write_batch, files, evaluators=evaluators, folder=str(folder), holder=holder)
     if jobs == 1:
-        for batch in batches:
-            yield write_batch(files, batch, evaluators=evaluators, folder=str(folder))
+        yield from map(write, batches)
         return
     from joblib.externals.loky import get_reusable_executor
 
     executor = get_reusable_executor(max_workers=jobs - 1)
     ready = [executor.submit(warm_up, files, evaluators) for _ in range(jobs - 1)]
     pending: set = set()
-    for batch in batches:
-        for future in [f for f in pending if f.done()]:
-            pending.discard(future)
+    try:
+        for batch in batches:
+            for future in [f for f in pending if f.done()]:
+                pending.discard(future)
+                yield future.result()
+            if len(pending) < 2 * sum(f.done() for f in ready):
+                pending.add(executor.submit(write, batch))
+            else:
+                yield write(batch)
+        for future in as_completed(pending):
             yield future.result()
-        if len(pending) < 2 * sum(f.done() for f in ready):
-            pending.add(executor.submit(write_batch, files, batch, evaluators=evaluators, folder=str(folder)))
-        else:
-            yield write_batch(files, batch, evaluators=evaluators, folder=str(folder))
-    for future in as_completed(pending):
-        yield future.result()
+    except BaseException:  # an error, Ctrl-C, or the import stopped: no worker goes on writing its folder
+        executor.shutdown(wait=True, kill_workers=True)
+        raise
     if not all(f.done() for f in ready):  # a worker still starting: do not wait for it at exit
         executor.shutdown(wait=False, kill_workers=True)
 

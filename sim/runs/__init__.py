@@ -5,7 +5,9 @@ The run format, which analysis and the importers read and write too:
 - :mod:`sim.runs.schema`: the columns of a run's parts, their Arrow types and labels, versioned;
 - :mod:`sim.runs.folder`: the run folder: its parts and manifest, checked, and where a run goes
   when it is not told;
-- :mod:`sim.runs.atomic`: files and folders written whole or not at all.
+- :mod:`sim.runs.atomic`: files and folders written whole or not at all;
+- :mod:`sim.runs.lock`: one command at a time in a run folder, and its temporary files removed
+  when it stops.
 
 The runs:
 

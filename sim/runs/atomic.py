@@ -73,8 +73,9 @@ def remove_empty(folders) -> None:
 
 
 @contextlib.contextmanager
-def temporary_beside(target: Path) -> Iterator[str]:
-    """A temporary file in ``target``'s folder, renamed onto ``target`` when the block succeeds.
+def temporary_beside(target: Path, tag: str = "") -> Iterator[str]:
+    """A temporary file in ``target``'s folder, renamed onto ``target`` when the block succeeds; its name
+    is ``.TARGET.`` and ``tag``, then random letters, then ``.tmp``.
 
     On any exception (a full disk, Ctrl-C) the temporary file is removed and an
     existing ``target`` is left as it was, so nothing half-written looks complete. An
@@ -83,7 +84,7 @@ def temporary_beside(target: Path) -> Iterator[str]:
     target = Path(target)
     made = make_folder(target.parent, target)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{tag}", suffix=".tmp", dir=target.parent)
     except OSError as error:
         remove_empty(made)
         raise _named_for(error, target) from None

@@ -4,10 +4,12 @@ where a run goes when it is not told.
 A run folder holds ``manifest.json`` (what the run is and which parts are done)
 and one ``part-NNNNN.parquet`` per chunk of deals, in the columns of :mod:`sim.runs.schema`.
 Each file is written under a temporary name and renamed when complete (:mod:`sim.runs.atomic`),
-so a part that exists was whole when written; the manifest records each finished part's rows,
-size and CRC-32, so damage done later (a copy cut short, a full disk, a flipped bit) is found:
-cheaply (size and Parquet footer) whenever a run is resumed or read, and byte by byte by
-:func:`check_part` with ``deep=True`` (``skatsim verify``).
+by one command at a time (:mod:`sim.runs.lock`), so a part that exists was whole when written;
+anything else in the folder is stray (:func:`stray_files`).
+The manifest records each finished part's rows, size and CRC-32, so damage done later (a copy
+cut short, a full disk, a flipped bit) is found: cheaply (size and Parquet footer) whenever a
+run is resumed or read, and byte by byte by :func:`check_part` with ``deep=True``
+(``skatsim verify``).
 
 The manifest's ``config`` says what the run is: deals, seed, mode, chunk size,
 schema version, and the description of what played the deals (a profile's name
@@ -33,12 +35,16 @@ import pyarrow.parquet as pq
 from sim.rules.cards import shown
 from sim.runs import RunError
 from sim.runs.atomic import temporary_beside, write_json_atomic
+from sim.runs.lock import LOCK, still_held, temporary_tag
 from sim.runs.schema import MODES, SCHEMA_VERSION, SIMULATION, to_arrow
 
 MANIFEST = "manifest.json"
 #: Limits of one run: a trillion deals (years of play on one machine), in at most a million parts.
 MAX_DEALS = 10**12
 MAX_PARTS = 10**6
+#: What an import keeps beside its parts (:mod:`sim.imports.writer`): every problem found (written
+#: when the import finishes), and the problems of each finished part, in a folder of their own.
+ERRORS, ERROR_PARTS = "errors.jsonl", "errors"
 #: Settings every manifest's config holds, whatever played the deals.
 RUN_SETTINGS = ("deals", "seed", "mode", "chunk_size", "schema_version")
 
@@ -57,8 +63,12 @@ def part_name(index: int) -> str:
 PLAIN_COLUMNS = ("hand_f", "hand_m", "hand_r", "skat", "discard")
 
 
-def write_part(folder: Path, index: int, columns: dict, mode: str, source: str = SIMULATION) -> dict:
+def write_part(folder: Path, index: int, columns: dict, mode: str, source: str = SIMULATION, *,
+               holder: str | None = None) -> dict:
     """Write part ``index`` of the run in ``folder`` atomically; returns its facts for the manifest.
+
+    ``holder``, the token of the command holding the folder (:mod:`sim.runs.lock`), is in the name of
+    the temporary file; a part finished after that command stopped is not kept (RunError).
 
     ``deal_id`` (counting up) is stored as differences (Parquet's delta encoding: next to nothing
     a row), the hands without a dictionary; every other column as Parquet chooses (dictionaries
@@ -66,10 +76,18 @@ def write_part(folder: Path, index: int, columns: dict, mode: str, source: str =
     """
     rows = to_arrow(columns, mode, source)
     target = Path(folder) / part_name(index)
-    with temporary_beside(target) as tmp:
+    with temporary_beside(target, temporary_tag(holder)) as tmp:
         write_parquet(rows, tmp)
         facts = part_facts(tmp)
+        check_still_held(folder, holder)
     return facts
+
+
+def check_still_held(folder: Path, holder: str | None) -> None:
+    """RunError when the command of ``holder`` no longer holds ``folder``: what a worker of it wrote is
+    not to be kept."""
+    if not still_held(folder, holder):
+        raise RunError(f"{folder} is no longer held by the command that asked for this file")
 
 
 def write_parquet(rows: pa.Table, path) -> None:
@@ -124,12 +142,37 @@ def _first_line(error: Exception) -> str:
 
 
 def remove_stale_temporaries(folder: Path) -> None:
-    """Temporary files of a run that was killed are incomplete: remove them."""
-    for path in Path(folder).glob("*.tmp"):
-        if path.is_dir():
+    """Temporary files of a run that was killed are incomplete: remove them (the command calling
+    this holds the folder, so none is another live command's)."""
+    remove_files(Path(folder).glob("*.tmp"))
+
+
+def remove_files(paths) -> None:
+    """Remove each of ``paths``, a folder with all it holds; one already gone is no error."""
+    for path in paths:
+        if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
+
+
+def stray_files(folder: Path, manifest: Manifest) -> list[Path]:
+    """Files and folders in the run folder ``folder`` that are not the run's own, sorted: its own are
+    the manifest, the finished parts, the lock, a ``.gitkeep``, and of an import ``errors.jsonl`` and
+    the problems of each finished part. A temporary file left by a killed command is stray, and so
+    is a part the manifest does not list."""
+    folder = Path(folder)
+    own = {MANIFEST, LOCK, ".gitkeep", *(part_name(index) for index in manifest.parts_done)}
+    problems = {f"part-{index:05d}.jsonl" for index in manifest.parts_done}
+    imported = manifest.config.get("source", SIMULATION) != SIMULATION
+    if imported:
+        own |= {ERRORS, ERROR_PARTS}
+    stray = [path for path in folder.iterdir() if path.name not in own]
+    if imported and (folder / ERROR_PARTS).is_dir() and not (folder / ERROR_PARTS).is_symlink():
+        stray += [path for path in (folder / ERROR_PARTS).iterdir() if path.name not in problems]
+    elif imported and (folder / ERROR_PARTS).exists():
+        stray.append(folder / ERROR_PARTS)
+    return sorted(stray)
 
 
 @dataclass

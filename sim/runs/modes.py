@@ -10,6 +10,7 @@ from sim.runs import RunError
 from sim.runs.compiling import check_kernel_cache
 from sim.runs.decisions import DecisionDeals
 from sim.runs.folder import older_run, read_manifest
+from sim.runs.lock import holding
 from sim.runs.matches import MatchDeals
 from sim.runs.runner import RunConfig, run
 from sim.runs.schema import SIMULATION
@@ -37,9 +38,17 @@ def repair(folder, *, jobs: int | None = None, progress=None) -> dict[int, str]:
 
     Returns the parts that were damaged, with what was wrong. The parts are made again
     from the seed and the manifest's profile, which gives the identical data; a run
-    whose strategies or evaluators changed since is refused rather than mixed.
+    whose strategies or evaluators changed since is refused rather than mixed, and a folder another
+    command writes is left alone (RunError naming it).
     """
     check_kernel_cache()
+    read_manifest(folder)   # a folder that holds no run is named as such, and not written
+    with holding(Path(folder)):
+        return _repair_held(folder, jobs=jobs, progress=progress)
+
+
+def _repair_held(folder, *, jobs, progress) -> dict[int, str]:
+    """:func:`repair` of the run in ``folder``, which this command holds."""
     manifest = read_manifest(folder)
     damaged = manifest.damaged_parts(folder, deep=True)
     if not damaged:

@@ -6,7 +6,8 @@ the columns of :mod:`sim.runs.schema`), and the description of what it plays, wh
 goes into the manifest. Running the same run again skips the parts that exist;
 the finished run is the same, deal for deal, as one that was never interrupted,
 and the same for any number of jobs, since deal ``i`` depends on ``(seed, i)``
-alone.
+alone. A folder is written by one run at a time (:mod:`sim.runs.lock`), and a run that stops,
+however it stops short of being killed, leaves no temporary file in it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from sim.runs.folder import (
     remove_stale_temporaries,
     write_part,
 )
+from sim.runs.lock import LOCK, holding
 from sim.runs.schema import MODES, SCHEMA_VERSION, SIMULATION
 
 #: Plays deals ``start .. start + count - 1`` of ``seed``; returns the part's columns.
@@ -124,7 +126,7 @@ def open_run(folder: Path, identity: dict, *, notice=None, unknown_yet: tuple[st
             manifest.drop_parts(damaged)
             manifest.save(folder)
         return manifest
-    if any(p.name != ".gitkeep" for p in folder.iterdir()):
+    if any(p.name not in (".gitkeep", LOCK) for p in folder.iterdir()):
         raise RunError(f"{folder} is not empty and holds no run; choose an empty or new --out folder")
     manifest = Manifest({**identity, **dict.fromkeys(unknown_yet)}, versions(),
                         created=time.strftime("%Y-%m-%dT%H:%M:%S"))
@@ -205,12 +207,14 @@ def pending_parts(config: RunConfig, manifest: Manifest) -> list[tuple[int, int,
 
 @dataclass(frozen=True)
 class PartWriter:
-    """Plays the deals of a part of the run ``config`` with ``play`` and writes them into ``folder``:
-    plain data, so that it pickles to the workers, where it runs."""
+    """Plays the deals of a part of the run ``config`` with ``play`` and writes them into ``folder``, for
+    the command that holds it as ``holder`` (:mod:`sim.runs.lock`): plain data, so that it pickles to
+    the workers, where it runs."""
 
     play: PlayDeals
     config: RunConfig
     folder: str
+    holder: str | None = None
 
     def __call__(self, part: tuple[int, int, int]) -> WrittenPart:
         """Play and write one part; returns (index, deals, seconds, the part's facts)."""
@@ -218,7 +222,7 @@ class PartWriter:
         began = time.perf_counter()
         columns = self.play(self.config.seed, start, count)
         tries = columns.pop(TRIES, None)
-        facts = write_part(Path(self.folder), index, columns, mode=self.config.mode)
+        facts = write_part(Path(self.folder), index, columns, mode=self.config.mode, holder=self.holder)
         if tries is not None:
             facts["tries"] = int(tries)
         return index, count, time.perf_counter() - began, facts
@@ -276,14 +280,21 @@ def iterate_parts(write: PartWriter, parts, jobs: int) -> Iterator[WrittenPart]:
 def iterate_parts_dask(write: PartWriter, parts, *, jobs: int, scheduler: str | None) -> Iterator[WrittenPart]:
     """Results of the parts as they finish on a Dask cluster (a new local one without ``scheduler``).
 
-    The workers write the parts themselves, so the run's folder must be a path they share.
+    The workers write the parts themselves, so the run's folder must be a path they share. When the
+    run stops early the parts not begun are cancelled; a worker of a cluster that goes on writing a
+    part finds the run's lock gone and keeps nothing (:func:`sim.runs.folder.write_part`).
     """
     from dask.distributed import as_completed
 
     with dask_client(jobs, scheduler) as client:
         futures = [client.submit(write, part, pure=False) for part in parts]
-        for future in as_completed(futures):
-            yield future.result()
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            pending = [future for future in futures if not future.done()]
+            if pending:
+                client.cancel(pending)
 
 
 BACKENDS = ("local", "dask")
@@ -295,19 +306,30 @@ def run(play: PlayDeals, config: RunConfig, out, *, jobs: int | None = None, bac
 
     A folder holding the same run is resumed (missing or damaged parts are played
     again). ``progress`` is called with (deals done, deals in all, deals per second)
-    after each part; ``notice`` with a line about each damaged part found.
+    after each part; ``notice`` with a line about each damaged part found. A folder another
+    command writes is refused (RunError naming it); a run that fails or is interrupted stops its
+    workers and removes its temporary files before it returns.
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
     check_kernel_cache()
     folder = Path(out)
+    make_folder(folder)
+    with holding(folder) as holder:
+        return _run_held(play, config, folder, holder, jobs=jobs, backend=backend, scheduler=scheduler,
+                         progress=progress, notice=notice)
+
+
+def _run_held(play: PlayDeals, config: RunConfig, folder: Path, holder: str, *, jobs, backend, scheduler, progress,
+              notice) -> Path:
+    """:func:`run` in the folder it holds as ``holder``."""
     manifest = open_run(folder, config.identity(), notice=notice)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)
     if parts:
         warm_up(play, config.seed, notice=notice, jobs=jobs if a_core_is_free() else 1)
-    write = PartWriter(play, config, str(folder))
+    write = PartWriter(play, config, str(folder), holder)
     if backend == "dask" or scheduler:
         results = iterate_parts_dask(write, parts, jobs=jobs, scheduler=scheduler)
     else:

@@ -179,6 +179,29 @@ def test_running_again_finishes_an_interrupted_import_and_changes_nothing_once_c
     files = {p: identity(p) for p in folder.rglob("*") if p.is_file()}
     import_archives([archive], folder, jobs=1, chunk_size=10)
     assert {p: identity(p) for p in folder.rglob("*") if p.is_file()} == files  # nothing written again
+    verified = CliRunner().invoke(main, ["verify", str(folder)])
+    assert verified.exit_code == 0 and "stray" not in verified.output, verified.output
+
+
+def test_an_import_that_fails_leaves_only_its_finished_parts_their_problems_and_the_manifest(tmp_path, monkeypatch):
+    from sim.imports import writer
+
+    real = writer.batch_columns
+
+    def fails_at_the_third_batch(files, batch, evaluators):
+        if batch.index == 2:
+            raise KeyboardInterrupt
+        return real(files, batch, evaluators)
+
+    monkeypatch.setattr(writer, "batch_columns", fails_at_the_third_batch)
+    folder = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        import_archives([write(tmp_path / "a.txt", good())], folder, jobs=1, chunk_size=10)
+    assert sorted(p.name for p in folder.iterdir()) == ["errors", "manifest.json", "part-00000.parquet",
+                                                         "part-00001.parquet"]
+    assert sorted(p.name for p in (folder / "errors").iterdir()) == ["part-00000.jsonl", "part-00001.jsonl"]
+    verified = CliRunner().invoke(main, ["verify", str(folder)])
+    assert verified.exit_code == 0 and "stray" not in verified.output, verified.output
 
 
 def test_a_folder_holding_another_run_is_refused(tmp_path):

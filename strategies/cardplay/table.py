@@ -81,8 +81,12 @@ def table_of(policies) -> Table:
         params[seat] = np.asarray(policy.params, dtype=np.float64)
         if policy.data is not None:
             data[seat] = np.asarray(policy.data, dtype=np.float32).ravel()
-    return Table(tuple(players), seated, _padded(params), _padded(data),
-                 tuple(_player_key(p, name) for p, name in zip(players, names)))
+    keys = [_player_key(p, name) for p, name in zip(players, names)]
+    order = sorted(range(len(players)), key=keys.__getitem__)   # one type for a set of players, in any seating
+    place = {old: new for new, old in enumerate(order)}
+    seated = np.array([place[k] if k >= 0 else -1 for k in seated], dtype=np.int64)
+    return Table(tuple(players[k] for k in order), seated, _padded(params), _padded(data),
+                 tuple(keys[k] for k in order))
 
 
 def _padded(rows: list[np.ndarray]) -> np.ndarray:

@@ -155,7 +155,7 @@ def lookup(role: str, name: str) -> Strategy:
     try:
         return _registry[role][name]
     except KeyError:
-        if ":" in name:     # FILE.py:NAME or MODULE:NAME
+        if isinstance(name, str) and ":" in name:     # FILE.py:NAME or MODULE:NAME
             return strategy_from_source(role, name)
         raise StrategyError(
             f"unknown {role} {name!r} (known: {', '.join(names(role)) or 'none'})"

@@ -105,11 +105,11 @@ def new_workspace(bits: int = SEARCH_TRANSPOSITION_BITS) -> tuple[np.ndarray, np
 
 
 def _player_key(player: KernelPlayer, name: str) -> tuple:
-    """What the numba type keeps of a player: where its kernels live, whether it searches, and a digest
-    of its source file."""
+    """What the numba type keeps of a player: where its kernels live, whether it searches, and digests of
+    their source files."""
     card = _where(player.card, name)
     turn = _where(player.turn, name) if player.turn is not None else ("", "")
-    return (*card, *turn, player.searches, _source_digest(card[0]))
+    return (*card, *turn, player.searches, _source_digest(card[0]), _source_digest(turn[0]) if turn[0] else "")
 
 
 def _where(kernel, name: str) -> tuple[str, str]:
@@ -173,7 +173,7 @@ def _table_card(table, player, seat, view, legal, params, data, rng, state, asid
     if not isinstance(table, TableType):
         return None
     scope, lines = {"np": np}, []
-    for i, (module, card, turn_module, turn, searches, _) in enumerate(table.players):
+    for i, (module, card, turn_module, turn, searches, *_) in enumerate(table.players):
         if turn:
             scope[f"turn{i}"] = getattr(importlib.import_module(turn_module), turn)
             call = f"turn{i}(view, legal, params, data, seat, rng)"

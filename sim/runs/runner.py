@@ -290,18 +290,22 @@ BACKENDS = ("local", "dask")
 
 
 def run(play: PlayDeals, config: RunConfig, out, *, jobs: int | None = None, backend: str = "local",
-        scheduler: str | None = None, progress=None, notice=None) -> Path:
+        scheduler: str | None = None, progress=None, notice=None, warning: str | None = None) -> Path:
     """Play the run ``config`` with ``play`` into the folder ``out``; returns the folder.
 
     A folder holding the same run is resumed (missing or damaged parts are played
     again). ``progress`` is called with (deals done, deals in all, deals per second)
-    after each part; ``notice`` with a line about each damaged part found.
+    after each part; ``notice`` with a line about each damaged part found, and with ``warning`` (a
+    line about the players) once the folder is found to take the run, so that a run refused is told
+    in its one line alone.
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
     check_kernel_cache()
     folder = Path(out)
     manifest = open_run(folder, config.identity(), notice=notice)
+    if warning is not None and notice is not None:
+        notice(warning)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)

@@ -7,7 +7,7 @@ of A and B, one row per deal and seating; every row is logged with every evaluat
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -111,7 +111,9 @@ def match(a: str, b: str, *, deals: int = 2000, seed: int = 0, settings=(), sett
 
     Every deal is played six times: for each seat, A alone against two B players and B
     alone against two A players. ``settings`` change both profiles, ``settings_a`` and
-    ``settings_b`` one of them. ``fix`` and ``where`` deal only such deals (as :func:`sim.runs.simulation.simulate`).
+    ``settings_b`` one of them; each side is named with the settings it plays with, as a tournament's
+    player is written (``club@card_play=random``), in the manifest and so in the result and the report.
+    ``fix`` and ``where`` deal only such deals (as :func:`sim.runs.simulation.simulate`).
     ``analysis.match_result`` (or ``skatsim match``) reads the result from the folder. If a side bids with
     win probabilities fitted on another card player's play than its own, ``notice`` is told so in one line
     once the folder takes the run, unless ``calibration_warning`` is False or the match is ``card_play_only``
@@ -120,17 +122,24 @@ def match(a: str, b: str, *, deals: int = 2000, seed: int = 0, settings=(), sett
     check_kernel_cache()
     check_config(deals, seed=seed, mode="match", chunk_size=chunk_size)
     dealing = run_dealing(fix, where)
-    side_a = load_profile(a, [*settings, *settings_a])
-    side_b = load_profile(b, [*settings, *settings_b])
+    changes_a, changes_b = [*settings, *settings_a], [*settings, *settings_b]
+    side_a, side_b = load_profile(a, changes_a), load_profile(b, changes_b)
     if out is None:
         kind = "match-card-play" if card_play_only else "match"
         named = settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-")
         out = default_folder(f"{kind}-{side_a.name}-{side_b.name}", seed=seed, deals=deals,
                              settings=named + dealing_suffix(dealing))
+    side_a, side_b = named_with_settings(side_a, changes_a), named_with_settings(side_b, changes_b)
     return match_profiles(side_a, side_b, deals=deals, seed=seed, card_play_only=card_play_only, out=out, jobs=jobs,
                           chunk_size=chunk_size, log_tricks=log_tricks, progress=progress, notice=notice,
                           dealing=dealing, warning=match_warning([side_a, side_b], card_play_only)
                           if calibration_warning else None)
+
+
+def named_with_settings(profile: Profile, settings) -> Profile:
+    """``profile`` named as a tournament's player is written: its name, then each of ``settings`` after an
+    ``@`` (``club@card_play=random``); without settings, as it is."""
+    return replace(profile, name="@".join([profile.name, *settings]))
 
 
 def match_warning(sides, card_play_only: bool) -> str | None:

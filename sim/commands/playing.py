@@ -210,9 +210,11 @@ def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json, plug
 @click.command(short_help="List the strategies and named profiles.")
 @click.option("--markdown", is_flag=True, help="Each strategy's parameters as the docs' Markdown tables.")
 def strategies(markdown):
-    """List every registered strategy by role with its parameters (default, the values it takes and
-    what it does), and the named profiles."""
-    from strategies.parameters import markdown_table
+    """List every registered strategy by role with the first sentence of its docstring and its parameters
+    (default, the values it takes and what it does), and the named profiles."""
+    import inspect
+
+    from strategies.parameters import first_sentence, markdown_table
     from strategies.profiles import profile_description, profile_names
     from strategies.registry import ROLES, lookup, names, plain_text
 
@@ -220,10 +222,11 @@ def strategies(markdown):
         click.echo(f"{role}:" if not markdown else f"## {role}")
         for name in names(role):
             strategy = lookup(role, name)
+            summary = first_sentence(inspect.getdoc(strategy.factory))
             if markdown:
-                click.echo(f"\n`{name}`: {strategy.summary}\n\n{markdown_table(strategy.parameters)}\n")
+                click.echo(f"\n`{name}`: {summary}\n\n{markdown_table(strategy.parameters)}\n")
                 continue
-            click.echo(f"  {name:<14} {strategy.summary}")
+            click.echo(f"  {name:<14} {summary}")
             for parameter in strategy.parameters:
                 click.echo(f"      {plain_text(parameter.describe())}")
     if markdown:

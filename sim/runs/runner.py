@@ -332,7 +332,8 @@ def record_parts(folder: Path, manifest: Manifest, written: Iterable[WrittenPart
     interrupted run keeps every part it finished; a simulation and an import alike.
 
     ``done`` deals (or lines) were in the parts already there; ``progress`` is called after each part
-    with (deals done, deals in all or None while unknown, deals per second), and in a run that turned
+    with (deals done, deals in all or None while unknown, deals per second: a running mean, the deals of the
+    parts recorded here over the seconds since this call began), and in a run that turned
     down candidate deals also with ``acceptance``, the share of the candidates tried so far that were kept.
     """
     began = time.perf_counter()

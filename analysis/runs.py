@@ -52,10 +52,15 @@ class Run:
 
     @property
     def origin(self) -> str:
-        """What the run is, for people: ``simulation, profile default, seed 0`` or ``imported ISS archive
-        (2 files)``."""
+        """What the run is, for people: ``simulation, profile default, seed 0``, ``duplicate match, A =
+        club@card_play=random, B = club, card play only, seed 0`` (each side as the match named it, with its
+        settings) or ``imported ISS archive (2 files)``."""
         if not self.imported:
             dealt = f", dealt only {self.dealing}" if self.dealing else ""
+            sides = self.config.get("match")
+            if self.mode == "match" and isinstance(sides, dict):
+                kind = ", card play only" if sides.get("card_play_only") else ""
+                return f"duplicate match, A = {sides.get('a')}, B = {sides.get('b')}{kind}, seed {self.seed}{dealt}"
             return f"simulation, profile {self.profile}, seed {self.seed}{dealt}"
         files = self.config.get("sources", [])
         names = ", ".join(f["name"] for f in files[:3]) + (", ..." if len(files) > 3 else "")

@@ -39,7 +39,8 @@ def summary_markdown(report: Report) -> str:
 def runs_part(runs: list[Run]) -> list[str]:
     lines = ["## Runs", ""]
     for r in runs:
-        lines.append(f"- **{r.label}**: {r.origin}, {r.mode} mode, "
+        mode = "" if r.mode == "match" else f"{r.mode} mode, "   # a match's origin says it is one
+        lines.append(f"- **{r.label}**: {r.origin}, {mode}"
                      f"{counted(r.deals, 'deal') if not r.imported else r.size()}"
                      f"{'' if r.complete else ' (partial run)'}")
     conditional = ", ".join(r.label for r in runs if r.dealing)

@@ -9,13 +9,15 @@ parameters by its factory's signature, with ``ranges`` for the numbers (:func:`f
 A card player's kernel reads its numeric, true-or-false and chosen-by-name parameters from a row of
 floats: :func:`slots` lays that row out from the declaration (a named tuple of offsets, which numba
 reads as constants: ``params[PIMC.worlds]``) and :func:`row` writes it, a choice as its index among
-the choices (:meth:`Parameter.code`).
+the choices (:meth:`Parameter.code`). :func:`first_sentence` gives the sentence that ``skatsim strategies``
+prints beside a strategy's name.
 """
 
 from __future__ import annotations
 
 import inspect
 import math
+import re
 from collections import namedtuple
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -199,6 +201,23 @@ def markdown_table(parameters: tuple[Parameter, ...]) -> str:
         default = "none" if p.default is None else f"`{_toml(p.default)}`"
         lines.append(f"| `{p.name}` | {default} | {p.values()} | {p.doc} |")
     return "\n".join(lines)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")   # a full stop, a space, a capital letter
+_ROLE_MARKUP = re.compile(r":[\w:.-]+:`(~?)(?:[^`<]*<)?([^`>]+)>?`")   # :class:`x`, :func:`~a.b`, :ref:`t <x>`
+_LITERAL = re.compile(r"``([^`]+)``|`([^`]+)`")
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first sentence of a docstring, whole, in one line: its first paragraph's lines joined up to the
+    first ".", "?" or "!" that a space and a capital letter follow (the whole paragraph if none does).
+    ``literal`` and :role:`name` markup show as the text they mark (``~a.b`` as ``b``); every other
+    character is kept as written (``*``, hyphens, quotes)."""
+    paragraph = " ".join(line.strip() for line in (doc or "").strip().split("\n\n")[0].splitlines())
+    end = _SENTENCE_END.search(paragraph)
+    sentence = paragraph[:end.start()] if end else paragraph
+    sentence = _ROLE_MARKUP.sub(lambda m: m.group(2).rsplit(".", 1)[-1] if m.group(1) else m.group(2), sentence)
+    return _LITERAL.sub(lambda m: m.group(1) or m.group(2), sentence)
 
 
 def _toml(value) -> str:

@@ -56,3 +56,12 @@ def dealing_options(command):
     return click.option("--fix", multiple=True, metavar="SEAT=CARDS",
                         help="Deal these cards to the seat (forehand, middlehand, rearhand or skat) in every deal, e.g."
                              " \"forehand=CJ SJ\"; the other cards are dealt uniformly. May be repeated.")(command)
+
+
+def calibration_warning_option(command):
+    """``--no-calibration-warning``: leave out the line that tells of a profile bidding with win
+    probabilities fitted on another card player's play (docs/commands.md)."""
+    return click.option("--no-calibration-warning", "no_calibration_warning", is_flag=True,
+                        help="Leave out the warning that a profile bids with win probabilities fitted on another"
+                             " card player's play than the one it plays with (never given in a card-play-only"
+                             " match).")(command)

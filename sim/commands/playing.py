@@ -12,7 +12,7 @@ import json
 
 import click
 
-from .options import SET_VALUES, dealing_options, plugins_option, run_options, with_plugins
+from .options import SET_VALUES, calibration_warning_option, dealing_options, plugins_option, run_options, with_plugins
 from .terminal import fail, tell, writing_run
 
 
@@ -41,8 +41,9 @@ from .terminal import fail, tell, writing_run
 @click.option("--scheduler", metavar="ADDRESS", help="Address of a running Dask scheduler (implies --backend dask).")
 @dealing_options
 @plugins_option
+@calibration_warning_option
 def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, mode, variants, open_hand,
-             seat_scores, backend, scheduler, fix, where, plugins):
+             seat_scores, backend, scheduler, fix, where, plugins, no_calibration_warning):
     """Play DEALS deals with a profile and write one Parquet row per deal to a run folder.
 
     Running the same command again resumes an interrupted run, and with more --deals
@@ -58,7 +59,8 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
                              jobs=jobs,
                              chunk_size=chunk_size, log_tricks=log_tricks, mode=mode, backend=backend,
                              scheduler=scheduler, progress=update, notice=tell, variants=variants,
-                             open_hand=open_hand, seat_scores=seat_scores, fix=fix, where=where)
+                             open_hand=open_hand, seat_scores=seat_scores, fix=fix, where=where,
+                             calibration_warning=not no_calibration_warning)
     click.echo(str(folder))
 
 
@@ -80,8 +82,9 @@ def simulate(deals, seed, profile, settings, out, jobs, chunk_size, log_tricks, 
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @dealing_options
 @plugins_option
+@calibration_warning_option
 def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, out, jobs, chunk_size, as_json, fix,
-          where, plugins):
+          where, plugins, no_calibration_warning):
     """Play a duplicate match between profiles A and B (names or TOML files) and print Seeger-Fabian
     points per game for each, their difference A - B with a 95% interval over deals, the same by
     declarer and defender play and by game type, and each side's declarer win rate.
@@ -97,7 +100,8 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     with writing_run(deals, out, ProfileError, StrategyError, AnalysisError) as update:
         folder = play_match(a, b, deals=deals, seed=seed, settings=with_plugins(plugins, settings),
                             settings_a=settings_a, settings_b=settings_b, card_play_only=card_play_only, out=out,
-                            jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix, where=where)
+                            jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix, where=where,
+                            calibration_warning=not no_calibration_warning)
         run = load_run(folder)
         result, splits = match_result(run), match_splits(run)
     row = result.row(0, named=True)
@@ -126,7 +130,9 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
 @click.option("--json", "as_json", is_flag=True, help="Print the standings and the matches as one JSON object.")
 @dealing_options
 @plugins_option
-def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json, fix, where, plugins):
+@calibration_warning_option
+def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_size, as_json, fix, where, plugins,
+               no_calibration_warning):
     """Play every pair of PLAYERS in a duplicate match on the same deals and print each player's
     Seeger-Fabian points per game and its points less its opponents' ("against the field"), each
     with a 95% interval over deals, ranked; then every match's A - B. A PLAYER is a profile name or
@@ -146,7 +152,7 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
         played = play_tournament(players, deals=deals, seed=seed, card_play_only=card_play_only,
                                  settings=with_plugins(plugins, settings),
                                  out=out, jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix,
-                                 where=where)
+                                 where=where, calibration_warning=not no_calibration_warning)
         result = rank_tournament(played)
     click.echo(tournament_json(result) if as_json else tournament_text(result))
 
@@ -204,9 +210,11 @@ def hand(cards, seat, skat, deals, seed, profile, settings, where, as_json, plug
 @click.command(short_help="List the strategies and named profiles.")
 @click.option("--markdown", is_flag=True, help="Each strategy's parameters as the docs' Markdown tables.")
 def strategies(markdown):
-    """List every registered strategy by role with its parameters (default, the values it takes and
-    what it does), and the named profiles."""
-    from strategies.parameters import markdown_table
+    """List every registered strategy by role with the first sentence of its docstring and its parameters
+    (default, the values it takes and what it does), and the named profiles."""
+    import inspect
+
+    from strategies.parameters import first_sentence, markdown_table
     from strategies.profiles import profile_description, profile_names
     from strategies.registry import ROLES, lookup, names, plain_text
 
@@ -214,10 +222,11 @@ def strategies(markdown):
         click.echo(f"{role}:" if not markdown else f"## {role}")
         for name in names(role):
             strategy = lookup(role, name)
+            summary = first_sentence(inspect.getdoc(strategy.factory))
             if markdown:
-                click.echo(f"\n`{name}`: {strategy.summary}\n\n{markdown_table(strategy.parameters)}\n")
+                click.echo(f"\n`{name}`: {summary}\n\n{markdown_table(strategy.parameters)}\n")
                 continue
-            click.echo(f"  {name:<14} {strategy.summary}")
+            click.echo(f"  {name:<14} {summary}")
             for parameter in strategy.parameters:
                 click.echo(f"      {plain_text(parameter.describe())}")
     if markdown:

@@ -7,7 +7,7 @@ of A and B, one row per deal and seating; every row is logged with every evaluat
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +20,7 @@ from sim.runs.players import (
     card_play_models,
     evaluator_columns,
     evaluator_record,
-    warn_of_other_fit,
+    other_fit_warning,
     with_card_play_models,
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
@@ -104,38 +104,58 @@ class MatchDeals(CompiledInTwo):
 
 def match(a: str, b: str, *, deals: int = 2000, seed: int = 0, settings=(), settings_a=(), settings_b=(),
           card_play_only: bool = False, out=None, jobs: int | None = None, chunk_size: int = 500,
-          log_tricks: bool = False, progress=None, notice=None, fix=(), where: str | None = None) -> Path:
+          log_tricks: bool = False, progress=None, notice=None, fix=(), where: str | None = None,
+          calibration_warning: bool = True) -> Path:
     """Play a duplicate match between profiles ``a`` and ``b`` (names or TOML files) into a run
     folder; returns the folder.
 
     Every deal is played six times: for each seat, A alone against two B players and B
     alone against two A players. ``settings`` change both profiles, ``settings_a`` and
-    ``settings_b`` one of them. ``fix`` and ``where`` deal only such deals (as :func:`sim.runs.simulation.simulate`).
-    ``analysis.match_result`` (or ``skatsim match``) reads the result from the folder.
+    ``settings_b`` one of them; each side is named with the settings it plays with, as a tournament's
+    player is written (``club@card_play=random``), in the manifest and so in the result and the report.
+    ``fix`` and ``where`` deal only such deals (as :func:`sim.runs.simulation.simulate`).
+    ``analysis.match_result`` (or ``skatsim match``) reads the result from the folder. If a side bids with
+    win probabilities fitted on another card player's play than its own, ``notice`` is told so in one line
+    once the folder takes the run, unless ``calibration_warning`` is False or the match is ``card_play_only``
+    (where both sides bid alike).
     """
     check_kernel_cache()
     check_config(deals, seed=seed, mode="match", chunk_size=chunk_size)
     dealing = run_dealing(fix, where)
-    side_a = load_profile(a, [*settings, *settings_a])
-    side_b = load_profile(b, [*settings, *settings_b])
-    for side in (side_a, side_b) if side_a.spec != side_b.spec else (side_a,):
-        warn_of_other_fit(side, notice)
+    changes_a, changes_b = [*settings, *settings_a], [*settings, *settings_b]
+    side_a, side_b = load_profile(a, changes_a), load_profile(b, changes_b)
     if out is None:
         kind = "match-card-play" if card_play_only else "match"
         named = settings_suffix(settings) + settings_suffix(settings_a, "a-") + settings_suffix(settings_b, "b-")
         out = default_folder(f"{kind}-{side_a.name}-{side_b.name}", seed=seed, deals=deals,
                              settings=named + dealing_suffix(dealing))
+    side_a, side_b = named_with_settings(side_a, changes_a), named_with_settings(side_b, changes_b)
     return match_profiles(side_a, side_b, deals=deals, seed=seed, card_play_only=card_play_only, out=out, jobs=jobs,
                           chunk_size=chunk_size, log_tricks=log_tricks, progress=progress, notice=notice,
-                          dealing=dealing)
+                          dealing=dealing, warning=match_warning([side_a, side_b], card_play_only)
+                          if calibration_warning else None)
+
+
+def named_with_settings(profile: Profile, settings) -> Profile:
+    """``profile`` named as a tournament's player is written: its name, then each of ``settings`` after an
+    ``@`` (``club@card_play=random``); without settings, as it is."""
+    return replace(profile, name="@".join([profile.name, *settings]))
+
+
+def match_warning(sides, card_play_only: bool) -> str | None:
+    """The one line that tells of ``sides`` (profiles) bidding with win probabilities fitted on another card
+    player's play than their own (:func:`sim.runs.players.other_fit_warning`); None in a card-play-only
+    match, where every seat bids as the first side does whoever plays its cards."""
+    return None if card_play_only else other_fit_warning(sides)
 
 
 def match_profiles(side_a: Profile, side_b: Profile, *, deals: int, seed: int, card_play_only: bool, out,
                    jobs: int | None = None, chunk_size: int = 500, log_tricks: bool = False, progress=None,
-                   notice=None, dealing: dict | None = None) -> Path:
+                   notice=None, dealing: dict | None = None, warning: str | None = None) -> Path:
     """:func:`match` between two built profiles (their names and specs go to the manifest) into the
-    folder ``out``, dealt as ``dealing`` asks (:func:`sim.runs.conditional.run_dealing`; None: uniformly)."""
+    folder ``out``, dealt as ``dealing`` asks (:func:`sim.runs.conditional.run_dealing`; None: uniformly);
+    ``notice`` is told ``warning`` once the folder takes the run (:func:`sim.runs.runner.run`)."""
     play = MatchDeals(side_a.name, side_a.spec, side_b.name, side_b.spec, card_play_only=card_play_only,
                       log_tricks=log_tricks, evaluators=tuple(logged_evaluators()), dealing=dealing)
     config = RunConfig(deals, seed, play.description(), mode="match", chunk_size=chunk_size)
-    return run(play, config, Path(out), jobs=jobs, progress=progress, notice=notice)
+    return run(play, config, Path(out), jobs=jobs, progress=progress, notice=notice, warning=warning)

@@ -101,8 +101,8 @@ def declared_scores(names, *, hands: np.ndarray, seats: np.ndarray, games: np.nd
     return out
 
 
-def warn_of_other_fit(profile: Profile, notice) -> None:
-    """Tell ``notice`` in one line if the profile bids with probabilities fitted on another card player's play."""
-    line = fitted_for_another_card_player(profile)
-    if line is not None and notice is not None:
-        notice(line)
+def other_fit_warning(profiles) -> str | None:
+    """One line if any of ``profiles`` bids with win probabilities fitted on another card player's play
+    than the one it plays with (each such profile named once, however many sides share it), else None."""
+    lines = dict.fromkeys(line for line in map(fitted_for_another_card_player, profiles) if line is not None)
+    return "; ".join(lines) or None

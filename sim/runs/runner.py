@@ -301,14 +301,15 @@ BACKENDS = ("local", "dask")
 
 
 def run(play: PlayDeals, config: RunConfig, out, *, jobs: int | None = None, backend: str = "local",
-        scheduler: str | None = None, progress=None, notice=None) -> Path:
+        scheduler: str | None = None, progress=None, notice=None, warning: str | None = None) -> Path:
     """Play the run ``config`` with ``play`` into the folder ``out``; returns the folder.
 
     A folder holding the same run is resumed (missing or damaged parts are played
     again). ``progress`` is called with (deals done, deals in all, deals per second)
-    after each part; ``notice`` with a line about each damaged part found. A folder another
-    command writes is refused (RunError naming it); a run that fails or is interrupted stops its
-    workers and removes its temporary files before it returns.
+    after each part; ``notice`` with a line about each damaged part found, and with ``warning`` (a
+    line about the players) once the folder is found to take the run, so that a run refused is told
+    in its one line alone. A folder another command writes is refused (RunError naming it); a run that
+    fails or is interrupted stops its workers and removes its temporary files before it returns.
     """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (local or dask)")
@@ -317,13 +318,15 @@ def run(play: PlayDeals, config: RunConfig, out, *, jobs: int | None = None, bac
     make_folder(folder)
     with holding(folder) as holder:
         return _run_held(play, config, folder, holder, jobs=jobs, backend=backend, scheduler=scheduler,
-                         progress=progress, notice=notice)
+                         progress=progress, notice=notice, warning=warning)
 
 
 def _run_held(play: PlayDeals, config: RunConfig, folder: Path, holder: str, *, jobs, backend, scheduler, progress,
-              notice) -> Path:
+              notice, warning) -> Path:
     """:func:`run` in the folder it holds as ``holder``."""
     manifest = open_run(folder, config.identity(), notice=notice)
+    if warning is not None and notice is not None:
+        notice(warning)
     remove_stale_temporaries(folder)
     parts = pending_parts(config, manifest)
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -350,7 +353,8 @@ def record_parts(folder: Path, manifest: Manifest, written: Iterable[WrittenPart
     interrupted run keeps every part it finished; a simulation and an import alike.
 
     ``done`` deals (or lines) were in the parts already there; ``progress`` is called after each part
-    with (deals done, deals in all or None while unknown, deals per second), and in a run that turned
+    with (deals done, deals in all or None while unknown, deals per second: a running mean, the deals of the
+    parts recorded here over the seconds since this call began), and in a run that turned
     down candidate deals also with ``acceptance``, the share of the candidates tried so far that were kept.
     """
     began = time.perf_counter()

@@ -30,7 +30,7 @@ from sim.runs.players import (
     declared_scores,
     evaluator_columns,
     evaluator_record,
-    warn_of_other_fit,
+    other_fit_warning,
     with_card_play_models,
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
@@ -139,7 +139,7 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
              jobs: int | None = None, chunk_size: int = 100_000, log_tricks: bool = False,
              mode: str = "game", backend: str = "local", scheduler: str | None = None,
              progress=None, notice=None, variants: str = "profile", open_hand: bool = False,
-             seat_scores: bool = False, fix=(), where: str | None = None) -> Path:
+             seat_scores: bool = False, fix=(), where: str | None = None, calibration_warning: bool = True) -> Path:
     """Play ``deals`` deals with ``profile`` and write them to a run folder; returns the folder.
 
     ``settings`` change the profile (``card_play=random``, ...). ``variants="all"`` makes
@@ -150,7 +150,9 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
     and outcome at its first lead (columns ``oh_declarer_points``, ``oh_won``). ``seat_scores`` logs
     every seat's evaluator scores for every game (game mode), not only the declarer's. ``fix``
     (``SEAT=CARDS`` texts or a mapping of seat to cards) and ``where`` (a condition on the hands) deal only
-    such deals, from the exact conditional distribution (:mod:`sim.rules.dealing`).
+    such deals, from the exact conditional distribution (:mod:`sim.rules.dealing`). If the profile bids with
+    win probabilities fitted on another card player's play than its own, ``notice`` is told so in one line
+    once the folder takes the run, unless ``calibration_warning`` is False.
     """
     check_kernel_cache()
     check_config(deals, seed=seed, mode=mode, chunk_size=chunk_size)
@@ -159,7 +161,6 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
         raise RunError(f"variants must be one of {', '.join(DECLARE_VARIANTS)} ('all' in declare mode only),"
                        f" not {variants!r}")
     loaded = load_profile(profile, list(settings))
-    warn_of_other_fit(loaded, notice)
     if seat_scores and mode != "game":
         raise RunError("every seat's evaluator scores are logged in game mode only (declare mode logs each"
                        " row's own score)")
@@ -171,4 +172,4 @@ def simulate(deals: int, *, seed: int = 0, profile: str = "default", settings=()
     folder = Path(out) if out is not None else default_folder(f"{loaded.name}-{mode}", seed=seed, deals=deals,
                                                               settings=named)
     return run(play, config, folder, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
-               notice=notice)
+               notice=notice, warning=other_fit_warning([loaded]) if calibration_warning else None)

@@ -24,7 +24,7 @@ from sim.runs import RunError
 from sim.runs.atomic import make_folder
 from sim.runs.conditional import dealing_suffix, run_dealing
 from sim.runs.folder import default_folder, settings_suffix
-from sim.runs.matches import match_profiles
+from sim.runs.matches import match_profiles, match_warning
 from strategies.profiles import Profile, build_profile, load_profile
 
 
@@ -73,13 +73,16 @@ def pair_folder(folder: Path, a: str, b: str) -> Path:
 
 
 def play_tournament(players, *, deals: int = 2000, seed: int = 0, card_play_only: bool = False, settings=(),
-                    out=None, jobs: int | None = None, chunk_size: int = 500, progress=None,
-                    notice=None, fix=(), where: str | None = None) -> PlayedTournament:
+                    out=None, jobs: int | None = None, chunk_size: int = 500, progress=None, notice=None,
+                    fix=(), where: str | None = None, calibration_warning: bool = True) -> PlayedTournament:
     """Play every pair of ``players`` (profile names or files, with ``@`` settings) in a duplicate
     match of ``deals`` deals (only deals with the cards ``fix`` fixed that meet ``where``, as
     :func:`sim.runs.simulation.simulate`), each into its own run folder in the tournament's folder
     ``out`` (None: one under ``results/`` named by the players, seed, deals and settings); returns the
-    matches played. Running it again resumes the matches not finished."""
+    matches played. Running it again resumes the matches not finished. If a player bids with win
+    probabilities fitted on another card player's play than its own, ``notice`` is told so in one line
+    once the first match's folder takes its run, unless ``calibration_warning`` is False or the tournament is
+    ``card_play_only``."""
     players = tuple(players)
     profiles = load_players(players, settings, card_play_only)
     dealing = run_dealing(fix, where)
@@ -89,11 +92,13 @@ def play_tournament(players, *, deals: int = 2000, seed: int = 0, card_play_only
                                                               deals=deals, settings=named)
     make_folder(folder)
     pairs = [(i, j) for i in range(len(players)) for j in range(i + 1, len(players))]
+    warning = match_warning(profiles, card_play_only) if calibration_warning else None
     folders = {}
     for k, (i, j) in enumerate(pairs):
         folders[i, j] = match_profiles(profiles[i], profiles[j], deals=deals, seed=seed, card_play_only=card_play_only,
                                        out=pair_folder(folder, players[i], players[j]), jobs=jobs,
                                        chunk_size=chunk_size, notice=notice, dealing=dealing,
+                                       warning=warning if k == 0 else None,
                                        progress=_of_all(progress, before=k * deals, total=len(pairs) * deals))
     return PlayedTournament(folder, players, deals=deals, card_play_only=card_play_only, matches=folders)
 

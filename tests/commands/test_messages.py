@@ -1,6 +1,6 @@
 """What the commands tell a person: a wrong evaluator name, the question a hand's JSON answers,
-a deal of a run whose strategies are gone, counts of tricks; and that the console script leaves
-with the command's code and all its output."""
+a deal of a run whose strategies are gone, counts of tricks, a refused run in its one line; and that the
+console script leaves with the command's code and all its output."""
 
 import json
 import os
@@ -40,6 +40,16 @@ def test_hand_json_is_one_object_that_echoes_the_question():
     assert answer["skat"] == "D9 D8" and answer["profile"] == "threshold" and answer["deals"] == 40
     assert set(answer) >= {"advice", "games", "settings", "seed"} and len(answer["games"]) == 14
     assert "one object per game variant" not in CliRunner().invoke(main, ["hand", "--help"]).output
+
+
+@pytest.mark.parametrize("command", [["simulate", "--profile", "club", "--set", "card_play=random"],
+                                     ["match", "club", "club", "--set-a", "card_play=random"]])
+def test_a_run_refused_is_its_one_line_without_the_calibration_warning(tmp_path, command):
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.txt").write_text("mine\n")
+    result = stdout_runner().invoke(main, [*command, "--deals", "10", "--out", str(tmp_path / "taken")])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert "is not empty and holds no run" in result.stderr
 
 
 def test_trick_counts_are_plural_but_one():

@@ -136,3 +136,27 @@ def test_the_summary_of_a_match_report_gives_the_match_result(random_against_heu
     assert "## Duplicate match" in text
     assert f"A - B {row['difference']:,.2f} [{row['difference_low']:,.2f}, {row['difference_high']:,.2f}]" in text
     assert "declare-mode runs have no auction" not in text
+    assert "- **random-heuristic**: duplicate match, A = random, B = default, card play only, seed 11, 300 deals\n" \
+        in text and "simulation" not in text and "match mode" not in text
+
+
+def test_the_match_of_the_readme_strength_table_names_each_side_with_its_settings_and_warns_of_nothing(tmp_path):
+    """``match club club --card-play-only --set-a card_play=...``: both sides bid as club does, so the calibration
+    warning does not apply; the header, the JSON and the report name A with its setting."""
+    from tests.command_line import stdout_runner
+
+    asked = ["match", "club", "club", "--card-play-only", "--set-a", "card_play=random", "--deals", "10",
+             "--chunk-size", "10", "--jobs", "1", "--out", str(tmp_path / "m")]
+    text = stdout_runner().invoke(main, asked)
+    assert text.exit_code == 0, text.output
+    assert text.stdout.startswith("Duplicate match: A = club@card_play=random, B = club, card play only; 10 deals")
+    assert "fitted on the play of" not in text.stderr, text.stderr
+    row = json.loads(stdout_runner().invoke(main, [*asked, "--json"]).stdout)
+    assert (row["a"], row["b"], row["card_play_only"]) == ("club@card_play=random", "club", True)
+    assert read_manifest(tmp_path / "m").config["match"]["a"] == "club@card_play=random"
+    analyzed = stdout_runner().invoke(main, ["analyze", str(tmp_path / "m"), "--out", str(tmp_path / "report"),
+                                             "--jobs", "1"])
+    assert analyzed.exit_code == 0, analyzed.output
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    assert "**m**: duplicate match, A = club@card_play=random, B = club, card play only, seed 0, 10 deals" in summary
+    assert "- club@card_play=random against club on 10 deals: " in summary

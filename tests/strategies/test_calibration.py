@@ -242,16 +242,67 @@ def test_a_calibrated_profile_records_the_card_player_its_odds_describe(calibrat
     assert load_profile(path).seats[0].bidder.model.card_play["name"] == "heuristic"
 
 
+FITTED = "bid with win probabilities fitted on the play of"
+
+
+def warned(told: list[str]) -> list[str]:
+    """The lines told of a profile bidding with probabilities fitted on another card player's play (a first run
+    also tells its compile)."""
+    return [line for line in told if FITTED in line]
+
+
 def test_a_profile_bidding_for_another_card_player_is_told_once(calibrated, tmp_path):
     path, _, _, _ = calibrated
     told = []
     simulate(200, seed=2, profile=str(path), out=tmp_path / "same", jobs=1, notice=told.append)
-    assert told == []
+    assert warned(told) == []
     simulate(200, seed=2, profile=str(path), settings=["card_play=random"], out=tmp_path / "other", jobs=1,
              notice=told.append)
-    warned = [line for line in told if "fitted on the play of" in line]   # a first run also tells its compile
-    assert len(warned) == 1 and "forehand, middlehand, rearhand bid with win probabilities fitted on the play of" \
-        " heuristic" in warned[0]
+    assert len(warned(told)) == 1
+    assert f"forehand, middlehand, rearhand {FITTED} heuristic" in warned(told)[0]
+    told.clear()
+    simulate(200, seed=2, profile=str(path), settings=["card_play=random"], out=tmp_path / "quiet", jobs=1,
+             notice=told.append, calibration_warning=False)
+    assert warned(told) == []
+
+
+def test_a_match_warns_once_and_never_when_only_the_card_play_is_compared(tmp_path):
+    from sim.runs.matches import match
+
+    told = []
+    match("club", "club", deals=10, chunk_size=10, settings=["card_play=random"], out=tmp_path / "both", jobs=1,
+          notice=told.append)
+    assert len(warned(told)) == 1 and warned(told)[0].count("profile 'club") == 1, told
+    told.clear()
+    match("club", "club", deals=10, chunk_size=10, card_play_only=True, settings_a=["card_play=random"],
+          out=tmp_path / "cards", jobs=1, notice=told.append)
+    assert warned(told) == [], told
+    match("club", "club", deals=10, chunk_size=10, settings=["card_play=random"], out=tmp_path / "quiet", jobs=1,
+          notice=told.append, calibration_warning=False)
+    assert warned(told) == [], told
+
+
+def test_a_run_refused_is_told_without_the_warning(tmp_path):
+    from sim.runs import RunError
+
+    told = []
+    simulate(10, seed=2, profile="club", chunk_size=10, out=tmp_path / "run", jobs=1)
+    with pytest.raises(RunError, match="holds a different run"):
+        simulate(10, seed=3, profile="club", settings=["card_play=random"], chunk_size=10, out=tmp_path / "run",
+                 jobs=1, notice=told.append)
+    assert warned(told) == []
+
+
+def test_a_tournament_warns_once_for_all_its_matches_and_the_option_silences_it(tmp_path):
+    players = ["club@card_play=random", "club", "threshold"]
+    result = stdout_runner().invoke(main, ["tournament", *players, "--deals", "10", "--chunk-size", "10", "--jobs",
+                                           "1", "--out", str(tmp_path / "cup")])
+    assert result.exit_code == 0, result.output
+    assert len(warned(result.stderr.splitlines())) == 1, result.stderr
+    for options in (["--card-play-only"], ["--no-calibration-warning"]):
+        result = stdout_runner().invoke(main, ["tournament", *players, "--deals", "10", "--chunk-size", "10",
+                                               "--jobs", "1", "--out", str(tmp_path / options[0]), *options])
+        assert result.exit_code == 0 and FITTED not in result.stderr, result.stderr
 
 
 def test_calibrating_on_learned_play_records_the_learned_player(tmp_path):

@@ -312,6 +312,31 @@ def test_the_strategies_command_prints_plain_text():
     assert not re.search(r"``|:\w+:`|`\w", output), output
 
 
+def test_the_strategies_command_shows_each_first_sentence_whole():
+    from click.testing import CliRunner
+
+    from sim.commands.cli import main
+
+    output = CliRunner().invoke(main, ["strategies"]).output
+    assert "  expected_score Bid while the best game's expected Seeger-Fabian result beats passing by margin (a" \
+        " calibrated model), a lost game weighed as objective says.\n" in output
+    assert "  grand_rule     Jacks, aces, tens with their ace and the forehand lead, for grand.\n" in output
+
+
+@pytest.mark.parametrize("doc, sentence", [
+    ("Bid *boldly* with ten-tens-with-ace hands,\nor pass.\n\nMore.",
+     "Bid *boldly* with ten-tens-with-ace hands, or pass."),
+    ("Keep 2 * x, e.g. a ten. Then more.", "Keep 2 * x, e.g. a ten."),
+    ("Play ``margin`` by :func:`~strategies.expected.null` and :class:`Model`", "Play margin by null and Model"),
+    ("Is it? Yes.", "Is it?"),
+    (None, ""),
+])
+def test_the_first_sentence_of_a_docstring_is_whole_and_as_written(doc, sentence):
+    from strategies.parameters import first_sentence
+
+    assert first_sentence(doc) == sentence
+
+
 def test_the_strategies_command_prints_the_docs_parameter_tables():
     from click.testing import CliRunner
 

@@ -27,6 +27,6 @@ def test_a_python_players_decisions_are_those_of_the_same_rule_in_the_built_in_l
 @pytest.mark.slow
 def test_decisions_of_a_python_player_are_the_same_for_any_jobs(tmp_path):
     (_, one), (_, two) = with_one_and_two_jobs(
-        tmp_path, "decisions", "--profile", "threshold", "--set", "forehand.card_play=lowest_winner", "--teacher",
-        "rollout", "--deals", "60", "--seed", "2", "--chunk-size", "25", order=("deal_id",))
+        tmp_path, "decisions", "--profile", "threshold", "--set", "forehand.card_play=my_players.py:LowestWinner",
+        "--teacher", "rollout", "--deals", "60", "--seed", "2", "--chunk-size", "25", order=("deal_id",))
     assert one.height > 60 * 20 and one.equals(two)

@@ -14,7 +14,7 @@ from tests.strategies.test_python_players import players  # noqa: F401  (the fix
 @pytest.mark.usefixtures("players")
 @pytest.mark.parametrize("teacher", ["open_hand", "rollout"])
 @pytest.mark.parametrize("settings", [["card_play=asked_heuristic"],
-                                      ["middlehand.card_play=batched_heuristic", "rearhand.card_play=random"]])
+                                      ["middlehand.card_play=batched_heuristic", "rearhand.card_play=asked_heuristic"]])
 def test_a_python_players_decisions_are_those_of_the_same_rule_in_the_built_in_loop(settings, teacher):
     same = [s.replace("asked_heuristic", "heuristic").replace("batched_heuristic", "heuristic") for s in settings]
     ours = decision_columns(load_profile("threshold", settings), seed=6, start=10, count=30, teacher=teacher)

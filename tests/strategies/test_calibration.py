@@ -274,7 +274,7 @@ def test_a_match_warns_once_and_never_when_only_the_card_play_is_compared(tmp_pa
           notice=told.append)
     assert len(warned(told)) == 1 and warned(told)[0].count("profile 'club") == 1, told
     told.clear()
-    match("club", "club", deals=10, chunk_size=10, card_play_only=True, settings_a=["card_play=random"],
+    match("club", "club", deals=10, chunk_size=10, card_play_only=True, settings_a=["card_play=learned"],
           out=tmp_path / "cards", jobs=1, notice=told.append)
     assert warned(told) == [], told
     match("club", "club", deals=10, chunk_size=10, settings=["card_play=random"], out=tmp_path / "quiet", jobs=1,

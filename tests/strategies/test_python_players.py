@@ -55,7 +55,7 @@ def tricks_and_results(settings) -> dict:
 
 
 @pytest.mark.parametrize("settings", [["card_play=asked_heuristic"], ["card_play=batched_heuristic"],
-                                      ["middlehand.card_play=asked_heuristic", "rearhand.card_play=random"],
+                                      ["middlehand.card_play=asked_heuristic", "rearhand.card_play=learned"],
                                       ["forehand.card_play=batched_heuristic", "middlehand.card_play=learned"]])
 def test_python_players_play_what_the_fast_loop_plays_for_the_same_choices(players, settings):
     same = [s.replace("asked_heuristic", "heuristic").replace("batched_heuristic", "heuristic") for s in settings]

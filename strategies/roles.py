@@ -12,8 +12,9 @@ batches: arrays of hands, one row per deal.
 - :class:`Declarer`: after the auction -> the declaration (game, announcements,
   ouvert) and the discard; the same method serves game mode, where the declarer
   chooses the game, and declare mode, where the game is given.
-- :class:`CardPolicy` (in :mod:`strategies.cardplay.policy`): what the seat may see -> a
-  legal card; a numba function, since it is called once per card.
+- a card player: what the seat may see -> a legal card; a numba kernel declared as a
+  :class:`strategies.cardplay.policy.KernelPlayer` (at bulk speed), or a class in plain Python
+  (:mod:`strategies.cardplay.python_players`: one decision or a batch of them at a time).
 
 Arrays: hands and card sets are uint32 bitmasks (``sim.rules.cards``), seats 0, 1,
 2 (forehand, middlehand, rearhand), game type ids 0..5 (diamonds, hearts, spades,

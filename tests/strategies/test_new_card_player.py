@@ -2,7 +2,9 @@
 player, saved as its own module and imported, plays by name in whole deals, in a batch beside a player
 in Python, in ``simulate``, ``match`` and ``decisions``, with no other edit."""
 
+import importlib
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,8 +26,9 @@ def lowest(tmp_path, monkeypatch):
     (tmp_path / "lowest_players.py").write_text(module)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
-    monkeypatch.delitem(__import__("sys").modules, "lowest_players", raising=False)
-    return __import__("lowest_players")
+    sys.modules.pop("lowest_players", None)
+    yield importlib.import_module("lowest_players")
+    sys.modules.pop("lowest_players", None)   # another test saves the page's module in a folder of its own
 
 
 def lowest_rank(game: int, legal: int, save_trumps: bool) -> int:

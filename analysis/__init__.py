@@ -13,8 +13,10 @@ polars DataFrames (see docs/analysis.md):
 - :func:`thresholds` score curves, break-even scores and "bid up to" tables;
 - :func:`compare_evaluators` ROC AUC, Brier score, log loss and calibration per evaluator;
 - :func:`compare_runs` paired differences between two runs of the same deals;
-- :func:`match_result`, :func:`match_splits` the result of a duplicate match (``skatsim match``);
-- :func:`rank_tournament` the standings of a tournament's matches (``skatsim tournament``);
+- :func:`match_result`, :func:`match_splits` the result of a duplicate match (``skatsim match``), and
+  :func:`match_table` the table it prints;
+- :func:`rank_tournament` the standings of a tournament's matches (``skatsim tournament``), and
+  :func:`tournament_table` the table it prints;
 - :func:`wilson`, :func:`auc`, :func:`break_even`, :func:`sf_at_bid` the statistics themselves.
 
 Modules: :mod:`~analysis.runs` (run folders checked and scanned), :mod:`~analysis.games` (the
@@ -35,15 +37,16 @@ from .compare import compare_runs
 from .contracts import contract_success
 from .evaluator_comparison import auc, compare_evaluators
 from .intervals import wilson
-from .match import match_result, match_splits
+from .match import match_result, match_splits, match_table
 from .report import analyze
 from .runs import AnalysisError, Run, load_run, load_runs
 from .tables import all_tables, run_tables
 from .thresholds import break_even, sf_at_bid, thresholds
-from .tournament import Tournament, rank_tournament
+from .tournament import Tournament, rank_tournament, tournament_table
 
 __all__ = [
     "analyze", "AnalysisError", "Run", "load_run", "load_runs", "contract_success", "thresholds",
     "compare_evaluators", "compare_runs", "run_tables", "all_tables", "wilson", "auc", "break_even",
-    "sf_at_bid", "bench_analyze", "enlarge_run", "match_result", "match_splits", "rank_tournament", "Tournament",
+    "sf_at_bid", "bench_analyze", "enlarge_run", "match_result", "match_splits", "match_table", "rank_tournament",
+    "tournament_table", "Tournament",
 ]

@@ -144,3 +144,27 @@ def match_splits(run: Run) -> pl.DataFrame:
 
 SPLIT_SCHEMA = {"split": pl.String, "games": pl.Int64, "sf_per_game_a": pl.Float64, "sf_per_game_b": pl.Float64,
                 "difference": pl.Float64, "difference_low": pl.Float64, "difference_high": pl.Float64}
+
+
+def match_table(run: Run) -> str:
+    """The result of a match as the table ``skatsim match`` prints: each side's Seeger-Fabian points per game
+    and A - B with its interval, overall, by declarer and defender play and by game type, and each side's
+    declarer win rate."""
+    row, splits, folder = match_result(run).row(0, named=True), match_splits(run), run.folder
+    def number(value, digits=1):
+        return "-" if value is None else f"{value:+.{digits}f}" if digits == 1 else f"{value:.{digits}f}"
+
+    kind = ", card play only" if row["card_play_only"] else ""
+    lines = [f"Duplicate match: A = {row['a']}, B = {row['b']}{kind}; {row['deals']:,} deals, "
+             f"{row['games']:,} games ({folder})",
+             f"{'Seeger-Fabian points per game':<32}{'A':>9}{'B':>9}   A - B (95% interval over deals)"]
+    for split in splits.iter_rows(named=True):
+        low, high = number(split["difference_low"]), number(split["difference_high"])
+        interval = f"{number(split['difference'])} ({low} to {high})"
+        lines.append(f"  {split['split']:<30}{number(split['sf_per_game_a']):>9}{number(split['sf_per_game_b']):>9}"
+                     f"   {interval}")
+    rates = [f"{100 * row[f'declarer_win_rate_{s}']:.1f}% ({100 * row[f'declarer_win_rate_{s}_lo']:.1f}"
+             f" to {100 * row[f'declarer_win_rate_{s}_hi']:.1f})" if row[f"declarer_win_rate_{s}"] is not None
+             else "-" for s in "ab"]
+    lines.append(f"Declarer win rate: A {rates[0]}, B {rates[1]}")
+    return "\n".join(lines)

@@ -159,3 +159,25 @@ def plot(result: Tournament):
     kind = ", card play only" if result.card_play_only else ""
     axes.set_title(f"Tournament: {len(result.players)} players, {result.deals:,} deals per match{kind}")
     return figure
+
+
+def tournament_table(result: Tournament) -> str:
+    """The standings and the pairs as the table ``skatsim tournament`` prints."""
+    def interval(value, low, high) -> str:
+        return f"{value:+.1f} ({low:+.1f} to {high:+.1f})"
+
+    width = max(len(p) for p in result.players) + 2
+    kind = ", card play only" if result.card_play_only else ""
+    lines = [f"Tournament: {len(result.players)} players, {result.pairs.height} matches of {result.deals:,} deals"
+             f"{kind} ({result.folder})",
+             f"{'rank':>4}  {'player':<{width}}{'SF points per game':>26}{'against the field':>26}"]
+    for row in result.standings.iter_rows(named=True):
+        own = interval(row["sf_per_game"], row["sf_per_game_low"], row["sf_per_game_high"])
+        field = interval(row["against_field"], row["against_field_low"], row["against_field_high"])
+        lines.append(f"{row['rank']:>4}  {row['player']:<{width}}{own:>26}{field:>26}")
+    lines.append("Matches: A - B, Seeger-Fabian points per game (95% interval over deals)")
+    for row in result.pairs.iter_rows(named=True):
+        pair = f"{row['a']} vs {row['b']}"
+        difference = interval(row["difference"], row["difference_low"], row["difference_high"])
+        lines.append(f"  {pair:<{2 * width + 4}}{difference}")
+    return "\n".join(lines)

@@ -92,7 +92,7 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     The run is written like any run (resumable; `skatsim analyze` reports it).
     """
     from analysis import AnalysisError, load_run, match_result, match_splits
-    from sim.commands.results import match_text
+    from analysis.match import match_table
     from sim.runs.matches import match as play_match
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
@@ -108,7 +108,7 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     if as_json:
         click.echo(json.dumps({**row, "folder": str(folder), "splits": splits.to_dicts()}))
     else:
-        click.echo(match_text(row, splits, folder))
+        click.echo(match_table(run))
 
 
 @click.command(short_help="Every pair of several profiles in a duplicate match: a table, a ranking and a plot.")
@@ -142,7 +142,8 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
     command again resumes the matches not finished (and grows them with more --deals).
     """
     from analysis import AnalysisError, rank_tournament
-    from sim.commands.results import tournament_json, tournament_text
+    from analysis.tournament import tournament_table
+    from sim.commands.results import tournament_json
     from sim.runs.tournaments import play_tournament
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
@@ -154,7 +155,7 @@ def tournament(players, deals, seed, card_play_only, settings, out, jobs, chunk_
                                  out=out, jobs=jobs, chunk_size=chunk_size, progress=update, notice=tell, fix=fix,
                                  where=where, calibration_warning=not no_calibration_warning)
         result = rank_tournament(played)
-    click.echo(tournament_json(result) if as_json else tournament_text(result))
+    click.echo(tournament_json(result) if as_json else tournament_table(result))
 
 
 @click.command(short_help="What one hand is worth: every game played out over many deals of the unseen cards.")

@@ -26,9 +26,10 @@ import pyarrow.parquet as pq
 
 from .counting import Cube
 from .deal_groups import DEAL_GROUP
-from .games import evaluator_columns
+from .games import evaluator_columns, games
 from .reading import count_run
 from .runs import Run
+from .scoring import scored_ranges
 
 TARGET_BINS = 40
 FINE_PER_BIN = 50
@@ -80,7 +81,10 @@ def score_ranges(run: Run) -> dict[str, tuple[float, float]]:
 
 
 def grids(run: Run) -> dict[str, Grid]:
-    return {name: Grid(round_width(hi - lo)) for name, (lo, hi) in score_ranges(run).items()}
+    """The grid of every evaluator of the run: from the range of its logged scores, or of its scores at
+    analysis time (one pass over the hands, :mod:`analysis.scoring`)."""
+    ranges = {**score_ranges(run), **scored_ranges(run, games(run, list(run.scored)))}
+    return {name: Grid(round_width(hi - lo)) for name, (lo, hi) in ranges.items()}
 
 
 def evaluator_count(evaluator: str, grid: Grid) -> Cube:

@@ -39,6 +39,7 @@ from sim.runs.schema import evaluator_column, game_id
 
 from .deal_groups import deal_group
 from .runs import Run
+from .scoring import scored_score
 
 SEATS = SEAT_NAMES
 BIDDER_SCORE = "bidder"  # declare mode's evaluator_score column: the profile bidder's own evaluator
@@ -51,7 +52,7 @@ def evaluator_columns(run: Run) -> dict[str, str]:
     """Evaluator name -> the column of the declarer's score for the declared game, for every
     evaluator the run's manifest says it logged (declare mode: the bidder's own score first)."""
     found = {BIDDER_SCORE: "evaluator_score"} if run.mode == "declare" else {}
-    found.update({name: evaluator_column(name) for name in run.evaluators})
+    found.update({name: evaluator_column(name) for name in run.logged_evaluators})
     return found
 
 
@@ -76,6 +77,8 @@ def games(run: Run, evaluators: list[str] | None = None) -> pl.LazyFrame:
             sf=seat_sf("seat"))
     frame = frame.with_columns(game=game_id())
     scores = [declared_score(column).alias(f"eval_{name}") for name, column in wanted.items()]
+    scores += [scored_score(run, record["source"]).alias(f"eval_{name}") for name, record in run.scored.items()
+               if evaluators is None or name in evaluators]
     open_hand = pl.col("oh_won") if run.open_hand else pl.lit(None, pl.Boolean).alias("oh_won")
     groups = [deal_group()] if run.mode == "declare" else []
     rival = pl.lit(None, pl.Boolean).alias("contested") if run.mode == "declare" else contested()

@@ -26,6 +26,7 @@ from .page import METHODS_HTML, STYLE, image_html, runs_html
 from .reading import Reading
 from .registry import Report
 from .runs import AnalysisError, find_damage, load_runs
+from .scoring import label, with_scored
 from .sharing import SecondProcess, share
 from .summary import summary_markdown
 from .tables import all_tables
@@ -42,6 +43,10 @@ def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = M
     ``out`` that exists and is not a report, or a Dask scheduler that cannot be reached. The
     report is written to a temporary folder and moved into place when complete, replacing an
     older report: an interrupted analysis never leaves a half report that looks whole.
+
+    ``evaluators``: only these in the evaluator tables (None: every one the runs logged); one a run did not
+    log (a registered name, ``FILE.py:NAME`` or ``MODULE:NAME``) is scored at analysis time from the
+    logged hands, as logging it would have (:mod:`analysis.scoring`).
 
     ``jobs``: processes sharing the evaluator tables and the plots (None: two on a machine of two
     cores or more, for a declare-mode run or game-mode runs of :data:`SHARED_FROM_ROWS` rows or more,
@@ -60,7 +65,8 @@ def analyze(runs, out, *, evaluators: list[str] | None = None, min_rows: int = M
 
 
 def _analyze(runs, out: Path, *, evaluators, min_rows: int, jobs: int | None, reading: Reading) -> Path:
-    checked = load_runs(runs)
+    checked = with_scored(load_runs(runs), evaluators)
+    evaluators = [label(source) for source in evaluators] if evaluators else None
     second = SecondProcess.start(jobs) if jobs is not None or worth_sharing(checked) else None
     try:
         with folder_in_place(out, is_report) as folder:  # made before the pass: a bad --out fails at once

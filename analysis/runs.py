@@ -7,7 +7,7 @@ deals is never loaded whole: every table is a polars aggregation over the scan.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -40,6 +40,9 @@ class Run:
     #: the rows read of the parts, (first, count) of their rows in order; None: all of them (a pass over a
     #: large run reads it in batches, :mod:`analysis.reading`)
     window: tuple[int, int] | None = None
+    #: evaluators the run did not log, scored at analysis time (:mod:`analysis.scoring`): name ->
+    #: {"source": what names it, "thresholds": {game: value}}
+    scored: dict = field(default_factory=dict)
 
     @property
     def source(self) -> str:
@@ -87,9 +90,14 @@ class Run:
         return bool(self.config.get("open_hand"))
 
     @property
-    def evaluators(self) -> dict[str, dict]:
+    def logged_evaluators(self) -> dict[str, dict]:
         """The evaluators the run logged (from its manifest): name -> {"thresholds": {game: value}}."""
         return self.config.get("evaluators", {})
+
+    @property
+    def evaluators(self) -> dict[str, dict]:
+        """The evaluators of the run's tables: those it logged, then those scored at analysis time."""
+        return {**self.logged_evaluators, **self.scored}
 
     def scan(self) -> pl.LazyFrame:
         """All rows of the run's parts (or of its window) as one lazy frame (nothing is read until it is

@@ -380,6 +380,30 @@ def default(hands, seats):
     return out
 
 
+# --- scores of logged rows ----------------------------------------------------------------
+
+
+def declared(scores: np.ndarray, games) -> np.ndarray:
+    """Each row's score (``scores`` (n, 6)) for its game, as float32: NaN where the evaluator does not
+    assess the game. This is the value a run logs as ``eval_<name>``."""
+    chosen = np.asarray(scores)[np.arange(len(scores)), games].astype(np.float32)
+    return np.where(np.isfinite(chosen), chosen, np.nan).astype(np.float32)
+
+
+def row_scores(evaluate, deal_ids, dealt, seats, games) -> np.ndarray:
+    """:func:`declared` scores of the rows of a run: row ``i`` is seat ``seats[i]`` of deal ``deal_ids[i]``,
+    whose three hands are ``dealt[i]`` (n, 3), declaring game ``games[i]``.
+
+    Consecutive rows of one deal and seat (a declare-mode run's games and variants) are scored once: a
+    score depends on the hand and the seat alone, so the values are those of scoring every row."""
+    deal_ids, seats = np.asarray(deal_ids), np.asarray(seats, dtype=np.int64)
+    new = np.ones(len(seats), dtype=bool)
+    new[1:] = (deal_ids[1:] != deal_ids[:-1]) | (seats[1:] != seats[:-1])
+    first = np.flatnonzero(new)
+    scores = evaluate(np.asarray(dealt)[first, seats[first]], seats[first])
+    return declared(scores[np.cumsum(new) - 1], games)
+
+
 # --- choosing one by name ----------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from sim.rules.cards import SEAT_NAMES, SEAT_SUFFIXES
 from sim.rules.games import GAME_NAMES
 from sim.runs.schema import evaluator_column
+from strategies.evaluators import declared
 from strategies.profiles import Profile, build_profile, fitted_for_another_card_player
 from strategies.registry import build
 
@@ -65,10 +66,10 @@ def evaluator_columns(names, columns: dict, seat_scores: bool = False) -> dict:
     seats = np.asarray(declarer[played], dtype=np.int64)
     dealt = np.column_stack([columns[f"hand_{suffix}"] for suffix in SEAT_SUFFIXES])
     out = {}
-    for column, declared in declared_scores(names, hands=dealt[played, seats], seats=seats,
-                                            games=game[played]).items():
+    for column, scores in declared_scores(names, hands=dealt[played, seats], seats=seats,
+                                          games=game[played]).items():
         out[column] = np.full(len(declarer), np.nan, dtype=np.float32)
-        out[column][played] = declared
+        out[column][played] = scores
     return out
 
 
@@ -93,12 +94,7 @@ def _every_seats_scores(names, columns: dict) -> dict:
 
 def declared_scores(names, *, hands: np.ndarray, seats: np.ndarray, games: np.ndarray) -> dict:
     """Each evaluator's score of each row's hand for the row's game (NaN if it does not assess it)."""
-    out = {}
-    rows = np.arange(len(hands))
-    for name in names:
-        scores = build("evaluator", name)(hands, seats)[rows, games].astype(np.float32)
-        out[evaluator_column(name)] = np.where(np.isfinite(scores), scores, np.nan).astype(np.float32)
-    return out
+    return {evaluator_column(name): declared(build("evaluator", name)(hands, seats), games) for name in names}
 
 
 def other_fit_warning(profiles) -> str | None:

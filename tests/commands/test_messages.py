@@ -22,12 +22,19 @@ def small_run(tmp_path_factory):
                     chunk_size=100)
 
 
-def test_analyze_with_an_evaluator_no_run_logged_names_it_and_those_logged(small_run, tmp_path):
+def test_analyze_with_an_unknown_evaluator_names_it_and_those_known(small_run, tmp_path):
     result = CliRunner().invoke(main, ["analyze", str(small_run), "--evaluator", "nosuch", "--evaluator", "classic",
                                        "--out", str(tmp_path / "report")])
     assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
-    assert "unknown evaluator 'nosuch'" in result.output and "classic, grand_rule" in result.output
-    assert "classic'" not in result.output.split(":")[1]  # a known one is not named as unknown
+    assert "unknown evaluator 'nosuch'" in result.output and "classic, default, grand_rule" in result.output
+    assert not (tmp_path / "report").exists()
+
+
+def test_analyze_with_an_evaluator_from_a_missing_file_says_so(small_run, tmp_path):
+    result = CliRunner().invoke(main, ["analyze", str(small_run), "--evaluator", str(tmp_path / "mine.py:club"),
+                                       "--out", str(tmp_path / "report")])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert "no such file" in result.output and "mine.py" in result.output
     assert not (tmp_path / "report").exists()
 
 

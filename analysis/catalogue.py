@@ -27,6 +27,7 @@ from .evaluator_comparison import MEASURE_SCHEMAS, calibration, measures_by_grou
 from .formats import slug
 from .match import match_result, match_splits
 from .mix import deal_cube, game_ends, game_mix
+from .pairs import DRAW_SCHEMA, against_best, measure_draws
 from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Section, Source, Table, register, register_section
 from .thresholds import THRESHOLD_SCHEMAS, bid_table, break_even_shipped, curves
 
@@ -115,6 +116,10 @@ def calibrated(cube, evaluator: Evaluator):
     return calibration(score_counts(cube, evaluator.grid), evaluator.grid)
 
 
+def pair_draws(cube, evaluator: Evaluator):
+    return measure_draws(cube if evaluator.paired is None else evaluator.paired, evaluator.grid)
+
+
 def measured_open_hand(cube, evaluator: Evaluator):
     return measures_by_group(score_counts(cube, evaluator.grid, "oh_won"))
 
@@ -151,6 +156,7 @@ for table in (
     Table("evaluators", measured, EVALUATOR_CUBES, schema=MEASURE_SCHEMAS["evaluators"],
           finish=rank, plots=evaluator_plots, section="evaluators", html=page.evaluators_html,
           summary=summary.evaluators_part),
+    Table("evaluator_pairs", pair_draws, EVALUATOR_CUBES, schema=DRAW_SCHEMA, finish=against_best),
     Table("calibration", calibrated, EVALUATOR_CUBES, schema=MEASURE_SCHEMAS["calibration"],
           plots=calibration_plots),  # its plots are in the part of evaluators
     Table("evaluators_open_hand", measured_open_hand, EVALUATOR_CUBES, open_hand=True,

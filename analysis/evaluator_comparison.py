@@ -84,10 +84,10 @@ def score_counts(cube: pl.DataFrame, grid: Grid, target: str = "won") -> pl.Data
             .sort("group", "fine", *groups).collect())
 
 
-def group_measures(counts: pl.DataFrame, *, replicates: int = MEASURE_REPLICATES,
-                   seed: int = BOOTSTRAP_SEED) -> dict:
-    """The measures of one group's score counts with their bootstrap intervals (over deals when the
-    counts carry deal groups)."""
+def replicated(counts: pl.DataFrame, *, replicates: int = MEASURE_REPLICATES,
+               seed: int = BOOTSTRAP_SEED) -> tuple[dict, dict, int]:
+    """The measures of one group's score counts (arrays of one), their bootstrap replicates (over deals
+    when the counts carry deal groups: the same draws for every evaluator of a run), and the games."""
     if by_deals(counts):
         cells, matrices = group_matrices(counts, ["fine", "score"], {"won": pl.col("won"), "lost": pl.col("lost")})
         score, won, lost = cells["score"].to_numpy().astype(float), matrices["won"].sum(0), matrices["lost"].sum(0)
@@ -97,9 +97,16 @@ def group_measures(counts: pl.DataFrame, *, replicates: int = MEASURE_REPLICATES
         draws = resample_counts(np.r_[won, lost], replicates, seed).astype(float)
     point = measures(score, won[None, :], lost[None, :])
     again = measures(score, draws[:, :len(won)], draws[:, len(won):])
-    rows, wins = won.sum() + lost.sum(), won.sum()
-    out = {"games": int(rows), "win_rate": wins / rows,
-           "brier_reference": (wins / rows) * (1 - wins / rows)}
+    return point, again, int(won.sum() + lost.sum())
+
+
+def group_measures(counts: pl.DataFrame, *, replicates: int = MEASURE_REPLICATES,
+                   seed: int = BOOTSTRAP_SEED) -> dict:
+    """The measures of one group's score counts with their bootstrap intervals (over deals when the
+    counts carry deal groups)."""
+    point, again, rows = replicated(counts, replicates=replicates, seed=seed)
+    wins = int(counts["won"].sum())
+    out = {"games": rows, "win_rate": wins / rows, "brier_reference": (wins / rows) * (1 - wins / rows)}
     for name, value in point.items():
         lo, hi = percentile_interval(again[name])
         out.update({name: float(value[0]), f"{name}_lo": float(lo), f"{name}_hi": float(hi)})

@@ -18,6 +18,8 @@ from dataclasses import KW_ONLY, dataclass, replace
 
 import polars as pl
 
+from .deal_groups import DEAL_GROUP, DEAL_GROUPS
+
 #: Largest value of a packed key (the digits of one key stay below it).
 KEY_LIMIT = 2**62
 #: Columns whose values are narrower than their type says: (lowest value, number of values, scale),
@@ -29,6 +31,7 @@ RANGES = {
     "game": (0, 6, 1),
     "value_reached": (-2**15, 2**16, 1),
     "sf_table": (-3 * 2**16, 6 * 2**16 + 1, 2),
+    DEAL_GROUP: (0, DEAL_GROUPS, 1),
 }
 _TYPE_RANGES = {pl.Boolean: (0, 2, 1), pl.Int8: (-2**7, 2**8, 1), pl.Int16: (-2**15, 2**16, 1)}
 

@@ -73,6 +73,9 @@ class Evaluator:
     min_rows: int
     #: the thresholds the evaluator came with when the run was made, by game name (from the manifest)
     shipped: dict[str, float]
+    #: a run without deal groups (game mode): its games counted per deal group too, for the paired
+    #: intervals (:func:`analysis.pairs.pair_count`); None where the cube has the deal groups
+    paired: pl.DataFrame | None = None
 
 
 @dataclass

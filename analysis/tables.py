@@ -19,7 +19,9 @@ from . import (
     registry,
 )
 from .binning import by_evaluator, evaluator_count, grids, in_order
+from .deal_groups import DEAL_GROUP
 from .games import games
+from .pairs import pair_count
 from .reading import Reading, read_run
 from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Table
 from .runs import Run
@@ -67,15 +69,17 @@ def _collected(run: Run, chosen: list[Table], *, evaluators: list[str] | None, m
     names = [e for e in (evaluators or found) if e in found] if by_evaluators else []
     cubed = [source for source in sources if source.cube is not None]
     summed = [source for source in sources if source.cube is None and source.counted]
-    counts, queried = read_run(run, names, [*(s.cube for s in cubed), *(evaluator_count(e, found[e]) for e in names)],
-                               [(s.query, s.sums) for s in summed], reading=reading)
-    whole = [source for source in sources if not source.counted]  # collected over the whole run at once
     frame = games(run, names)
+    pairs = [pair_count(e, found[e]) for e in names] if DEAL_GROUP not in frame.collect_schema().names() else []
+    counts, queried = read_run(run, names, [*(s.cube for s in cubed), *(evaluator_count(e, found[e]) for e in names),
+                                            *pairs], [(s.query, s.sums) for s in summed], reading=reading)
+    whole = [source for source in sources if not source.counted]  # collected over the whole run at once
     results = {**dict(zip(cubed, counts)), **dict(zip(summed, queried)),
                **dict(zip(whole, pl.collect_all([s.query(run, frame) for s in whole]) if whole else []))}
-    cubes = {name: (in_order(cube), Evaluator(name, found[name], min_rows=min_rows,
+    paired = counts[len(cubed) + len(names):] or [None] * len(names)
+    cubes = {name: (in_order(cube), Evaluator(name, found[name], min_rows=min_rows, paired=pairs_of,
                                                 shipped=shipped_thresholds(run, name)))
-             for name, cube in zip(names, counts[len(cubed):])}
+             for name, cube, pairs_of in zip(names, counts[len(cubed):len(cubed) + len(names)], paired)}
     return results, cubes
 
 

@@ -78,8 +78,8 @@ def _objective_weight(objective: str) -> float:
 def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher, fix, where, plugins):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
-    game lost, 1 won). Running the same command again resumes it. About 40 deals a second on one core
-    (with --teacher rollout and the strong profile about 1,000)."""
+    game lost, 1 won). Running the same command again resumes it. Some tens of deals a second on one core
+    (about a thousand with --teacher rollout and the learned player; docs/speed.md)."""
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError

@@ -89,6 +89,9 @@ def match(a, b, deals, seed, card_play_only, settings, settings_a, settings_b, o
     points per game for each, their difference A - B with a 95% interval over deals, the same by
     declarer and defender play and by game type, and each side's declarer win rate.
 
+    Two card players are compared on the same auctions and declarations with
+    `skatsim match club club --card-play-only --set-a card_play=X --set-b card_play=Y`.
+
     The run is written like any run (resumable; `skatsim analyze` reports it).
     """
     from analysis import AnalysisError, load_run, match_result, match_splits

@@ -3,6 +3,8 @@ of A and B, one row per deal and seating; every row is logged with every evaluat
 
     from sim.runs.matches import match
     folder = match("default", "random", deals=2000, seed=1, out="results/match")
+    cards = match("club", "club", card_play_only=True, settings_a=["card_play=learned"],
+                  settings_b=["card_play=heuristic"])   # two card players on the same auctions
 """
 
 from __future__ import annotations

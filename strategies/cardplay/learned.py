@@ -276,7 +276,7 @@ _loaded: dict[str, np.ndarray] = {}
 #: Its parameters.
 LEARNED_PARAMETERS = (
     Parameter("model", "text", "", "a model file written by `skatsim train card-play`, or a shipped model by its "
-              "name (v7) (empty: the newest shipped)"),
+              "name (v4, v6, v7) (empty: the newest shipped)"),
 )
 
 
@@ -291,15 +291,29 @@ def learned_policy(model) -> CardPolicy:
     return CardPolicy("learned", LEARNED_PLAYER, data=model_weights(model))
 
 
+def shipped_models() -> list[str]:
+    """The names of the models shipped in ``models/`` (``v4``, ``v6``, ``v7``), oldest first."""
+    names = [path.stem.removeprefix("learned-") for path in SHIPPED_MODEL.parent.glob("learned-*.npz")]
+    return sorted(names, key=lambda name: (len(name), name))
+
+
 def model_path(model: str) -> Path:
     """The file of ``model``: a shipped model by its name (``v7``: ``models/learned-v7.npz``), the newest
-    shipped one for an empty name, else a path."""
+    shipped one for an empty name, else a path. A bare name (no folder, no ``.npz``) that is neither a
+    shipped model nor a file is refused in one line that lists the shipped names."""
     shipped = SHIPPED_MODEL.parent / f"learned-{model}.npz"
     if not model:
         return SHIPPED_MODEL
-    if "/" not in model and not model.endswith(".npz") and shipped.is_file():
+    bare = "/" not in model and not model.endswith(".npz")
+    if bare and shipped.is_file():
         return shipped
-    return Path(model).expanduser().resolve()
+    path = Path(model).expanduser().resolve()
+    if bare and not path.exists():
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in model)
+        raise StrategyError(f"card_play learned: no shipped model is named {shown!r} and no such file exists "
+                            f"(shipped: {', '.join(shipped_models())}; a model file of your own is named by "
+                            "its path, such as ./mine.npz)")
+    return path
 
 
 def model_weights(model: str) -> np.ndarray:

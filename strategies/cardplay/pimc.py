@@ -64,8 +64,8 @@ PIMC_PARAMETERS = (
               "best by less than this many standard errors (0: the best mean, the rules among equals)", (0, 10)),
     Parameter("solve_last", "whole", 6, "the last tricks of a world played out that the open-hand solver values "
               "(0: played to the end)", (0, 9)),
-    Parameter("model", "text", "", "the learned player's model file, for the play-outs and near (empty: the one "
-              "shipped)"),
+    Parameter("model", "text", "", "the learned player's model, for the play-outs and near: a file or a shipped "
+              "model's name (v4, v6, v7) (empty: the newest shipped)"),
 )
 #: The parameters of ``pimc_solved``: those of ``pimc`` but ``solve_last``, and its own defaults.
 PIMC_SOLVED_PARAMETERS = with_defaults(tuple(p for p in PIMC_PARAMETERS if p.name != "solve_last"),

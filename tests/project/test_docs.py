@@ -196,3 +196,27 @@ def test_every_test_a_document_names_exists():
     missing = [f"{doc.name}: {name}" for doc in DOCUMENTS for name in re.findall(r"`(test_\w+)`", doc.read_text())
                if name not in defined]
     assert not missing, missing
+
+
+def _benchmark_rows(text: str) -> dict[str, list[str]]:
+    """The rows of a table of benchmarks, by the benchmark's name (the first cell's leading `name`): the
+    other cells."""
+    rows = {}
+    for line in text.splitlines():
+        if (found := re.match(r"\| `(\w+)`[^|]*\|(.*)\|\s*$", line)):
+            rows[found[1]] = [cell.strip() for cell in found[2].split("|")]
+    return rows
+
+
+def test_the_readmes_speed_table_says_what_the_speed_page_says():
+    """Speed figures live in docs/speed.md; the README's small table repeats some of its rows, each
+    figure and target as the start of the speed page's."""
+    page = (ROOT / "docs" / "speed.md").read_text()
+    speed = _benchmark_rows(page[page.index("## Today's figures"):].split("\n## ", 1)[0])
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## Speed"):readme.index("## Strength")]
+    rows = _benchmark_rows(table)
+    assert len(rows) >= 5
+    differ = [f"{name}: {cells} against {speed.get(name)}" for name, cells in rows.items()
+              if name not in speed or any(not theirs.startswith(mine) for mine, theirs in zip(cells, speed[name]))]
+    assert not differ, differ

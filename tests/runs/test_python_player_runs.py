@@ -49,8 +49,9 @@ def with_one_and_two_jobs(tmp_path: Path, *args: str, order: tuple[str, ...]):
 
 @pytest.mark.slow
 def test_a_player_from_one_file_plays_a_match_the_same_for_any_jobs(tmp_path):
-    runs = with_one_and_two_jobs(tmp_path, "match", "threshold", "threshold", "--card-play-only", "--set-a",
-                                 "card_play=my_players.py:LowestWinner", "--deals", "120", "--seed", "4",
+    runs = with_one_and_two_jobs(tmp_path, "match", "club", "club", "--card-play-only", "--set-a",
+                                 "card_play=my_players.py:LowestWinner", "--set-b", "card_play=heuristic",
+                                 "--deals", "120", "--seed", "4",
                                  "--chunk-size", "50", order=("deal_id", "seating"))
     assert all("A - B (95% interval over deals)" in done.stdout for done, _ in runs)
     (_, one), (_, two) = runs
@@ -99,3 +100,15 @@ def test_a_failing_player_stops_the_run_in_one_line_and_leaves_only_finished_par
     manifest = read_manifest(out)
     assert not manifest.finished and list(manifest.parts_done) == [0]
     assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "part-00000.parquet"]
+
+
+def test_the_readmes_python_match_runs_as_printed_and_prints_the_table(capsys, monkeypatch, tmp_path):
+    """The README's Python example of a duplicate match between two card players plays and prints the table
+    `skatsim match` prints."""
+    text = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "match(" in b)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "A - B (95% interval over deals)" in printed and "card_play=learned" in printed, printed
+    assert (tmp_path / "results" / "learned-vs-heuristic" / "manifest.json").exists()

@@ -21,6 +21,8 @@ from strategies.cardplay.learned import (
     linear_model,
     load_model,
     model_data,
+    model_path,
+    shipped_models,
 )
 from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
 from strategies.learning.network import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
@@ -216,6 +218,22 @@ def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
     with pytest.raises(StrategyError) as error:                     # a name with a line break, shown escaped
         build("card_play", "learned", model=str(tmp_path / "two\nlines.npz"))
     assert "two\\nlines.npz: no such model file" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_shipped_models_load_by_name_and_an_unknown_name_lists_them(tmp_path, monkeypatch):
+    """`model=v4` and `model=v6`, the players the shipped model's runs were played by, load by name as
+    `model=v7` does; a bare name that is neither a shipped model nor a file is one line naming the shipped."""
+    assert shipped_models() == ["v4", "v6", "v7"]
+    for name in ("v4", "v6", "v7"):
+        assert model_path(name) == SHIPPED_MODEL.parent / f"learned-{name}.npz"
+        assert np.array_equal(build("card_play", "learned", model=name).data,
+                              model_data(load_model(model_path(name))[0]))
+    assert not np.array_equal(build("card_play", "learned", model="v4").data, build("card_play", "learned").data)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StrategyError) as error:
+        build("card_play", "learned", model="v99")
+    message = str(error.value)
+    assert "'v99'" in message and "shipped: v4, v6, v7" in message and "\n" not in message
 
 
 def test_the_shipped_model_is_the_learned_players_default_and_plays_in_the_default_profile():

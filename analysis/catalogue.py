@@ -69,6 +69,11 @@ def evaluator_plots(report, folder):
     yield "ROC AUC", partial(plots.evaluator_ranking, report.tables["evaluators"], folder / "evaluators_auc.png")
 
 
+def pair_plots(report, folder):
+    yield ("ROC AUC against the best, paired",
+           partial(plots.pairs_against_best, report.tables["evaluator_pairs"], folder / "evaluator_pairs.png"))
+
+
 def calibration_plots(report, folder):
     for run, part in report.tables["calibration"].group_by("run", maintain_order=True):
         path = folder / f"calibration_{slug(run[0])}.png"
@@ -156,7 +161,8 @@ for table in (
     Table("evaluators", measured, EVALUATOR_CUBES, schema=MEASURE_SCHEMAS["evaluators"],
           finish=rank, plots=evaluator_plots, section="evaluators", html=page.evaluators_html,
           summary=summary.evaluators_part),
-    Table("evaluator_pairs", pair_draws, EVALUATOR_CUBES, schema=DRAW_SCHEMA, finish=against_best),
+    Table("evaluator_pairs", pair_draws, EVALUATOR_CUBES, schema=DRAW_SCHEMA, finish=against_best,
+          plots=pair_plots, section="evaluators", html=page.evaluator_pairs_html),
     Table("calibration", calibrated, EVALUATOR_CUBES, schema=MEASURE_SCHEMAS["calibration"],
           plots=calibration_plots),  # its plots are in the part of evaluators
     Table("evaluators_open_hand", measured_open_hand, EVALUATOR_CUBES, open_hand=True,

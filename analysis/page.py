@@ -27,6 +27,7 @@ from .formats import (
     side_by_side,
 )
 from .games import SEATS
+from .intervals import TOO_FEW
 from .registry import Part, Report
 from .runs import Run
 from .summary import POOLED_GROUPS
@@ -453,6 +454,41 @@ def evaluators_html(report: Report) -> list[str]:
     return [*caveat, pooled, plots_or(report, "evaluators", NO_AUC),
             plots_or(report, "calibration", TOO_FEW_BINS.format(what="calibration plots", min_rows=report.min_rows)),
             each_suit]
+
+
+PAIRS_INTRO = """<h3>Against the best, paired</h3>
+<p>Each evaluator's measures minus those of the best evaluator of its game group (the highest ROC AUC), on
+the same games, with the 95% interval of the difference: every evaluator is measured on the same resampled
+deals, so the interval is that of the difference itself, narrower than the two evaluators' own intervals
+suggest when they overlap. <i>indistinguishable</i>: the AUC difference's interval holds 0; <i>worse</i>: it
+does not. A negative AUC difference, and a positive Brier or log-loss difference, is worse than the best.</p>
+"""
+
+
+def pair_text(measure: str, digits: int):
+    """A pair table's difference in ``measure`` and its interval (none for too few deals)."""
+    def text(row: dict) -> str:
+        if row[f"{measure}_diff"] is None:
+            return MISSING
+        difference, low, high = (row[f"{measure}_diff{end}"] for end in ("", "_lo", "_hi"))
+        if low is None:
+            return f"{number(difference, digits)} ({TOO_FEW})"
+        return f"{number(difference, digits)} ({number(low, digits)} to {number(high, digits)})"
+    return text
+
+
+PAIR_COLUMNS = {"run": "run", "group": "group", "evaluator": "evaluator", "against": "against", "games": "games",
+                "ROC AUC difference": pair_text("auc", 4), "Brier difference": pair_text("brier", 5),
+                "log loss difference": pair_text("log_loss", 5), "verdict": "verdict"}
+
+
+def evaluator_pairs_html(report: Report) -> list[str]:
+    """Every evaluator against the best of its game group: the pooled groups, then each suit game folded."""
+    pairs = report.tables.get("evaluator_pairs")
+    if pairs is None or not pairs.height or not ranked(report):
+        return []
+    return [PAIRS_INTRO, table_or(pairs.filter(POOLED), PAIR_COLUMNS, NO_AUC), report.images.get("evaluator_pairs", ""),
+            folded("Each suit game", table_or(pairs.filter(~POOLED), PAIR_COLUMNS, NO_SUIT_GAMES))]
 
 
 def evaluators_open_hand_html(report: Report) -> list[str]:

@@ -59,9 +59,10 @@ def save(fig, path: Path) -> Path:
 
 
 def _legend(ax, **options) -> None:
-    """A legend if anything is labelled (an empty panel gets none)."""
+    """A legend if anything is labelled (an empty panel gets none), beside the panel on its right, where it
+    hides no data."""
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(**options)
+        ax.legend(**{"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0.0, **options})
 
 
 def _percent(ax, axis: str = "y") -> None:
@@ -200,6 +201,31 @@ def evaluator_ranking(table: pl.DataFrame, path: Path) -> Path | None:
     ax.axvline(0.5, color="grey", linestyle="--", linewidth=0.8)
     ax.set(title="Evaluator score as a predictor of winning (95% bootstrap)",
            xlabel="ROC AUC (0.5 = chance, 1 = perfect)")
+    _legend(ax, title="run", fontsize="small")
+    return save(fig, path)
+
+
+@drawn
+def pairs_against_best(table: pl.DataFrame, path: Path) -> Path | None:
+    """Each evaluator's ROC AUC minus the best's per pooled game group, with the paired intervals, one
+    marker per run (the best, at 0 by construction, left out)."""
+    rows = table.filter(pl.col("group").is_in(["suit games", "grand", "null"]),
+                        pl.col("evaluator") != pl.col("against"), _finite("auc_diff_lo"))
+    if not rows.height:
+        return None
+    named = ("group", "evaluator", "against")
+    labels = list(dict.fromkeys(f"{g}: {e} - {a}" for g, e, a in rows.sort("group", "auc_diff").select(named).rows()))
+    fig, (ax,) = _figure()
+    runs = list(dict.fromkeys(rows["run"].to_list()))
+    for i, run in enumerate(runs):
+        part = rows.filter(pl.col("run") == run)
+        y = np.array([labels.index(f"{g}: {e} - {a}") for g, e, a in part.select(named).rows()])
+        ax.errorbar(part["auc_diff"].to_numpy(), y + (i - (len(runs) - 1) / 2) * 0.2,
+                    xerr=_errors(part, "auc_diff"), fmt="o", capsize=3, label=run)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.axvline(0.0, color="grey", linestyle="--", linewidth=0.8)
+    ax.set(title="ROC AUC minus the best's, same games (paired 95% interval)",
+           xlabel="ROC AUC difference (0 = as good as the best)")
     _legend(ax, title="run", fontsize="small")
     return save(fig, path)
 

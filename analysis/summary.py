@@ -113,10 +113,22 @@ def evaluators_part(report: Report) -> list[str]:
     measured = tables["evaluators"]
     best = measured.filter(pl.col("group").is_in(POOLED_GROUPS), pl.col("rank") == 1)
     columns = {"run": "run", "game group": "group", "best evaluator": "evaluator",
-               "ROC AUC (95% interval)": mean_column("auc", 3)}
+               "ROC AUC (95% interval)": mean_column("auc", 3),
+               "indistinguishable from it (paired)": _indistinguishable(tables.get("evaluator_pairs"))}
     empty = (NO_SCORES if not measured.height
              else "None yet: no game group has both a won and a lost game.")
     return ["## Best evaluator by ROC AUC", "", *markdown_table(*rows_of(best, columns), empty=empty)]
+
+
+def _indistinguishable(pairs: pl.DataFrame | None):
+    """The evaluators whose paired AUC difference from a row's best holds 0 (analysis.pairs), by name."""
+    def names(row: dict) -> str:
+        if pairs is None:
+            return MISSING
+        found = pairs.filter(pl.col("run") == row["run"], pl.col("group") == row["group"],
+                             pl.col("verdict") == "indistinguishable")["evaluator"].to_list()
+        return ", ".join(found) or "none"
+    return names
 
 
 def break_even_part(report: Report) -> list[str]:

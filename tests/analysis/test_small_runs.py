@@ -19,6 +19,7 @@ from analysis.compare import COMPARISON_SCHEMA, comparisons
 from analysis.evaluator_comparison import MEASURE_SCHEMAS, measure_tables, rank
 from analysis.mix import ENDS_SCHEMA, MIX_SCHEMA
 from analysis.page import NO_GAMES
+from analysis.pairs import PAIR_SCHEMA
 from analysis.thresholds import THRESHOLD_SCHEMAS, threshold_tables
 from sim.runs.simulation import simulate
 
@@ -48,6 +49,7 @@ EVALUATOR_HEADERS = {
     **{name: ["run", "evaluator", *schema] for name, schema in THRESHOLD_SCHEMAS.items()},
     "evaluators": ["run", "evaluator", *MEASURE_SCHEMAS["evaluators"], "rank"],
     "calibration": ["run", "evaluator", *MEASURE_SCHEMAS["calibration"]],
+    "evaluator_pairs": ["run", *PAIR_SCHEMA],
 }
 COMPARISON_HEADER = {"comparison": list(COMPARISON_SCHEMA)}
 

@@ -9,7 +9,7 @@ range (read from the Parquet column statistics, so no pass over the rows):
 - a fine grid ``FINE_PER_BIN`` times finer (scores rounded to it), which keeps
   the order of distinct scores for the rank statistics of :mod:`analysis.evaluator_comparison`.
 
-The cube counts the games per (seat, game, fine cell, bin, value reached, won in
+The cube counts the games per (seat, game, variant, fine cell, bin, value reached, won in
 play, won, Seeger-Fabian score, score against the table, won open-handed; and deal group in
 declare mode, see :mod:`analysis.deal_groups`) and sums their scores; thresholds and evaluator
 comparisons are computed from it, never from rows.
@@ -33,7 +33,10 @@ from .scoring import scored_ranges
 
 TARGET_BINS = 40
 FINE_PER_BIN = 50
-CUBE_KEYS = ["seat", "game", "fine", "bin", "value_reached", "won_in_play", "won", "sf", "sf_table", "oh_won"]
+CUBE_KEYS = ["seat", "game", "variant", "fine", "bin", "value_reached", "won_in_play", "won", "sf", "sf_table",
+             "oh_won"]
+#: The ``variant`` key of a cube: 0 a game after picking up the skat, 1 a hand game, 2 an open one.
+VARIANTS = ("pick-up", "hand", "ouvert")
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,12 @@ def evaluator_count(evaluator: str, grid: Grid) -> Cube:
     score = pl.col(f"eval_{evaluator}").cast(pl.Float64)
     return Cube(tuple(key for key in CUBE_KEYS if key != "bin"), sums={"score_sum": score},
                 where=(score.is_not_null(), pl.col("value_reached").is_not_null()),
-                derived={"fine": (score / grid.fine_step).round().cast(pl.Int64)})
+                derived={"fine": (score / grid.fine_step).round().cast(pl.Int64), "variant": variant()})
+
+
+def variant() -> pl.Expr:
+    """Each game's :data:`VARIANTS` index: ouvert (hand or not), else hand, else picked up."""
+    return (pl.when(pl.col("ouvert")).then(2).when(pl.col("hand")).then(1).otherwise(0)).cast(pl.Int8)
 
 
 def in_order(cube: pl.DataFrame | pl.LazyFrame):

@@ -29,7 +29,7 @@ from .match import match_result, match_splits
 from .mix import deal_cube, game_ends, game_mix
 from .pairs import DRAW_SCHEMA, against_best, measure_draws
 from .registry import EVALUATOR_CUBES, RUN, RUNS, Evaluator, Section, Source, Table, register, register_section
-from .thresholds import THRESHOLD_SCHEMAS, bid_table, break_even_shipped, curves
+from .thresholds import THRESHOLD_SCHEMAS, bid_table, break_even_shipped, curves, lead_split
 
 #: The declared games counted per seat, game, declaration, bid and result (analysis.contracts).
 CONTRACT_CUBE = Source("contract cube", cube=CONTRACT_COUNT)
@@ -82,12 +82,13 @@ def calibration_plots(report, folder):
 
 def threshold_plots(report, folder):
     table, even = report.tables["threshold_curves"], report.tables["break_even"]
+    splits = {run.label: lead_split(run) for run in report.runs}
     for run, evaluator in table.select("run", "evaluator").unique(maintain_order=True).rows():
         pick = (pl.col("run") == run) & (pl.col("evaluator") == evaluator)
         path = folder / f"thresholds_{slug(run)}_{slug(evaluator)}.png"
         yield (f"{evaluator} thresholds, run {run}",
                partial(plots.threshold_curves, table.filter(pick), even.filter(pick), evaluator, run=run,
-                       path=path, min_rows=report.min_rows))
+                       path=path, min_rows=report.min_rows, split=splits[run]))
 
 
 def comparison_plots(report, folder):

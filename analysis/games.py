@@ -38,11 +38,10 @@ from sim.rules.cards import SEAT_NAMES
 from sim.runs.schema import evaluator_column, game_id
 
 from .deal_groups import deal_group
-from .runs import Run
+from .runs import BIDDER_SCORE, Run
 from .scoring import scored_score
 
 SEATS = SEAT_NAMES
-BIDDER_SCORE = "bidder"  # declare mode's evaluator_score column: the profile bidder's own evaluator
 
 RESULT_COLUMNS = ("hand", "ouvert", "schneider_announced", "schwarz_announced", "matadors", "won",
                   "schneider", "schwarz", "overbid", "game_value", "score")

@@ -31,6 +31,7 @@ from .intervals import TOO_FEW
 from .registry import Part, Report
 from .runs import Run
 from .summary import POOLED_GROUPS
+from .thresholds import lead_split
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 96em; margin: 2em auto; padding: 0 1em; color: #222; }
@@ -338,22 +339,29 @@ def bid_success_html(report: Report) -> list[str]:
 
 def break_even_pivot(table: pl.DataFrame,
                      against_table: pl.DataFrame | None = None) -> tuple[list[str], list[list[str]]]:
-    """One row per run, evaluator and game: the break-even score of all seats (with interval) and per seat,
-    and of all seats for the score against the table (``against_table``, the table objective's rows)."""
-    header = ["run", "evaluator", "game", "break-even, all seats", *SEATS, "win rate there",
+    """One row per run, evaluator, game and variant: the break-even score of all seats (with interval) and
+    per seat, and of all seats for the score against the table (``against_table``, the table objective's
+    rows)."""
+    header = ["run", "evaluator", "game", "variant", "break-even, all seats", *SEATS, "win rate there",
               "against the table, all seats", "win rate there", "shipped threshold"]
-    others = {} if against_table is None else {
-        (row["run"], row["evaluator"], row["game"]): row
-        for row in against_table.filter(pl.col("seats") == "all").iter_rows(named=True)}
+    keys = ("run", "evaluator", "game", "variant")
+    every_seat = [] if against_table is None else against_table.filter(pl.col("seats") == "all").iter_rows(named=True)
+    others = {tuple(row[k] for k in keys): row for row in every_seat}
     body = []
-    for (run, evaluator, game), part in table.group_by("run", "evaluator", "game", maintain_order=True):
+    for key, part in table.group_by(*keys, maintain_order=True):
         seats = {row["seats"]: row for row in part.iter_rows(named=True)}
-        first, other = seats.get("all", {}), others.get((run, evaluator, game), {})
-        body.append([run, evaluator, game, _even_text(first, interval=True),
+        first, other = seats.get("all", {}), others.get(key, {})
+        body.append([*key, _even_text(first, interval=True),
                      *(_even_text(seats.get(s, {})) for s in SEATS),
                      percent(first.get("win_rate_at_break_even")), _even_text(other, interval=True),
                      percent(other.get("win_rate_at_break_even")), number(first.get("evaluator_threshold"), 2)])
     return header, body
+
+
+def lead_variant(table: pl.DataFrame, runs: list[Run]) -> pl.DataFrame:
+    """The rows of a threshold table of each run's lead variant (:func:`analysis.thresholds.lead_split`)."""
+    leads = pl.DataFrame([(run.label, lead_split(run)[0]) for run in runs], schema=["run", "variant"], orient="row")
+    return table.join(leads, on=["run", "variant"], how="semi")
 
 
 def _even_text(row: dict, interval: bool = False) -> str:
@@ -401,8 +409,11 @@ def break_even_html(report: Report) -> list[str]:
     game_runs = _labels(report.runs, lambda r: r.mode == "game")
     if game_runs:
         parts.append(note(SELECTION_CAVEAT.format(runs=html.escape(game_runs))))
-    return [*parts, html_table(*break_even_pivot(even, report.tables.get("break_even_table"))),
-            plots_or(report, "threshold_curves", TOO_FEW_BINS.format(what="score curves", min_rows=min_rows))]
+    against = report.tables.get("break_even_table")
+    parts.append(html_table(*break_even_pivot(lead_variant(even, report.runs), against)))
+    if (even["variant"] != "all").any():
+        parts.append(folded("Every variant", html_table(*break_even_pivot(even, against))))
+    return [*parts, plots_or(report, "threshold_curves", TOO_FEW_BINS.format(what="score curves", min_rows=min_rows))]
 
 
 def bid_up_to_html(report: Report) -> list[str]:
@@ -412,8 +423,10 @@ def bid_up_to_html(report: Report) -> list[str]:
     parts = [BID_UP_TO_INTRO.format(min_rows=report.min_rows, missing=MISSING)]
     if not table.height:
         parts.append(missing(NO_BID_UP_TO))
-    for (run, evaluator), part in table.group_by("run", "evaluator", maintain_order=True):
-        parts.append(folded(f"{evaluator}, run {run}", bid_up_to_pivot(part)))
+    for (run, evaluator), part in lead_variant(table, report.runs).group_by("run", "evaluator", maintain_order=True):
+        variant = part["variant"][0]
+        parts.append(folded(f"{evaluator}, run {run}" + ("" if variant == "all" else f", {variant} games"),
+                            bid_up_to_pivot(part)))
     return parts
 
 

@@ -156,13 +156,15 @@ def by_matadors(table: pl.DataFrame, path: Path) -> Path | None:
 
 @drawn
 def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: str, *, run: str,
-                     path: Path, min_rows: int) -> Path | None:
-    """Win rate and expected Seeger-Fabian score against the evaluator's score, one line per game."""
-    rows = curves.filter(pl.col("seats") == "all", pl.col("rows") >= min_rows)
+                     path: Path, min_rows: int, split: tuple[str, str] = ("all", "all")) -> Path | None:
+    """Win rate and expected Seeger-Fabian score against the evaluator's score, one line per game, of the
+    games of one ``split`` (variant, seats)."""
+    chosen = (pl.col("variant") == split[0]) & (pl.col("seats") == split[1])
+    rows = curves.filter(chosen, pl.col("rows") >= min_rows)
     if not rows.height:
         return None
     fig, (left, right) = _figure(2)
-    even = break_even.filter(pl.col("seats") == "all")
+    even = break_even.filter(chosen)
     for game in (g for g in GAME_NAMES if g in set(rows["game"].to_list())):
         part = rows.filter(pl.col("game") == game).sort("mean_score")
         x = part["mean_score"].to_numpy()
@@ -177,7 +179,9 @@ def threshold_curves(curves: pl.DataFrame, break_even: pl.DataFrame, evaluator: 
     right.set(title="expected score (dotted: break-even)", xlabel=f"{evaluator} score",
               ylabel="Seeger-Fabian points per game")
     _legend(left, title="game", fontsize="small")
-    fig.suptitle(f"{evaluator} score against outcome, run {run}, all seats\n"
+    variant, seats = ("every variant" if split[0] == "all" else f"{split[0]} games",
+                      "all seats" if split[1] == "all" else split[1])
+    fig.suptitle(f"{evaluator} score against outcome, run {run}, {variant}, {seats}\n"
                  f"(score bins with >= {min_rows} games, 95% bands)")
     return save(fig, path)
 

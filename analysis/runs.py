@@ -17,6 +17,9 @@ from sim.runs import RunError
 from sim.runs.folder import part_name, read_manifest
 from sim.runs.schema import READABLE_VERSIONS, SIMULATION
 
+#: Declare mode's ``evaluator_score`` column: the score of the profile bidder's own evaluator.
+BIDDER_SCORE = "bidder"
+
 
 class AnalysisError(ValueError):
     """Runs that cannot be analysed or compared; the message is one line naming the folder and the problem."""
@@ -93,6 +96,12 @@ class Run:
     def logged_evaluators(self) -> dict[str, dict]:
         """The evaluators the run logged (from its manifest): name -> {"thresholds": {game: value}}."""
         return self.config.get("evaluators", {})
+
+    @property
+    def logged_scores(self) -> list[str]:
+        """The names of every score the run logged: its evaluators', and in declare mode first the score of the
+        profile's bidder's own evaluator (:data:`BIDDER_SCORE`)."""
+        return [*([BIDDER_SCORE] if self.mode == "declare" else []), *self.logged_evaluators]
 
     @property
     def evaluators(self) -> dict[str, dict]:

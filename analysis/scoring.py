@@ -61,7 +61,7 @@ def with_scored(runs: list[Run], wanted: list[str] | None) -> list[Run]:
     records = {}
     out = []
     for run in runs:
-        missing = [name for name in sources if name not in run.logged_evaluators]
+        missing = [name for name in sources if name not in run.logged_scores]
         clash = [source for name, source in sources.items() if source != name and name not in missing]
         if clash:
             raise AnalysisError(f"evaluator {clash[0]!r} is named like one {run.folder} logged: give the"

@@ -13,6 +13,7 @@ from . import registry
 from .formats import MISSING, contract_columns, counted, mean_column, number, rate_text, rows_of, side_by_side
 from .registry import Report
 from .runs import Run
+from .thresholds import in_lead_split
 
 POOLED_GROUPS = ("suit games", "grand", "null")
 NO_SCORES = "None: no declared game has an evaluator score."
@@ -136,7 +137,7 @@ def break_even_part(report: Report) -> list[str]:
     if "break_even" not in tables:
         return []
     even = tables["break_even"]
-    rows = even.filter(pl.col("seats") == "all", pl.col("status") == "crossing")
+    rows = in_lead_split(even, report.runs).filter(pl.col("status") == "crossing")
     if not even.height:
         empty = NO_SCORES
     elif not (even["bins_used"] > 0).any():
@@ -144,11 +145,15 @@ def break_even_part(report: Report) -> list[str]:
     else:
         empty = f"None found: no expected-score curve crosses 0 among the score bins with {min_rows} games."
     columns = {"run": "run", "evaluator": "evaluator", "game": "game",
+               "variant": lambda r: "every variant" if r["variant"] == "all" else r["variant"],
+               "seats": lambda r: "all seats" if r["seats"] == "all" else r["seats"],
                "break-even score (95% interval)": mean_column("break_even", 2),
                "shipped threshold": lambda r: number(r["evaluator_threshold"], 2)}
-    return ["## Break-even scores (all seats)", "",
+    return ["## Break-even scores", "",
             "The score from which the declarer's expected Seeger-Fabian score beats passing (in game-mode runs: "
-            "among the games declared); against the table (minus the defenders' mean): "
+            "among the games declared), for the variant and seats each run was dealt for (a declare-mode run "
+            "of every variant: the pick-up games; a run dealt for one seat: that seat); every variant and seat, "
+            "and against the table (minus the defenders' mean): `tables/break_even.csv`, "
             "`tables/break_even_table.csv`.", "",
             *markdown_table(*rows_of(rows, columns), empty=empty)]
 

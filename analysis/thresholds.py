@@ -1,7 +1,8 @@
 """Bidding thresholds: what an evaluator's score says about winning and scoring a game.
 
-From an evaluator cube (:mod:`analysis.binning`), for each evaluator, game type
-and seat (and all seats together):
+From an evaluator cube (:mod:`analysis.binning`), for each evaluator, game type, variant
+(``all`` of them together, and, for a game played in several, ``pick-up``, ``hand`` and ``ouvert``
+apart) and seat (and all seats together):
 
 - **curves**: per score bin, the win rate and the expected Seeger-Fabian score of
   the declarer (Wilson and normal intervals; none for a bin of fewer than
@@ -46,6 +47,8 @@ docs/analysis.md).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import polars as pl
 
@@ -53,7 +56,7 @@ from sim.rules.auction import BID_VALUES
 from sim.rules.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
 from sim.rules.scoring import SF_DEFENDER_BONUS, seeger_fabian_at_bid
 
-from .binning import Grid, by_evaluator, collected_cubes
+from .binning import VARIANTS, Grid, by_evaluator, collected_cubes
 from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, group_matrices, sandwich_mean
 from .games import SEATS
 from .intervals import (
@@ -67,7 +70,8 @@ from .intervals import (
 from .runs import Run
 
 MIN_ROWS = 50
-ALL_SEATS = "all"
+#: The label of every variant or every seat together.
+ALL = ALL_SEATS = "all"
 BREAK_EVEN_REPLICATES = 1000
 #: Highest level a game can reach: 11 matadors (4 in grand) + game, hand, schneider,
 #: announced, schwarz, announced, ouvert.
@@ -106,30 +110,39 @@ def reachable_bids(game: int) -> np.ndarray:
     return BID_VALUES[BID_VALUES <= top]
 
 
-def by_seat(cube: pl.DataFrame) -> pl.DataFrame:
-    """The cube with a ``seats`` label: each seat's rows, and every row again under ``all``."""
+def by_split(cube: pl.DataFrame) -> pl.DataFrame:
+    """The cube with ``variant`` and ``seats`` labels: every row under ``all`` variants and ``all`` seats,
+    again under its seat, and (in a game played in several variants) under its variant too."""
     seat = pl.col("seat").replace_strict([0, 1, 2], list(SEATS), return_dtype=pl.String)
-    return pl.concat([cube.with_columns(seats=pl.lit(ALL_SEATS)), cube.with_columns(seats=seat)])
+    several = pl.col("variant").n_unique().over("game") > 1
+    name = pl.col("variant").replace_strict(list(range(len(VARIANTS))), list(VARIANTS), return_dtype=pl.String)
+    variants = pl.concat([cube.with_columns(variant=pl.lit(ALL)), cube.filter(several).with_columns(variant=name)])
+    return pl.concat([variants.with_columns(seats=pl.lit(ALL_SEATS)), variants.with_columns(seats=seat)])
 
 
-def seat_groups(cube: pl.DataFrame):
-    """Each (game, seats) part of a cube, in the order of the tables: per game, every seat's rows
-    (``all``), then each seat's. One part is made at a time, so a large cube is not copied whole."""
+def split_groups(cube: pl.DataFrame):
+    """Each (game, variant, seats) part of a cube, in the order of the tables: per game, every variant
+    (``all``), then each variant when the game was played in several; each of them for every seat (``all``),
+    then each seat. One part is made at a time, so a large cube is not copied whole."""
     for game in sorted(cube["game"].unique().to_list()):
         rows = cube.filter(pl.col("game") == game)
-        yield (game, ALL_SEATS), rows
-        for seat, name in enumerate(SEATS):
-            part = rows.filter(pl.col("seat") == seat)
-            if part.height:
-                yield (game, name), part
+        played = sorted(rows["variant"].unique().to_list())
+        variants = [(ALL, rows)] + [(VARIANTS[v], rows.filter(pl.col("variant") == v))
+                                    for v in played if len(played) > 1]
+        for variant, part in variants:
+            yield (game, variant, ALL_SEATS), part
+            for seat, name in enumerate(SEATS):
+                mine = part.filter(pl.col("seat") == seat)
+                if mine.height:
+                    yield (game, variant, name), mine
 
 
 def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
-    """Per game, seats and score bin: games, mean score, win rate and mean Seeger-Fabian score."""
+    """Per game, variant, seats and score bin: games, mean score, win rate and mean Seeger-Fabian score."""
     n = pl.col("n")
-    keys = ["game", "seats", "bin"]
+    keys = ["game", "variant", "seats", "bin"]
     groups = [DEAL_GROUP] if by_deals(cube) else []
-    seats = by_seat(cube.group_by("game", "seat", "bin", *groups).agg(  # a seat's rows of a bin added up first
+    seats = by_split(cube.group_by("game", "variant", "seat", "bin", *groups).agg(  # rows of a bin added up first
         rows=n.sum(), won=(n * pl.col("won")).sum(), score=pl.col("score_sum").sum(),
         sf=(n * pl.col("sf")).sum(), sf_sq=(n * pl.col("sf").cast(pl.Float64) ** 2).sum()))
     sums = seats.group_by(keys).agg(pl.col("rows", "won", "score", "sf", "sf_sq").sum()).sort(keys)
@@ -145,7 +158,7 @@ def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
         game=pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String),
         bin_from=pl.col("bin") * grid.width, bin_to=(pl.col("bin") + 1) * grid.width,
         mean_score=pl.col("score") / pl.col("rows"), mean_sf=pl.Series(mean), mean_sf_lo=lo, mean_sf_hi=hi)
-    return table.select("game", "seats", "bin_from", "bin_to", "mean_score", "rows", "won", "win_rate",
+    return table.select("game", "variant", "seats", "bin_from", "bin_to", "mean_score", "rows", "won", "win_rate",
                         "win_rate_lo", "win_rate_hi", "mean_sf", "mean_sf_lo", "mean_sf_hi")
 
 
@@ -231,17 +244,18 @@ def break_even_group(group: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicate
 
 def break_even_table(cube: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
                      seed: int = BOOTSTRAP_SEED, objective: str = "own") -> pl.DataFrame:
-    """Break-even score per game and seats for ``objective`` (see the module doc for the definition)."""
+    """Break-even score per game, variant and seats for ``objective`` (see the module doc for the definition)."""
     out = []
-    for (game, seats), group in seat_groups(cube):
-        out.append({"game": GAME_NAMES[game], "seats": seats, "objective": objective,
+    for (game, variant, seats), group in split_groups(cube):
+        out.append({"game": GAME_NAMES[game], "variant": variant, "seats": seats, "objective": objective,
                     **break_even_group(group, min_rows=min_rows, replicates=replicates, seed=seed,
                                        objective=objective)})
     return pl.DataFrame(out, schema=BREAK_EVEN_SCHEMA)
 
 
 BREAK_EVEN_SCHEMA = {
-    "game": pl.String, "seats": pl.String, "objective": pl.String, "rows": pl.Int64, "bins_used": pl.Int64,
+    "game": pl.String, "variant": pl.String, "seats": pl.String, "objective": pl.String, "rows": pl.Int64,
+    "bins_used": pl.Int64,
     "status": pl.String,
     "break_even": pl.Float64, "break_even_lo": pl.Float64, "break_even_hi": pl.Float64,
     "crossing_share": pl.Float64, "win_rate_at_break_even": pl.Float64,
@@ -287,17 +301,17 @@ def bid_group(game: int, group: pl.DataFrame, grid: Grid, *, min_rows: int = MIN
 
 
 def bid_table(cube: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS, objective: str = "own") -> pl.DataFrame:
-    """"Bid up to X when the score reaches Y" for every game, seats and reachable bid X (``objective``:
+    """"Bid up to X when the score reaches Y" for every game, variant, seats and reachable bid X (``objective``:
     ``mean_sf_at_bid_in_bin`` is then the mean of that objective)."""
     out = []
-    for (game, seats), group in seat_groups(cube):
-        out += [{"game": GAME_NAMES[game], "seats": seats, **row}
+    for (game, variant, seats), group in split_groups(cube):
+        out += [{"game": GAME_NAMES[game], "variant": variant, "seats": seats, **row}
                 for row in bid_group(game, group, grid, min_rows=min_rows, objective=objective)]
     return pl.DataFrame(out, schema=BID_UP_TO_SCHEMA)
 
 
-BID_UP_TO_SCHEMA = {"game": pl.String, "seats": pl.String, "bid": pl.Int64, "score_from": pl.Float64,
-                    "score_from_confident": pl.Float64, "rows_from": pl.Int64,
+BID_UP_TO_SCHEMA = {"game": pl.String, "variant": pl.String, "seats": pl.String, "bid": pl.Int64,
+                    "score_from": pl.Float64, "score_from_confident": pl.Float64, "rows_from": pl.Int64,
                     "mean_sf_at_bid_in_bin": pl.Float64}
 
 
@@ -327,7 +341,7 @@ def break_even_shipped(cube: pl.DataFrame, *, min_rows: int = MIN_ROWS, shipped:
 
 
 CURVES_SCHEMA = {
-    "game": pl.String, "seats": pl.String, "bin_from": pl.Float64, "bin_to": pl.Float64,
+    "game": pl.String, "variant": pl.String, "seats": pl.String, "bin_from": pl.Float64, "bin_to": pl.Float64,
     "mean_score": pl.Float64, "rows": pl.UInt32, "won": pl.UInt32, "win_rate": pl.Float64,
     "win_rate_lo": pl.Float64, "win_rate_hi": pl.Float64, "mean_sf": pl.Float64, "mean_sf_lo": pl.Float64,
     "mean_sf_hi": pl.Float64,
@@ -346,6 +360,25 @@ def thresholds(run: Run, evaluators: list[str] | None = None,
     return by_evaluator(cubes, lambda name, cube: threshold_tables(cube, found[name], min_rows=min_rows,
                                                                    shipped=shipped_thresholds(run, name)),
                         THRESHOLD_SCHEMAS)
+
+
+def lead_split(run: Run) -> tuple[str, str]:
+    """The variant and seats a report leads with for ``run``: the split it was dealt for. A declare-mode
+    run of every variant: the games after picking up the skat (a hand game is a decision of its own); a
+    run dealt with fixed cards or a condition that name one seat only: that seat; otherwise ``all``."""
+    variant = VARIANTS[0] if run.config.get("variants") == "all" else ALL
+    asked = run.config.get("dealing") or {}
+    named = set(asked.get("fix", {})) | set(re.findall(r"\b(forehand|middlehand|rearhand)\b", asked.get("where", "")))
+    named.discard("skat")
+    return variant, named.pop() if len(named) == 1 else ALL_SEATS
+
+
+def in_lead_split(table: pl.DataFrame, runs: list[Run]) -> pl.DataFrame:
+    """The rows of a threshold table (with ``run``, ``variant`` and ``seats``) of each run's
+    :func:`lead_split`."""
+    leads = pl.DataFrame([(run.label, *lead_split(run)) for run in runs], schema=["run", "variant", "seats"],
+                         orient="row")
+    return table.join(leads, on=["run", "variant", "seats"], how="semi")
 
 
 def shipped_thresholds(run: Run, evaluator: str) -> dict[str, float]:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
-
 from click.testing import CliRunner
+from polars.testing import assert_frame_equal
 
 from analysis import AnalysisError, load_run
 from analysis.binning import evaluator_count, grids
@@ -46,7 +45,8 @@ def runs(tmp_path_factory):
 @pytest.mark.parametrize("mode", ["game", "declare"])
 def test_scores_at_analysis_time_are_the_logged_ones_bit_for_bit(runs, mode):
     twin, folders = runs
-    [run] = with_scored([load_run(folders[mode])], [f"{twin}:twin"])
+    [run] = with_scored([load_run(folders[mode])], ["classic", *(["bidder"] if mode == "declare" else []),
+                                                   f"{twin}:twin"])
     assert list(run.scored) == ["twin"] and run.scored["twin"]["thresholds"] == run.evaluators["weighted"]["thresholds"]
     frame = games(run).select("eval_weighted", "eval_twin").collect()
     logged, scored = (frame[c].to_numpy() for c in ("eval_weighted", "eval_twin"))

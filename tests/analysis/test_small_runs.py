@@ -336,7 +336,7 @@ def test_plots_without_data_are_not_drawn(tmp_path):
                           "matadors": [1], "win_rate": [1.0], "win_rate_lo": [0.4], "win_rate_hi": [1.0]})
     assert plots.bid_success(games, tmp_path / "bids.png") is None
     assert plots.by_matadors(games.with_columns(contract=pl.lit("grand")), tmp_path / "m.png") is None
-    curves = pl.DataFrame({"seats": ["all"], "rows": [3], "game": ["grand"]})
+    curves = pl.DataFrame({"variant": ["all"], "seats": ["all"], "rows": [3], "game": ["grand"]})
     assert plots.threshold_curves(curves, curves, "classic", run="r", path=tmp_path / "t.png", min_rows=50) is None
     ranking = pl.DataFrame({"run": ["r"], "group": ["grand"], "evaluator": ["classic"], "auc": [np.nan],
                             "auc_lo": [np.nan], "auc_hi": [np.nan]})

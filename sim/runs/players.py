@@ -1,11 +1,12 @@
 """Who plays a run, as its processes build them and its manifest and rows record them: a profile
-built once a process, the digests of the models its card players read, and every logged
-evaluator's thresholds (in the manifest) and scores (in each row)."""
+built once a process, the digests of the models its card players read and of the files of Python its
+strategies come from, and every logged evaluator's thresholds (in the manifest) and scores (in each row)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from sim.rules.games import GAME_NAMES
 from sim.runs.schema import evaluator_column
 from strategies.evaluators import declared
 from strategies.profiles import Profile, build_profile, fitted_for_another_card_player
-from strategies.registry import build
+from strategies.registry import build, canonical_source, plugin_digest
 
 _profiles: dict[str, Profile] = {}
 
@@ -43,6 +44,45 @@ def with_card_play_models(described: dict, models: dict) -> dict:
     side and seat); a run whose players read none keeps the manifest it always had."""
     if any(models.values()):
         described["card_play_models"] = models
+    return described
+
+
+#: A strategy named by a file of one's own and a name in it: ``FILE.py:NAME``.
+_FILE_AND_NAME = re.compile(r"(.+\.py):[A-Za-z_]\w*")
+
+
+def plugin_files(*specs: dict) -> dict:
+    """What a run's manifest says of the files of Python its strategies come from (every ``.py`` file in
+    ``plugins``, and every ``FILE.py:NAME`` a role or a parameter names, in any of ``specs``): by absolute
+    path, the first 16 hex digits of the SHA-256 of the contents imported
+    (:func:`strategies.registry.plugin_digest`). The spec names a file only by its path, whose contents the
+    user may edit: a run made with another version of a file is another run, and resuming it is refused.
+    (A module named by its import path, ``MODULE:NAME``, is installed code and not recorded.)"""
+    files = set()
+    for spec in specs:
+        files.update(_files_named(spec))
+    return {path: plugin_digest(path) for path in sorted(files)}
+
+
+def _files_named(value, key: str = "") -> list[str]:
+    """The absolute paths of the ``.py`` files that ``value``, a spec or a part of it, imports."""
+    if isinstance(value, dict):
+        return [path for k, v in value.items() for path in _files_named(v, k)]
+    if isinstance(value, list):
+        return [path for item in value for path in _files_named(item, key)]
+    if not isinstance(value, str):
+        return []
+    named = _FILE_AND_NAME.fullmatch(value)
+    if named:
+        return [canonical_source(named.group(1))]
+    return [canonical_source(value)] if key == "plugins" and value.endswith(".py") else []
+
+
+def with_plugin_files(described: dict, files: dict) -> dict:
+    """``described`` with ``plugin_files`` added when any strategy comes from a file (:func:`plugin_files`);
+    a run without one keeps the manifest it always had."""
+    if files:
+        described["plugin_files"] = files
     return described
 
 

@@ -255,3 +255,20 @@ def test_a_file_edited_after_this_process_imported_it_is_not_recorded_as_its_new
     with pytest.raises(registry.StrategyError, match="my_players.py has changed since this Python process imported"
                                                      " it; start a new process"):
         plugin_files(spec)
+
+
+def test_a_card_play_only_tournament_takes_plugin_files_and_records_them(monkeypatch, tmp_path):
+    """Every player of a card-play-only tournament bids as the first: its spec keeps the plugins of both, and
+    each match records their files."""
+    from sim.runs.matches import MatchDeals
+    from sim.runs.tournaments import load_players
+
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    monkeypatch.chdir(tmp_path)
+    one_file(tmp_path)
+    (tmp_path / "more_players.py").write_text(REGISTERED)
+    first, second = load_players(["club@plugins=more_players.py@card_play=highest_winner",
+                                  "club@card_play=my_players.py:LowestWinner"], card_play_only=True)
+    assert second.spec["plugins"] == [str(tmp_path / "more_players.py")]
+    described = MatchDeals(first.name, first.spec, second.name, second.spec, card_play_only=True).description()
+    assert sorted(described["plugin_files"]) == [str(tmp_path / "more_players.py"), str(tmp_path / "my_players.py")]

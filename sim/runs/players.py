@@ -52,30 +52,20 @@ _FILE_AND_NAME = re.compile(r"(.+\.py):[A-Za-z_]\w*")
 
 
 def plugin_files(*specs: dict) -> dict:
-    """What a run's manifest says of the files of Python its strategies come from (every ``.py`` file in
-    ``plugins``, and every ``FILE.py:NAME`` a role or a parameter names, in any of ``specs``): by absolute
-    path, the first 16 hex digits of the SHA-256 of the contents imported
-    (:func:`strategies.registry.plugin_digest`). The spec names a file only by its path, whose contents the
-    user may edit: a run made with another version of a file is another run, and resuming it is refused.
-    (A module named by its import path, ``MODULE:NAME``, is installed code and not recorded.)"""
+    """What a run's manifest says of the files of Python its strategies come from, in any of ``specs`` (profiles'
+    specs, spelled out): every ``.py`` file of ``plugins``, and of every ``FILE.py:NAME`` that names a seat's
+    strategy or a strategy it takes as a parameter (a bidder's ``evaluator``); by absolute path, the first 16 hex
+    digits of the SHA-256 of the contents imported (:func:`strategies.registry.plugin_digest`). The spec names a
+    file only by its path, whose contents the user may edit: a run made with another version of a file is
+    another run, and resuming it is refused. A module named by its import path (``MODULE:NAME``) is installed
+    code and not recorded, nor is what a parameter's data names (the card player a bidder's model was fitted on)."""
     files = set()
     for spec in specs:
-        files.update(_files_named(spec))
+        files.update(canonical_source(source) for source in spec.get("plugins", []) if source.endswith(".py"))
+        for section in (section for seat in SEAT_NAMES for section in spec.get(seat, {}).values()):
+            named = (_FILE_AND_NAME.fullmatch(value) for value in section.values() if isinstance(value, str))
+            files.update(canonical_source(found.group(1)) for found in named if found)
     return {path: plugin_digest(path) for path in sorted(files)}
-
-
-def _files_named(value, key: str = "") -> list[str]:
-    """The absolute paths of the ``.py`` files that ``value``, a spec or a part of it, imports."""
-    if isinstance(value, dict):
-        return [path for k, v in value.items() for path in _files_named(v, k)]
-    if isinstance(value, list):
-        return [path for item in value for path in _files_named(item, key)]
-    if not isinstance(value, str):
-        return []
-    named = _FILE_AND_NAME.fullmatch(value)
-    if named:
-        return [canonical_source(named.group(1))]
-    return [canonical_source(value)] if key == "plugins" and value.endswith(".py") else []
 
 
 def with_plugin_files(described: dict, files: dict) -> dict:

@@ -217,6 +217,7 @@ def test_a_run_records_every_python_file_it_imports_and_no_module(monkeypatch, t
     simulate's and decisions' manifests alike; a module named by its import path is not recorded, and a run
     without files keeps the manifest it always had."""
     from sim.runs.decisions import DecisionDeals
+    from sim.runs.players import plugin_files
     from sim.runs.simulation import ProfileDeals
     from strategies import load_profile
     from strategies.registry import file_digest
@@ -240,6 +241,8 @@ def test_a_run_records_every_python_file_it_imports_and_no_module(monkeypatch, t
     assert DecisionDeals(loaded.name, loaded.spec).description()["plugin_files"] == files
     plain = load_profile("threshold", ["rearhand.card_play=as_module:HighestWinner"])
     assert "plugin_files" not in ProfileDeals(plain.name, plain.spec).description()
+    fitted = {"forehand": {"bidder": {"name": "expected", "model": {"card_play": {"name": "/gone/old.py:Player"}}}}}
+    assert plugin_files(fitted) == {}   # the card player a model was fitted on is data, not imported
 
 
 def test_a_file_edited_after_this_process_imported_it_is_not_recorded_as_its_new_version(monkeypatch, tmp_path):

@@ -15,7 +15,8 @@ A third-party package adds its own by naming a module in the entry-point group
 one's own needs no package: wherever a strategy is named, ``FILE.py:NAME`` or ``MODULE:NAME`` names one
 in it (:func:`strategy_from_source`), and a *plugin* is a file or module imported for what it
 registers (:func:`load_plugin`). A file's path is kept absolute in names and profiles, so that every
-process of a run, and a run resumed from another folder, imports the same file.
+process of a run, and a run resumed from another folder, imports the same file; :func:`plugin_digest` is
+what a run records of its contents.
 """
 
 from __future__ import annotations
@@ -289,11 +290,42 @@ def load_plugin(source: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module     # the play loops import a kernel's module by this name
     try:
+        _imported[str(path)] = file_digest(path)
         spec.loader.exec_module(module)
     except Exception as error:
         del sys.modules[module_name]
+        _imported.pop(str(path), None)
         raise StrategyError(f"{path} failed to import: {type(error).__name__}: {error}") from None
     return module
+
+
+#: The files this process imported with :func:`load_plugin`: absolute path -> :func:`file_digest` of the
+#: contents it imported.
+_imported: dict[str, str] = {}
+
+
+def file_digest(path) -> str:
+    """The first 16 hex digits of the SHA-256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def plugin_digest(source: str) -> str:
+    """What a run records of the file ``source`` (a plugin or the file of a ``FILE.py:NAME``): the
+    :func:`file_digest` of the contents this process imported (importing it now if it has not).
+
+    A process imports a file once, so a file edited since then would play its old code under the new
+    contents' digest: :class:`StrategyError` says so, and a new process plays the new version."""
+    load_plugin(source)
+    path = canonical_source(source)
+    try:
+        now = file_digest(path)
+    except OSError as error:
+        raise StrategyError(f"cannot read {path}: {error.strerror or error}") from None
+    imported = _imported.get(path, now)
+    if now != imported:
+        raise StrategyError(f"{path} has changed since this Python process imported it; start a new process"
+                            " to play its new version")
+    return imported
 
 
 def strategy_from_source(role: str, name: str) -> Strategy:

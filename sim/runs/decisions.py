@@ -20,7 +20,7 @@ from sim.runs import RunError
 from sim.runs.compiling import check_kernel_cache
 from sim.runs.conditional import asked_of, dealing_record, dealing_suffix, dealt, run_dealing
 from sim.runs.folder import default_folder, part_name, read_manifest
-from sim.runs.players import cached_profile, card_play_models, with_card_play_models
+from sim.runs.players import cached_profile, card_play_models, plugin_files, with_card_play_models, with_plugin_files
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from strategies.learning.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
 from strategies.profiles import load_profile
@@ -47,14 +47,15 @@ class DecisionDeals:
         return columns
 
     def description(self) -> dict:
-        """What the manifest records of the players: the profile spelled out, the teacher, and how the deals
-        are dealt when not uniformly."""
+        """What the manifest records of the players: the profile spelled out, the teacher, how the deals are
+        dealt when not uniformly, and the digests of the models and files of Python the players read."""
         if self.teacher == "rollout":
             teacher = {"name": "rollout", "players": "the profile's own", "schneider_weight": SCHNEIDER_WEIGHT}
         else:
             teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT}
-        return with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher,
-                                      **dealing_record(self.dealing)}, card_play_models(self.profile, self.spec))
+        described = with_card_play_models({"profile": self.profile, "profile_spec": self.spec, "teacher": teacher,
+                                           **dealing_record(self.dealing)}, card_play_models(self.profile, self.spec))
+        return with_plugin_files(described, plugin_files(self.spec))
 
     @classmethod
     def from_description(cls, described: dict) -> DecisionDeals:

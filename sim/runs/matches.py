@@ -23,7 +23,9 @@ from sim.runs.players import (
     evaluator_columns,
     evaluator_record,
     other_fit_warning,
+    plugin_files,
     with_card_play_models,
+    with_plugin_files,
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.runs.schema import SEATINGS, seats_of
@@ -86,14 +88,16 @@ class MatchDeals(CompiledInTwo):
 
     def description(self) -> dict:
         """What the manifest records of the players: both sides' profiles spelled out, whether only the
-        card play differs, the evaluators logged, and how the deals are dealt when not uniformly."""
+        card play differs, the evaluators logged, how the deals are dealt when not uniformly, and the digests
+        of the models and files of Python the players read (:mod:`sim.runs.players`)."""
         described = {"profile": f"{self.a} vs {self.b}", "log_tricks": self.log_tricks,
                      "match": {"a": self.a, "a_spec": self.a_spec, "b": self.b, "b_spec": self.b_spec,
                                "card_play_only": self.card_play_only},
                      "evaluators": {name: evaluator_record(name) for name in self.evaluators},
                      **dealing_record(self.dealing)}
-        return with_card_play_models(described, {"a": card_play_models(self.a, self.a_spec),
-                                                 "b": card_play_models(self.b, self.b_spec)})
+        with_card_play_models(described, {"a": card_play_models(self.a, self.a_spec),
+                                          "b": card_play_models(self.b, self.b_spec)})
+        return with_plugin_files(described, plugin_files(self.a_spec, self.b_spec))
 
     @classmethod
     def from_description(cls, described: dict) -> MatchDeals:

@@ -1,11 +1,12 @@
 """Who plays a run, as its processes build them and its manifest and rows record them: a profile
-built once a process, the digests of the models its card players read, and every logged
-evaluator's thresholds (in the manifest) and scores (in each row)."""
+built once a process, the digests of the models its card players read and of the files of Python its
+strategies come from, and every logged evaluator's thresholds (in the manifest) and scores (in each row)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import numpy as np
 
@@ -14,7 +15,7 @@ from sim.rules.games import GAME_NAMES
 from sim.runs.schema import evaluator_column
 from strategies.evaluators import declared
 from strategies.profiles import Profile, build_profile, fitted_for_another_card_player
-from strategies.registry import build
+from strategies.registry import build, canonical_source, plugin_digest
 
 _profiles: dict[str, Profile] = {}
 
@@ -43,6 +44,35 @@ def with_card_play_models(described: dict, models: dict) -> dict:
     side and seat); a run whose players read none keeps the manifest it always had."""
     if any(models.values()):
         described["card_play_models"] = models
+    return described
+
+
+#: A strategy named by a file of one's own and a name in it: ``FILE.py:NAME``.
+_FILE_AND_NAME = re.compile(r"(.+\.py):[A-Za-z_]\w*")
+
+
+def plugin_files(*specs: dict) -> dict:
+    """What a run's manifest says of the files of Python its strategies come from, in any of ``specs`` (profiles'
+    specs, spelled out): every ``.py`` file of ``plugins``, and of every ``FILE.py:NAME`` that names a seat's
+    strategy or a strategy it takes as a parameter (a bidder's ``evaluator``); by absolute path, the first 16 hex
+    digits of the SHA-256 of the contents imported (:func:`strategies.registry.plugin_digest`). The spec names a
+    file only by its path, whose contents the user may edit: a run made with another version of a file is
+    another run, and resuming it is refused. A module named by its import path (``MODULE:NAME``) is installed
+    code and not recorded, nor is what a parameter's data names (the card player a bidder's model was fitted on)."""
+    files = set()
+    for spec in specs:
+        files.update(canonical_source(source) for source in spec.get("plugins", []) if source.endswith(".py"))
+        for section in (section for seat in SEAT_NAMES for section in spec.get(seat, {}).values()):
+            named = (_FILE_AND_NAME.fullmatch(value) for value in section.values() if isinstance(value, str))
+            files.update(canonical_source(found.group(1)) for found in named if found)
+    return {path: plugin_digest(path) for path in sorted(files)}
+
+
+def with_plugin_files(described: dict, files: dict) -> dict:
+    """``described`` with ``plugin_files`` added when any strategy comes from a file (:func:`plugin_files`);
+    a run without one keeps the manifest it always had."""
+    if files:
+        described["plugin_files"] = files
     return described
 
 

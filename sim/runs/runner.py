@@ -190,7 +190,9 @@ def _difference(old: dict, new: dict, prefix: str = "") -> str:
     found = []
     for key in sorted(set(old) | set(new)):
         a, b = old.get(key), new.get(key)
-        if a != b and key in OTHER_CONTENTS:
+        if a != b and key == "plugin_files":
+            found += _other_files(a if isinstance(a, dict) else {}, b if isinstance(b, dict) else {})
+        elif a != b and key in OTHER_CONTENTS:
             found.append(OTHER_CONTENTS[key])
         elif isinstance(a, dict) and isinstance(b, dict):
             inner = _difference(a, b, f"{prefix}{key}.")
@@ -198,6 +200,20 @@ def _difference(old: dict, new: dict, prefix: str = "") -> str:
         elif a != b:
             found.append(f"{prefix}{key} {shown(a)} there, {shown(b)} asked")
     return ", ".join(found[:3])
+
+
+def _other_files(there: dict, asked: dict) -> list[str]:
+    """Each file of Python whose contents differ between the run ``there`` and the one ``asked`` for (their
+    ``plugin_files``, :func:`sim.runs.players.plugin_files`), named with how."""
+    found = []
+    for path in sorted(set(there) | set(asked)):
+        if path in there and path in asked and there[path] != asked[path]:
+            found.append(f"{path} is another version than the run was made with")
+        elif path in asked and path not in there:
+            found.append(f"no version of {path} recorded by the run, made without it or by an older skatsim")
+        elif path in there and path not in asked:
+            found.append(f"{path} imported by the run, not now")
+    return found
 
 
 def pending_parts(config: RunConfig, manifest: Manifest) -> list[tuple[int, int, int]]:

@@ -31,7 +31,9 @@ from sim.runs.players import (
     evaluator_columns,
     evaluator_record,
     other_fit_warning,
+    plugin_files,
     with_card_play_models,
+    with_plugin_files,
 )
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from sim.solver.open_hand import first_lead_outcomes
@@ -99,11 +101,13 @@ class ProfileDeals(CompiledInTwo):
 
     def description(self) -> dict:
         """What the manifest records of the players: the profile spelled out, how it plays (the mode and
-        its options), the evaluators logged, and how it deals when not uniformly."""
+        its options), the evaluators logged, how it deals when not uniformly, and the digests of the models
+        and files of Python its players read (:mod:`sim.runs.players`)."""
         described = {"profile": self.profile, "profile_spec": self.spec, "mode": self.mode,
                      "log_tricks": self.log_tricks,
                      "evaluators": {name: evaluator_record(name) for name in self.evaluators}}
         with_card_play_models(described, card_play_models(self.profile, self.spec))
+        with_plugin_files(described, plugin_files(self.spec))
         if self.variants != "profile":
             described["variants"] = self.variants
         if self.open_hand:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
+from sim.rules.cards import SEAT_NAMES
 from sim.runs import RunError
 from sim.runs.atomic import make_folder
 from sim.runs.conditional import dealing_suffix, run_dealing
@@ -61,10 +62,16 @@ def load_players(players, settings=(), card_play_only: bool = False) -> list[Pro
         profile, own = read_player(player)
         loaded.append(load_profile(profile, [*settings, *own]))
     if card_play_only:
-        first = loaded[0].spec
-        loaded = [build_profile(p.name, {seat: {**first[seat], "card_play": p.spec[seat]["card_play"]}
-                                         for seat in first}) for p in loaded]
+        loaded = [build_profile(p.name, bidding_as(loaded[0].spec, p.spec)) for p in loaded]
     return [Profile(player, p.description, p.spec, p.seats) for player, p in zip(players, loaded)]
+
+
+def bidding_as(first: dict, spec: dict) -> dict:
+    """The profile ``spec`` (spelled out) bidding, discarding and declaring as ``first`` does: ``first``'s seats
+    with the card play of ``spec``, and the plugins of both, which register what either plays."""
+    raw = {seat: {**first[seat], "card_play": spec[seat]["card_play"]} for seat in SEAT_NAMES}
+    plugins = list(dict.fromkeys([*first.get("plugins", []), *spec.get("plugins", [])]))
+    return {**raw, "plugins": plugins} if plugins else raw
 
 
 def pair_folder(folder: Path, a: str, b: str) -> Path:

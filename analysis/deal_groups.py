@@ -75,7 +75,7 @@ def group_matrices(cube: pl.DataFrame, keys: list[str], values: dict[str, pl.Exp
     matrices = {}
     for name in values:
         matrix = np.zeros((DEAL_GROUPS, cells.height))
-        np.add.at(matrix, (group, cell), sums[name].cast(pl.Float64).fill_null(0).to_numpy())
+        matrix[group, cell] = sums[name].cast(pl.Float64).fill_null(0).to_numpy()  # each (group, cell) once
         matrices[name] = matrix
     return cells, matrices
 

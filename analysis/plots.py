@@ -114,20 +114,25 @@ def _band(ax, x, table: pl.DataFrame, *, name: str, label: str, **style):
 
 @drawn
 def bid_success(table: pl.DataFrame, path: Path) -> Path | None:
-    """Declarer win rate against the final bid, all games: one point a bid with its interval, per run."""
-    games = table.filter(pl.col("contract") == "all games", pl.col("games") >= MIN_GAMES_PLOTTED)
-    if not games.height:
+    """Declarer win rate against the final bid, one panel per game group (suit games, grand, null): one point
+    a bid with its Wilson interval, per run."""
+    groups = ["suit games", "grand", "null"]
+    games = table.filter(pl.col("contract").is_in(groups), pl.col("games") >= MIN_GAMES_PLOTTED)
+    shown = [group for group in groups if group in set(games["contract"].to_list())]
+    if not shown:
         return None
-    fig, (ax,) = _figure()
-    for run in dict.fromkeys(games["run"].to_list()):
-        part = games.filter(pl.col("run") == run).sort("bid")
-        # one point a bid: a line would join bids that have no games between them (after 48 come 50, 54, 55 ...)
-        ax.errorbar(part["bid"].to_numpy(), part["win_rate"].to_numpy(), yerr=_errors(part, "win_rate"),
-                    fmt="o", markersize=3, capsize=2, label=run)
-    ax.set(title=f"Bid success: declarer win rate by final bid (bids with >= {MIN_GAMES_PLOTTED} games)",
-           xlabel="final bid (game value points)", ylabel="declarer win rate")
-    _percent(ax)
-    _legend(ax, title="run (95% Wilson intervals)")
+    fig = Figure(figsize=(5 * len(shown) + 1.5, 4.5), dpi=DPI)
+    for ax, group in zip(fig.subplots(1, len(shown), squeeze=False)[0], shown):
+        for run in dict.fromkeys(games["run"].to_list()):
+            part = games.filter(pl.col("run") == run, pl.col("contract") == group).sort("bid")
+            # one point a bid: a line would join bids that have no games between them (after 48 come 50, 54 ...)
+            ax.errorbar(part["bid"].to_numpy(), part["win_rate"].to_numpy(), yerr=_errors(part, "win_rate"),
+                        fmt="o", markersize=3, capsize=2, label=run)
+        ax.set(title=group, xlabel="final bid (game value points)", ylabel="declarer win rate")
+        _percent(ax)
+    _legend(ax, title="run", fontsize="small")
+    fig.suptitle(f"Bid success: declarer win rate by final bid, 95% Wilson intervals (bids with >= "
+                 f"{MIN_GAMES_PLOTTED} games)")
     return save(fig, path)
 
 

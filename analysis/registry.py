@@ -5,7 +5,7 @@ runs it applies to, its columns when it has nothing to stack, its plots, and its
 report page and of summary.md. :func:`analysis.tables.run_tables` computes every registered
 table of a run, the report draws and shows them, and the summary lists them, each looking its
 tables up by name. The built-in tables are registered in :mod:`analysis.catalogue`;
-docs/analysis.md ("Adding a table") shows how to add one.
+docs/adding-a-table.md shows how to add one.
 
 Order: tables come out of :func:`analysis.tables.all_tables`, and their summary lines follow,
 in the order they were registered; the report shows the sections in the order they were

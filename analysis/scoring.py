@@ -10,9 +10,9 @@ a run that logged it, bit for bit. The hands are those a game-mode run logs (``h
 ``skatsim analyze RUN --evaluator NAME`` asks for it: ``NAME`` is a registered evaluator (built in
 or from an installed package), ``FILE.py:NAME`` or ``MODULE:NAME``. The scores are computed batch by
 batch in the pass over the parts (:mod:`analysis.reading`), in bounded memory, on this machine or
-on the workers of a Dask cluster (which import the file or module themselves), and once before it
-for the score range that sets the evaluator's grid (:mod:`analysis.binning`), which a logged column
-has in the parts' statistics.
+on the workers of a Dask cluster (which import the file or module themselves); the score range
+that sets the evaluator's grid (:mod:`analysis.binning`), which a logged column has in the parts'
+statistics, comes from one pass before it (a declare-mode run: over its deals, not its rows).
 
 This is the one place where analysis runs a strategy: it imports the evaluator registry and the
 dealing of conditional runs, when a report asks for an evaluator the runs did not log.
@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 
 from sim.rules.games import GAME_NAMES
 
@@ -120,15 +121,52 @@ def scored_score(run: Run, source: str) -> pl.Expr:
 
 
 def scored_ranges(run: Run, frame: pl.LazyFrame) -> dict[str, tuple[float, float]]:
-    """(lowest, highest) score of each evaluator the run scores at analysis time, over all its games
-    (``frame``: its frame of declared games with their ``eval_`` columns)."""
+    """(lowest, highest) score of each evaluator the run scores at analysis time, over all its games:
+    over the rows of ``frame`` (its frame of declared games with their ``eval_`` columns), or, in declare
+    mode, where every seat of every deal declares every game, over the deals (:func:`dealt_range`)."""
     if not run.scored:
         return {}
+    if run.mode == "declare":
+        return {name: dealt_range(run, record["source"]) for name, record in run.scored.items()}
     columns = [f"eval_{name}" for name in run.scored]
     found = frame.select(*(pl.col(c).min().alias(f"{c}.min") for c in columns),
                          *(pl.col(c).max().alias(f"{c}.max") for c in columns)).collect(engine="streaming")
     return {name: (_number(found[f"{c}.min"][0]), _number(found[f"{c}.max"][0]))
             for name, c in zip(run.scored, columns)}
+
+
+#: Deals dealt and scored at a time for a declare-mode run's score range.
+RANGE_DEALS = 200_000
+
+
+def dealt_range(run: Run, source: str) -> tuple[float, float]:
+    """(lowest, highest) float32 score the evaluator ``source`` gives any seat of the declare-mode run's deals
+    for any game it assesses: the range of the scores the run's rows would log. A declare-mode part holds
+    every deal from its first to its last (read from the Parquet statistics), which are dealt again."""
+    from sim.runs.conditional import asked_of, dealt
+
+    evaluate, asked = evaluator_of(source), asked_of({"dealing": run.config.get("dealing")})
+    low, high = math.inf, -math.inf
+    for first, last in _deal_ranges(run):
+        for start in range(first, last + 1, RANGE_DEALS):
+            deals, _ = dealt(asked, run.seed, start, min(RANGE_DEALS, last + 1 - start))
+            for seat in range(3):
+                scores = evaluate(deals[:, seat], np.full(len(deals), seat)).astype(np.float32)
+                scores = scores[np.isfinite(scores)]
+                if scores.size:
+                    low, high = min(low, float(scores.min())), max(high, float(scores.max()))
+    return (low, high) if low <= high else (math.nan, math.nan)
+
+
+def _deal_ranges(run: Run) -> list[tuple[int, int]]:
+    """The first and last deal of each of the run's parts, from the Parquet statistics."""
+    ranges = []
+    for part in run.parts:
+        meta = pq.ParquetFile(part).metadata
+        column = meta.schema.names.index("deal_id")
+        stats = [meta.row_group(g).column(column).statistics for g in range(meta.num_row_groups)]
+        ranges.append((min(int(s.min) for s in stats), max(int(s.max) for s in stats)))
+    return ranges
 
 
 def _number(value) -> float:

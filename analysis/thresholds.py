@@ -120,21 +120,44 @@ def by_split(cube: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([variants.with_columns(seats=pl.lit(ALL_SEATS)), variants.with_columns(seats=seat)])
 
 
-def split_groups(cube: pl.DataFrame):
-    """Each (game, variant, seats) part of a cube, in the order of the tables: per game, every variant
-    (``all``), then each variant when the game was played in several; each of them for every seat (``all``),
-    then each seat. One part is made at a time, so a large cube is not copied whole."""
+def split_cells(cube: pl.DataFrame, keys: list[str], values: dict[str, pl.Expr]):
+    """Each (game, variant, seats) split of a cube, in the order of the tables: per game, every variant
+    (``all``), then each variant when the game was declared in several; each of them for every seat
+    (``all``), then each seat. Yields (game, variant, seats, cells, sums): the split's cells of ``keys``
+    (sorted) and, per value (an expression over the cube's rows), its sums as a (deal groups, cells)
+    matrix, one row in a cube without deal groups. A game's cells are counted once, by variant and seat
+    too, and each split adds up its columns, so no split copies the cube."""
+    every = ["variant", "seat", *keys]
     for game in sorted(cube["game"].unique().to_list()):
         rows = cube.filter(pl.col("game") == game)
-        played = sorted(rows["variant"].unique().to_list())
-        variants = [(ALL, rows)] + [(VARIANTS[v], rows.filter(pl.col("variant") == v))
-                                    for v in played if len(played) > 1]
-        for variant, part in variants:
-            yield (game, variant, ALL_SEATS), part
-            for seat, name in enumerate(SEATS):
-                mine = part.filter(pl.col("seat") == seat)
-                if mine.height:
-                    yield (game, variant, name), mine
+        if by_deals(rows):
+            cells, sums = group_matrices(rows, every, values)
+        else:
+            counted = rows.group_by(every).agg(**{name: value.sum() for name, value in values.items()}).sort(every)
+            cells, sums = counted.select(every), {name: counted[name].cast(pl.Float64).to_numpy()[None, :]
+                                                  for name in values}
+        variant, seat = cells["variant"].to_numpy(), cells["seat"].to_numpy()
+        columns = {name: cells[name].to_numpy() for name in keys}
+        schema = cells.select(keys).schema
+        played = sorted(set(variant.tolist()))
+        for name, in_variant in [(ALL, np.ones(len(cells), bool)), *((VARIANTS[v], variant == v)
+                                                                       for v in played if len(played) > 1)]:
+            for seats, in_seats in [(ALL_SEATS, np.ones(len(cells), bool)),
+                                    *((s, seat == k) for k, s in enumerate(SEATS))]:
+                chosen = np.flatnonzero(in_variant & in_seats)
+                if len(chosen):
+                    yield (game, name, seats, *_merged({n: c[chosen] for n, c in columns.items()}, schema,
+                                                       {n: m[:, chosen] for n, m in sums.items()}))
+
+
+def _merged(columns: dict[str, np.ndarray], schema, sums: dict[str, np.ndarray]):
+    """The distinct rows of the cells' ``columns`` in sorted order (a frame of ``schema``), with the columns of
+    ``sums`` of equal rows added."""
+    order = np.lexsort(list(columns.values())[::-1])  # by the first column, then the next ...
+    ordered = {name: column[order] for name, column in columns.items()}
+    starts = np.flatnonzero(np.r_[True, np.any([c[1:] != c[:-1] for c in ordered.values()], axis=0)])
+    merged = pl.DataFrame({name: c[starts] for name, c in ordered.items()}, schema=schema)
+    return merged, {name: np.add.reduceat(matrix[:, order], starts, axis=1) for name, matrix in sums.items()}
 
 
 def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
@@ -195,20 +218,6 @@ def break_even(score, expected, win_rate) -> tuple[float, float, str]:
     return float(x[0]), float(p[0]), str(status[0])
 
 
-def _group_cells(group: pl.DataFrame, objective: str = "own") -> tuple[pl.DataFrame, np.ndarray]:
-    """Cells of one (game, seats) group for resampling: per bin, won and score (``sf``, the objective's
-    column), sorted by bin; and what the bootstrap redraws: the cells' counts, or their
-    (deal groups, cells) counts in declare mode."""
-    group = group.with_columns(sf=pl.col(OBJECTIVES[objective]))
-    keys = ["bin", "won", "sf"]  # a fixed order: the bootstrap draws the cells in it
-    if by_deals(group):
-        cells, matrices = group_matrices(group, keys, {"n": pl.col("n"), "score_sum": pl.col("score_sum")})
-        return cells.with_columns(n=pl.Series(matrices["n"].sum(0)),
-                                  score_sum=pl.Series(matrices["score_sum"].sum(0))), matrices["n"]
-    cells = group.group_by(keys).agg(pl.col("n").sum(), pl.col("score_sum").sum()).sort(keys)
-    return cells, cells["n"].to_numpy()
-
-
 def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
     """Per replicate and bin: rows, mean score, win rate, mean Seeger-Fabian score."""
     def per_bin(x):
@@ -223,10 +232,11 @@ def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
     return rows, score, won, sf
 
 
-def break_even_group(group: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
-                     seed: int = BOOTSTRAP_SEED, objective: str = "own") -> dict:
-    """Break-even of one (game, seats) part of a cube for ``objective``, with its bootstrap interval."""
-    cells, units = _group_cells(group, objective)
+def break_even_group(cells: pl.DataFrame, units: np.ndarray, *, min_rows: int = MIN_ROWS,
+                     replicates: int = BREAK_EVEN_REPLICATES, seed: int = BOOTSTRAP_SEED) -> dict:
+    """Break-even of one split of a cube, with its bootstrap interval: ``cells`` per bin, won and score of
+    the objective (``sf``), sorted, with their games ``n`` and ``score_sum``; ``units`` what the bootstrap
+    redraws, the (deal groups, cells) counts (a row of the cells' counts without deal groups)."""
     bins = cells["bin"].to_numpy()
     starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]]) if len(bins) else np.zeros(0, int)
     counts = cells["n"].to_numpy().astype(float)
@@ -245,11 +255,14 @@ def break_even_group(group: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicate
 def break_even_table(cube: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
                      seed: int = BOOTSTRAP_SEED, objective: str = "own") -> pl.DataFrame:
     """Break-even score per game, variant and seats for ``objective`` (see the module doc for the definition)."""
-    out = []
-    for (game, variant, seats), group in split_groups(cube):
+    out, grouped = [], by_deals(cube)
+    values = {"n": pl.col("n"), "score_sum": pl.col("score_sum")}
+    for game, variant, seats, cells, sums in split_cells(cube.with_columns(sf=pl.col(OBJECTIVES[objective])),
+                                                         ["bin", "won", "sf"], values):
+        units = sums["n"] if grouped else sums["n"][0]
+        cells = cells.with_columns(n=pl.Series(sums["n"].sum(0)), score_sum=pl.Series(sums["score_sum"].sum(0)))
         out.append({"game": GAME_NAMES[game], "variant": variant, "seats": seats, "objective": objective,
-                    **break_even_group(group, min_rows=min_rows, replicates=replicates, seed=seed,
-                                       objective=objective)})
+                    **break_even_group(cells, units, min_rows=min_rows, replicates=replicates, seed=seed)})
     return pl.DataFrame(out, schema=BREAK_EVEN_SCHEMA)
 
 
@@ -262,18 +275,12 @@ BREAK_EVEN_SCHEMA = {
 }
 
 
-def bid_group(game: int, group: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS,
+def bid_group(game: int, cells: pl.DataFrame, units: np.ndarray | None, grid: Grid, *, min_rows: int = MIN_ROWS,
               objective: str = "own") -> list[dict]:
     """For each reachable bid: the lowest bin from which the expected score (of ``objective``) at that
-    bid stays positive."""
-    keys = ["bin", "value_reached", "won_in_play"]
-    if by_deals(group):
-        cells, matrices = group_matrices(group, keys, {"n": pl.col("n")})
-        units = matrices["n"]
-        n = units.sum(0)
-    else:
-        cells = group.group_by(keys).agg(pl.col("n").sum()).sort(keys)
-        units, n = None, cells["n"].to_numpy().astype(float)
+    bid stays positive, of one split's ``cells`` per bin, value reached and won in play (sorted, with their
+    games ``n``); ``units``: their (deal groups, cells) games, None without deal groups."""
+    n = cells["n"].to_numpy().astype(float)
     bins = cells["bin"].to_numpy()
     starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]])
     edges = grid.edge(bins[starts])
@@ -303,10 +310,13 @@ def bid_group(game: int, group: pl.DataFrame, grid: Grid, *, min_rows: int = MIN
 def bid_table(cube: pl.DataFrame, grid: Grid, *, min_rows: int = MIN_ROWS, objective: str = "own") -> pl.DataFrame:
     """"Bid up to X when the score reaches Y" for every game, variant, seats and reachable bid X (``objective``:
     ``mean_sf_at_bid_in_bin`` is then the mean of that objective)."""
-    out = []
-    for (game, variant, seats), group in split_groups(cube):
+    out, grouped = [], by_deals(cube)
+    for game, variant, seats, cells, sums in split_cells(cube, ["bin", "value_reached", "won_in_play"],
+                                                         {"n": pl.col("n")}):
+        cells = cells.with_columns(n=pl.Series(sums["n"].sum(0)))
         out += [{"game": GAME_NAMES[game], "variant": variant, "seats": seats, **row}
-                for row in bid_group(game, group, grid, min_rows=min_rows, objective=objective)]
+                for row in bid_group(game, cells, sums["n"] if grouped else None, grid, min_rows=min_rows,
+                                     objective=objective)]
     return pl.DataFrame(out, schema=BID_UP_TO_SCHEMA)
 
 

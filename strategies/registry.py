@@ -63,7 +63,7 @@ class Strategy:
     factory: Callable[..., Any]
     summary: str
     parameters: tuple[Parameter, ...] = ()
-    logged: bool = False      # evaluators: every run logs its scores
+    logged: bool = False      # skatsim's own evaluators: every run logs their scores
 
     @property
     def ranges(self) -> dict:
@@ -72,6 +72,8 @@ class Strategy:
 
 
 _registry: dict[str, dict[str, Strategy]] = {role: {} for role in ROLES}
+#: The module of the evaluators every run logs (``register(..., logged=True)``).
+OWN_EVALUATORS = "strategies.evaluators"
 _entry_points_loaded = False
 
 
@@ -84,14 +86,20 @@ def register(role: str, name: str, *, parameters: tuple[Parameter, ...] | None =
     (:class:`strategies.parameters.Parameter`), whose names the factory takes as keyword
     arguments; without it they are the factory's keyword parameters, with ``ranges`` mapping
     each numeric one to its :class:`Range` (or a ``(low, high)`` pair). :func:`build` refuses
-    values outside a range, NaN and infinities. ``logged=True`` (evaluators) makes every run
-    log its scores, so that analysis can compare it with the others.
+    values outside a range, NaN and infinities. ``logged=True`` marks skatsim's own evaluators, whose
+    scores every run logs (:data:`OWN_EVALUATORS`); what a run logs is then fixed by skatsim's version,
+    never by what else is installed. Any other evaluator is scored at analysis time
+    (``skatsim analyze RUN --evaluator NAME``), as logging it would have, and asking another module's
+    evaluator to be logged is refused.
     """
     if role not in ROLES:
         raise StrategyError(f"unknown role {role!r} (one of {', '.join(ROLES)})")
     bounds = {k: v if isinstance(v, Range) else Range(*v) for k, v in (ranges or {}).items()}
 
     def add(factory):
+        if logged and factory.__module__ != OWN_EVALUATORS:
+            raise StrategyError(f"evaluator {name!r}: logged=True is for skatsim's own evaluators, which every run"
+                                f" logs; score yours on any run with `skatsim analyze RUN --evaluator {name}`")
         doc = inspect.getdoc(factory) or ""
         declared = parameters if parameters is not None else \
             from_signature(factory, bounds, skip=2 if role == "evaluator" else 0)

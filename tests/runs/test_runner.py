@@ -19,6 +19,7 @@ from sim.runs import RunError
 from sim.runs.folder import MANIFEST, read_manifest
 from sim.runs.schema import SCHEMA_VERSION
 from sim.runs.simulation import simulate
+from strategies.registry import StrategyError
 from tests.command_line import after_writing
 from tests.digests import MODEL_V5
 from tests.file_identity import identity
@@ -192,34 +193,44 @@ def test_dask_backend_gives_the_same_data(reference, tmp_path):
     assert table(folder).equals(table(reference))
 
 
-def test_an_evaluator_registered_for_logging_is_logged_and_analysed(tmp_path, monkeypatch):
-    """A new evaluator needs no list edited: registered with logged=True, every run logs its scores,
-    the manifest records its thresholds, and analysis compares it with the others."""
-
-    from analysis import compare_evaluators, load_run, thresholds
+def test_only_skatsims_own_evaluators_are_logged_and_another_is_refused_in_one_line(monkeypatch):
     from strategies import registry
-    from strategies.evaluators import JACK_BIT, suit_rows, suit_total
 
     monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    with pytest.raises(StrategyError, match="logged=True is for skatsim's own evaluators.*--evaluator jacks_only"):
+        registry.register("evaluator", "jacks_only", logged=True)(jacks_only)
+    assert registry.logged_evaluators() == ["classic", "trump_length", "grand_rule", "null_rule", "weighted"]
 
-    @registry.register("evaluator", "jacks_only", logged=True)
-    def jacks_only(hands, seats):
-        """Jacks, for every suit game."""
-        scores = np.full((len(hands), 6), -np.inf)
-        scores[:, :4] = suit_total(JACK_BIT, suit_rows(hands))[:, None]
-        return scores
 
-    jacks_only.thresholds = np.array([2.0, 2.0, 2.0, 2.0, np.inf, np.inf])
-    folder = simulate(400, seed=3, profile=PROFILE, out=tmp_path / "run", jobs=1, seat_scores=True)
-    assert read_manifest(folder).config["evaluators"]["jacks_only"] == {
-        "thresholds": {"diamonds": 2.0, "hearts": 2.0, "spades": 2.0, "clubs": 2.0}}
-    data = table(folder)
-    assert {"eval_jacks_only", "eval_jacks_only_r_clubs"} <= set(data.columns)
-    assert "eval_jacks_only_r_grand" not in data.columns
-    run = load_run(folder)
+def test_installing_an_evaluator_leaves_a_run_resumable_and_growable_and_analysis_scores_it(tmp_path, monkeypatch):
+    """What a run logs does not depend on what is installed: a run made before an evaluator was registered
+    is reused and grows after, and analysis scores the new evaluator on it."""
+    from analysis import compare_evaluators, load_run
+    from analysis.scoring import with_scored
+    from strategies import registry
+
+    folder = simulate(200, seed=3, profile=PROFILE, out=tmp_path / "run", jobs=1, chunk_size=100)
+    monkeypatch.setattr(registry, "_registry", {r: dict(k) for r, k in registry._registry.items()})
+    registry.register("evaluator", "jacks_only")(jacks_only)
+    before = table(folder)
+    assert simulate(200, seed=3, profile=PROFILE, out=folder, jobs=1, chunk_size=100) == folder
+    assert table(folder).equals(before)
+    simulate(300, seed=3, profile=PROFILE, out=folder, jobs=1, chunk_size=100)
+    assert table(folder).height == 300 and "eval_jacks_only" not in table(folder).columns
+    [run] = with_scored([load_run(folder)], ["jacks_only"])
     assert "jacks_only" in compare_evaluators(run)["evaluators"]["evaluator"].to_list()
-    even = thresholds(run, ["jacks_only"])["break_even"]
-    assert set(even["evaluator_threshold"].drop_nulls().to_list()) == {2.0}
+
+
+def jacks_only(hands, seats):
+    """Jacks, for every suit game."""
+    from strategies.evaluators import JACK_BIT, suit_rows, suit_total
+
+    scores = np.full((len(hands), 6), -np.inf)
+    scores[:, :4] = suit_total(JACK_BIT, suit_rows(hands))[:, None]
+    return scores
+
+
+jacks_only.thresholds = np.array([2.0, 2.0, 2.0, 2.0, np.inf, np.inf])
 
 
 def cut_short(path: Path) -> None:

@@ -131,7 +131,8 @@ def _check_factory(role: str, name: str, factory, parameters) -> None:
 
 _ROLE_MARKUP = re.compile(r":[\w:.-]+:`~?(?:[^`<]*<)?([^`>]+)>?`")   # :class:`x`, :func:`~a.b`, :ref:`t <x>`
 _LITERAL = re.compile(r"``([^`]+)``|`([^`]+)`")
-_EMPHASIS = re.compile(r"\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*")
+#: *word* and **word**, as reStructuredText reads them: a star after a letter or digit (0.5*tens) is no markup.
+_EMPHASIS = re.compile(r"(?<![\w*])\*\*(\S(?:[^*]*?\S)?)\*\*(?![\w*])|(?<![\w*])\*(\S(?:[^*]*?\S)?)\*(?![\w*])")
 
 
 def plain_text(text: str) -> str:

@@ -315,6 +315,14 @@ def test_the_strategies_command_prints_plain_text():
     assert not re.search(r"``|:\w+:`|`\w", output), output
 
 
+def test_a_docstring_keeps_a_star_that_is_no_markup():
+    from strategies.registry import plain_text
+
+    assert plain_text("jacks + 0.5*tens-with-ace + voids, *all* of them, **twice**") == \
+        "jacks + 0.5*tens-with-ace + voids, all of them, twice"
+    assert plain_text("trumps * 2") == "trumps * 2"
+
+
 def test_the_strategies_command_shows_each_first_sentence_whole():
     from click.testing import CliRunner
 

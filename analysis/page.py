@@ -180,6 +180,10 @@ better), and the Brier score and log loss of a logistic fit of the score (lower 
 Brier score with that of always predicting the base rate).</p>
 """
 
+BIDDER_NOTE = """<b>bidder</b> is no evaluator of its own: it is the score the run's bidder gave each hand for each game
+when it planned its bidding (declare mode), in that bidder's units: a <code>threshold</code> bidder's evaluator
+score, or the expected Seeger-Fabian score of the expected-score bidder of <code>default</code>."""
+
 OPEN_HAND_NOTE = """The open-hand win rate (runs made with <code>--open-hand</code>) is how often the declared game is
 won with best play on both sides, every hand seen, from the first lead: what the cards allow, without the
 card players' mistakes and without the declarer's advantage of hidden cards."""
@@ -464,6 +468,8 @@ def evaluators_html(report: Report) -> list[str]:
     pooled, each_suit = _measures(report.tables["evaluators"])
     game_runs = _labels(report.runs, lambda r: r.mode == "game")
     caveat = [note(RANGE_CAVEAT.format(runs=html.escape(game_runs)))] if game_runs else []
+    if "bidder" in report.tables["evaluators"]["evaluator"].to_list():
+        caveat.append(note(BIDDER_NOTE))
     return [*caveat, pooled, plots_or(report, "evaluators", NO_AUC),
             plots_or(report, "calibration", TOO_FEW_BINS.format(what="calibration plots", min_rows=report.min_rows)),
             each_suit]

@@ -149,13 +149,22 @@ def break_even_part(report: Report) -> list[str]:
                "seats": lambda r: "all seats" if r["seats"] == "all" else r["seats"],
                "break-even score (95% interval)": mean_column("break_even", 2),
                "shipped threshold": lambda r: number(r["evaluator_threshold"], 2)}
-    return ["## Break-even scores", "",
-            "The score from which the declarer's expected Seeger-Fabian score beats passing (in game-mode runs: "
-            "among the games declared), for the variant and seats each run was dealt for (a declare-mode run "
-            "of every variant: the pick-up games; a run dealt for one seat: that seat); every variant and seat, "
-            "and against the table (minus the defenders' mean): `tables/break_even.csv`, "
-            "`tables/break_even_table.csv`.", "",
-            *markdown_table(*rows_of(rows, columns), empty=empty)]
+    lines = ["## Break-even scores", "",
+             "The score from which the declarer's expected Seeger-Fabian score beats passing, for the variant and "
+             "seats each run was dealt for (a declare-mode run of every variant: the pick-up games; a run dealt for "
+             "one seat: that seat); every variant and seat, and against the table (minus the defenders' mean): "
+             "`tables/break_even.csv`, `tables/break_even_table.csv`.", ""]
+    game_mode = [run.label for run in report.runs if run.mode == "game"]
+    if not game_mode:
+        return [*lines, *markdown_table(*rows_of(rows, columns), empty=empty)]
+    declared = pl.col("run").is_in(game_mode)
+    if len(game_mode) < len(report.runs):
+        lines += [*markdown_table(*rows_of(rows.filter(~declared), columns), empty=empty), ""]
+    return [*lines, "### Among the games declared (game mode)", "",
+            "These runs hold only the games an auction let through, bid by players whose own evaluators chose "
+            "them: where a declared game's expected score turns positive, not a threshold to bid on (take those "
+            "from a declare-mode run).", "",
+            *markdown_table(*rows_of(rows.filter(declared), columns), empty=empty)]
 
 
 def comparison_part(report: Report) -> list[str]:

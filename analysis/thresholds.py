@@ -63,6 +63,7 @@ from .intervals import (
     BOOTSTRAP_SEED,
     MIN_GAMES,
     add_rate,
+    deal_weights,
     normal_mean,
     percentile_interval,
     resample_counts,
@@ -232,6 +233,22 @@ def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
     return rows, score, won, sf
 
 
+def _replicated_bin_stats(units: np.ndarray, cells: pl.DataFrame, starts: np.ndarray, replicates: int, seed: int):
+    """:func:`_bin_stats` of every bootstrap replicate. Deal groups ((groups, cells) units) are drawn whole,
+    and a replicate's sums per bin are its draws times the groups' sums per bin, so the draws meet the bins,
+    not the cells; cells of independent rows are drawn one by one."""
+    if units.ndim == 1:
+        return _bin_stats(resample_counts(units, replicates, seed).astype(float), cells, starts)
+    n = cells["n"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.stack([np.ones(len(n)), cells["score_sum"].to_numpy() / n, cells["won"].to_numpy(),
+                           cells["sf"].to_numpy()], axis=1)              # (cells, 4)
+        grouped = np.add.reduceat(units[:, :, None] * values, starts, axis=1)  # (groups, bins, 4)
+        drawn = deal_weights(len(units), replicates, seed) @ grouped.reshape(len(units), -1)
+        rows, score, won, sf = np.moveaxis(drawn.reshape(replicates, len(starts), 4), 2, 0)
+        return rows, score / rows, won / rows, sf / rows
+
+
 def break_even_group(cells: pl.DataFrame, units: np.ndarray, *, min_rows: int = MIN_ROWS,
                      replicates: int = BREAK_EVEN_REPLICATES, seed: int = BOOTSTRAP_SEED) -> dict:
     """Break-even of one split of a cube, with its bootstrap interval: ``cells`` per bin, won and score of
@@ -243,8 +260,7 @@ def break_even_group(cells: pl.DataFrame, units: np.ndarray, *, min_rows: int = 
     rows, score, won, sf = _bin_stats(counts[None, :], cells, starts)
     keep = rows[0] >= min_rows
     x, p, status = crossing(score[:, keep], sf[:, keep], won[:, keep])
-    draws = resample_counts(units, replicates, seed).astype(float)
-    _, b_score, b_won, b_sf = _bin_stats(draws, cells, starts)
+    _, b_score, b_won, b_sf = _replicated_bin_stats(units, cells, starts, replicates, seed)
     bx, _, _ = crossing(b_score[:, keep], b_sf[:, keep], b_won[:, keep])
     lo, hi = percentile_interval(bx) if status[0] == "crossing" else (np.nan, np.nan)
     return {"rows": int(counts.sum()), "bins_used": int(keep.sum()), "status": str(status[0]),

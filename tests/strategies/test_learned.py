@@ -21,9 +21,19 @@ from strategies.cardplay.learned import (
     linear_model,
     load_model,
     model_data,
+    model_path,
 )
 from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
-from strategies.learning.network import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
+from strategies.learning.network import (
+    EPOCHS,
+    HIDDEN_UNITS,
+    NETWORKS,
+    NULL_CONTEXTS,
+    column_mean_std,
+    network_scores,
+    null_network_over,
+    side_by_side,
+)
 from strategies.learning.training import card_rows, train
 from strategies.registry import StrategyError, build
 from tests.digests import MODEL_V5, kernel_arguments, play_digest
@@ -192,6 +202,52 @@ def test_networks_side_by_side_score_the_mean_of_their_scores(decision_run):
     assert together["hidden"].shape == (7, N_FEATURES)
     mean = (network_scores(models[0], rows, context) + network_scores(models[1], rows, context)) / 2
     assert np.allclose(network_scores(together, rows, context), mean)
+
+
+def test_a_null_network_over_a_model_scores_as_each_model_in_its_own_contexts(decision_run):
+    data = read_decisions([decision_run])
+    rows = card_rows(data["view"], data["legal"], data["values"])[0]
+    context = np.arange(len(rows)) % N_CONTEXTS                     # every context, suit to null
+    rng = np.random.default_rng(3)
+    base, null = [{"weights": rng.normal(size=(N_CONTEXTS, N_FEATURES)), "hidden": rng.normal(size=(units, N_FEATURES)),
+                   "hidden_bias": rng.normal(size=(N_CONTEXTS, units)),
+                   "hidden_out": rng.normal(size=(N_CONTEXTS, units))} for units in (3, 4)]
+    over = null_network_over(base, null)
+    assert over["hidden"].shape == (7, N_FEATURES)
+    nulls = NULL_CONTEXTS[context]
+    assert nulls.any() and not nulls.all()
+    scores = network_scores(over, rows, context)
+    assert np.allclose(scores[nulls], network_scores(null, rows, context)[nulls])
+    assert np.allclose(scores[~nulls], network_scores(base, rows, context)[~nulls])
+
+
+NULL_FOREHAND = ("eval('null_rule', forehand, 'null') >= -1 and jacks(middlehand) <= 1 and jacks(rearhand) <= 1 "
+                 "and aces(middlehand) <= 2 and aces(rearhand) <= 2")
+
+
+def test_training_a_null_network_over_the_shipped_model_keeps_its_suit_and_grand_play(tmp_path):
+    nulls = log_decisions(60, seed=3, out=tmp_path / "nulls", jobs=1, chunk_size=30, where=NULL_FOREHAND,
+                          game="null", profile="club")
+    assert (read_decisions([nulls])["view"][:, VIEW.game] == NULL).all()
+    out = tmp_path / "model.npz"
+    result = CliRunner().invoke(main, ["train", "card-play", str(nulls), "--out", str(out), "--null-over", "v7",
+                                       "--hidden-units", "4", "--networks", "1"])
+    assert result.exit_code == 0, result.output
+    model, training = load_model(out)
+    v7, _ = load_model(model_path("v7"))
+    assert training["null_over"]["file"] == "learned-v7.npz"
+    assert np.array_equal(model["weights"][~NULL_CONTEXTS], v7["weights"][~NULL_CONTEXTS])
+    assert np.array_equal(model["hidden"][:len(v7["hidden"])], v7["hidden"]) and len(model["hidden"]) == 96 + 4
+    assert not model["hidden_out"][NULL_CONTEXTS, :96].any() and not model["hidden_out"][~NULL_CONTEXTS, 96:].any()
+    games = play_deals(load_profile("club", ["card_play=learned", f"card_play.model={out}"]), seed=5, start=0,
+                       count=300, log_tricks=True)
+    shipped = play_deals(load_profile("club", ["card_play=learned", "card_play.model=v7"]), seed=5, start=0,
+                         count=300, log_tricks=True)
+    suits = ~games["passed"] & (games["game"] != NULL)
+    assert suits.sum() > 100 and np.array_equal(games["tricks"][suits], shipped["tricks"][suits])
+    result = CliRunner().invoke(main, ["train", "card-play", str(tmp_path / "nulls"), "--out", str(out),
+                                       "--null-over", str(tmp_path / "missing.npz")])
+    assert result.exit_code != 0 and "no such model file" in result.stderr
 
 
 def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):

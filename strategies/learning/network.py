@@ -174,10 +174,21 @@ def null_network_over(base: dict, null: dict) -> dict:
     """One model that plays ``base`` in the suit and grand contexts and ``null`` (fitted to null decisions
     alone) in the null contexts: the null contexts' linear weights are ``null``'s, and the hidden units of
     both side by side, ``base``'s with no output in the null contexts and ``null``'s with none in the
-    others, so that each game class reads its own units and its scores are its model's."""
+    others, so that each game class reads its own units and its scores are its model's. A ``base`` of fewer
+    features (a file of an earlier version, whose features are the first of FEATURES) gets zero weights for
+    the others, which it never read."""
+    features = np.shape(null["weights"])[1]
+    base = {**base, "weights": _padded_features(base["weights"], features),
+            "hidden": _padded_features(base["hidden"], features)}
     weights = np.where(NULL_CONTEXTS[:, None], null["weights"], base["weights"])
     base_out = np.where(NULL_CONTEXTS[:, None], 0.0, base["hidden_out"])
     null_out = np.where(NULL_CONTEXTS[:, None], null["hidden_out"], 0.0)
     return {"weights": weights, "hidden": np.concatenate([base["hidden"], null["hidden"]]),
             "hidden_bias": np.concatenate([base["hidden_bias"], null["hidden_bias"]], axis=1),
             "hidden_out": np.concatenate([base_out, null_out], axis=1)}
+
+
+def _padded_features(array: np.ndarray, features: int) -> np.ndarray:
+    """``array`` (a row per context or unit, a column per feature) with zero columns up to ``features``."""
+    array = np.asarray(array, dtype=np.float64)
+    return np.pad(array, ((0, 0), (0, features - array.shape[1])))

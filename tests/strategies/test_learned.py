@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
+from sim.rules.cards import parse_card, parse_cards
 from sim.rules.games import NULL
 from sim.rules.tricks import legal_now
 from sim.rules.view import VIEW
@@ -23,7 +24,16 @@ from strategies.cardplay.learned import (
     model_data,
     model_path,
 )
-from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
+from strategies.cardplay.learned_features import (
+    FEATURES,
+    FEATURES_V3,
+    FEATURES_V4,
+    N_CONTEXTS,
+    N_FEATURES,
+    card_features,
+    null_exposed,
+    null_unsafe,
+)
 from strategies.learning.network import (
     EPOCHS,
     HIDDEN_UNITS,
@@ -155,18 +165,22 @@ def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(d
         assert card == cards[int(np.argmax(scores[mine]))]
 
 
-def test_a_model_file_of_version_3_plays_the_best_score_of_its_45_features(decision_run, tmp_path):
-    # version 4 added features after version 3's 45: a file of version 3 still plays, reading those alone
+@pytest.mark.parametrize("version, names", [(3, FEATURES_V3), (4, FEATURES_V4)])
+def test_a_model_file_of_an_earlier_version_plays_the_best_score_of_its_features(decision_run, tmp_path, version,
+                                                                                 names):
+    # versions 4 and 5 added features after version 3's 45 and version 4's 53: such a file still plays, reading
+    # its own alone
     data = read_decisions([decision_run])
     rng = np.random.default_rng(4)
-    old = {"weights": rng.normal(size=(N_CONTEXTS, 45)), "hidden": rng.normal(size=(6, 45)),
+    n = len(names)
+    old = {"weights": rng.normal(size=(N_CONTEXTS, n)), "hidden": rng.normal(size=(6, n)),
            "hidden_bias": rng.normal(size=(N_CONTEXTS, 6)), "hidden_out": rng.normal(size=(N_CONTEXTS, 6))}
-    path = tmp_path / "version-3.npz"
-    np.savez(path, format=np.array(MODEL_FORMAT), version=np.array(3), features=np.array(FEATURES_V3),
+    path = tmp_path / f"version-{version}.npz"
+    np.savez(path, format=np.array(MODEL_FORMAT), version=np.array(version), features=np.array(names),
              training=np.array("{}"), **old)
     params, weights = kernel_arguments(build("card_play", "learned", model=str(path)))
     rows, _, decision, context = card_rows(data["view"], data["legal"], data["values"])
-    scores = network_scores(old, rows[:, :45], context)
+    scores = network_scores(old, rows[:, :n], context)
     for i in range(0, len(data["view"]), 5):
         mine = np.flatnonzero(decision == i)
         cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
@@ -204,6 +218,17 @@ def test_networks_side_by_side_score_the_mean_of_their_scores(decision_run):
     assert np.allclose(network_scores(together, rows, context), mean)
 
 
+def test_a_nulls_features_say_when_a_suit_can_be_underled():
+    def mask(text):
+        return sum(1 << c for c in parse_cards(text))
+
+    assert not null_unsafe(NULL, mask("H7 H9"), mask("H8 H10"))      # each of mine has a card of theirs above
+    assert null_unsafe(NULL, mask("H8"), mask("H7 H9"))               # the 7 led, the 8 must take it
+    assert not null_unsafe(NULL, mask("H7 HA"), mask("H8"))           # they hold one card: the 7 goes under it
+    assert null_exposed(NULL, parse_card("HJ"), mask("H7 HJ"), mask("H8 H9 H10")) == 2   # the ten is below the jack
+    assert null_exposed(NULL, parse_card("H7"), mask("H7 HJ"), mask("H8 H9 H10")) == 0
+
+
 def test_a_null_network_over_a_model_scores_as_each_model_in_its_own_contexts(decision_run):
     data = read_decisions([decision_run])
     rows = card_rows(data["view"], data["legal"], data["values"])[0]
@@ -236,8 +261,11 @@ def test_training_a_null_network_over_the_shipped_model_keeps_its_suit_and_grand
     model, training = load_model(out)
     v7, _ = load_model(model_path("v7"))
     assert training["null_over"]["file"] == "learned-v7.npz"
-    assert np.array_equal(model["weights"][~NULL_CONTEXTS], v7["weights"][~NULL_CONTEXTS])
-    assert np.array_equal(model["hidden"][:len(v7["hidden"])], v7["hidden"]) and len(model["hidden"]) == 96 + 4
+    n = v7["weights"].shape[1]                                        # v7's features, the first of today's
+    assert model["weights"].shape[1] == N_FEATURES > n
+    assert np.array_equal(model["weights"][~NULL_CONTEXTS, :n], v7["weights"][~NULL_CONTEXTS])
+    assert not model["weights"][~NULL_CONTEXTS, n:].any() and not model["hidden"][:96, n:].any()
+    assert np.array_equal(model["hidden"][:96, :n], v7["hidden"]) and len(model["hidden"]) == 96 + 4
     assert not model["hidden_out"][NULL_CONTEXTS, :96].any() and not model["hidden_out"][~NULL_CONTEXTS, 96:].any()
     games = play_deals(load_profile("club", ["card_play=learned", f"card_play.model={out}"]), seed=5, start=0,
                        count=300, log_tricks=True)

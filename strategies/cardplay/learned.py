@@ -298,7 +298,7 @@ _loaded: dict[str, np.ndarray] = {}
 #: Its parameters.
 LEARNED_PARAMETERS = (
     Parameter("model", "text", "", "a model file written by `skatsim train card-play`, or a shipped model by its "
-              "name (v7) (empty: the newest shipped)"),
+              "name (v7, v8) (empty: v7, the default)"),
 )
 
 
@@ -314,8 +314,8 @@ def learned_policy(model) -> CardPolicy:
 
 
 def model_path(model: str) -> Path:
-    """The file of ``model``: a shipped model by its name (``v7``: ``models/learned-v7.npz``), the newest
-    shipped one for an empty name, else a path."""
+    """The file of ``model``: a shipped model by its name (``v7``: ``models/learned-v7.npz``), the default
+    (SHIPPED_MODEL, v7) for an empty name, else a path."""
     shipped = SHIPPED_MODEL.parent / f"learned-{model}.npz"
     if not model:
         return SHIPPED_MODEL

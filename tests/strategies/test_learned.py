@@ -150,6 +150,22 @@ def test_the_shipped_model_plays_as_recorded():
     assert play_digest(load_profile("club", ["card_play=learned"]), 2000) == STRONG_V7
 
 
+#: The same of v8 (v7 with a null network of its own, features of version 5), shipped beside v7.
+STRONG_V8 = "b6478f50a5a6734aab0a726026410b45927bd3488e12d208c93cdc1b1ef3475f"
+
+
+def test_v8_plays_as_recorded_and_as_v7_outside_null():
+    profile = load_profile("club", ["card_play=learned", "card_play.model=v8"])
+    assert play_digest(profile, 2000) == STRONG_V8
+    games = play_deals(profile, seed=31, start=0, count=2000, log_tricks=True)
+    v7 = play_deals(load_profile("club", ["card_play=learned", "card_play.model=v7"]), seed=31, start=0, count=2000,
+                    log_tricks=True)
+    others = ~games["passed"] & (games["game"] != NULL)
+    assert np.array_equal(games["tricks"][others], v7["tricks"][others])
+    nulls = ~games["passed"] & (games["game"] == NULL)
+    assert nulls.sum() > 30 and not np.array_equal(games["tricks"][nulls], v7["tricks"][nulls])
+
+
 def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(decision_run):
     data = read_decisions([decision_run])
     rng = np.random.default_rng(1)

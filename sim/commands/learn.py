@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from sim.rules.games import GAME_NAMES
 from sim.runs import RunError
 
 from .options import dealing_options, plugins_option, run_options, with_plugins
@@ -70,16 +71,23 @@ def _objective_weight(objective: str) -> float:
 @run_options(deals=10_000, chunk_size=1000, out="Run folder [default: results/decisions-PROFILE-seedSEED-DEALS].",
              profile="A named profile or a .toml file: who bids, declares and plays the deals.",
              settings="Change the profile.", jobs="Processes [default: all cores].")
-@click.option("--teacher", type=click.Choice(["open_hand", "rollout"]), default="open_hand", show_default=True,
+@click.option("--teacher", type=click.Choice(["open_hand", "rollout", "pimc"]), default="open_hand", show_default=True,
               help="open_hand: each card's value on the real deal, every hand open; rollout: the end of the real "
-                   "deal when every seat then plays the profile's own card player.")
+                   "deal when every seat then plays the profile's own card player; pimc: the pimc player's mean "
+                   "over worlds drawn from the seat's view.")
+@click.option("--teacher-model", default="", help="With --teacher pimc: the model its worlds are played out with, "
+              "a file or a shipped model's name [default: the shipped model].")
+@click.option("--game", type=click.Choice(GAME_NAMES), default=None,
+              help="Log only the games declared as this type (the other deals are dealt, bid and declared alike, "
+                   "and not played) [default: every game].")
 @dealing_options
 @plugins_option
-def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher, fix, where, plugins):
+def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher, teacher_model, game, fix, where, plugins):
     """Play DEALS deals with a profile and write one Parquet row per card decision with a choice: the
     seat's view, the legal cards and the teacher's value of each legal card (in game terms: 0 the declared
     game lost, 1 won). Running the same command again resumes it. Some tens of deals a second on one core
-    (about a thousand with --teacher rollout and the learned player; docs/speed.md)."""
+    (about a thousand with --teacher rollout and the learned player, about ten with --teacher pimc;
+    docs/speed.md). With --game only the games declared as that type are played and logged."""
     from sim.runs.decisions import log_decisions
     from strategies.profiles import ProfileError
     from strategies.registry import StrategyError
@@ -88,7 +96,7 @@ def decisions(deals, seed, profile, settings, out, jobs, chunk_size, teacher, fi
         folder = log_decisions(deals, seed=seed, profile=profile, settings=with_plugins(plugins, settings), out=out,
                                jobs=jobs,
                                chunk_size=chunk_size, progress=update, notice=tell, teacher=teacher, fix=fix,
-                               where=where)
+                               where=where, teacher_model=teacher_model, game=game)
     click.echo(str(folder))
 
 
@@ -108,20 +116,36 @@ def train_group() -> None:
 @click.option("--networks", type=click.IntRange(min=1), default=None,
               help="Networks fitted from different starts (seeds SEED, SEED + 1, ...) that play as one, "
                    "their scores averaged [default: strategies.learning.network.NETWORKS].")
-def train_card_play(runs, out, seed, hidden_units, networks):
+@click.option("--null-over", default=None,
+              help="Fit the null games' decisions alone, into weights and hidden units of their own, and write "
+                   "them over this model (a file or a shipped model's name), which keeps its own for suit and "
+                   "grand.")
+def train_card_play(runs, out, seed, hidden_units, networks, null_over):
     """Fit the learned card player to RUNS (made by `skatsim decisions`) and write the model to OUT.
     Prints, on held-out deals, how often its card keeps the teacher's best value and the value it gives
     away per decision, beside the heuristic player's. Each pass of the fit is told on stderr. Play it
     with --set card_play.model=OUT."""
+    from sim.rules.games import NULL
+    from sim.rules.view import VIEW
     from sim.runs.decisions import read_decisions
-    from strategies.cardplay.learned import save_model
-    from strategies.learning.network import HIDDEN_UNITS, NETWORKS
+    from strategies.cardplay.learned import load_model, model_path, save_model
+    from strategies.learning.network import HIDDEN_UNITS, NETWORKS, null_network_over
     from strategies.learning.training import TrainingError, train
+    from strategies.registry import StrategyError
 
     try:
         data = read_decisions(runs)
     except RunError as error:
         fail(str(error))
+    if null_over is not None:
+        try:
+            base, base_record = load_model(model_path(null_over))
+        except StrategyError as error:
+            fail(str(error))
+        nulls = data["view"][:, VIEW.game] == NULL
+        if not nulls.any():
+            fail("--null-over fits null games' decisions, and the runs hold none")
+        data = {name: column[nulls] for name, column in data.items()}
     update, close = _training_progress()
     try:
         model, report = train(data["deal_id"], data["view"], data["legal"], data["values"], seed=seed,
@@ -135,6 +159,9 @@ def train_card_play(runs, out, seed, hidden_units, networks):
         fail(f"{error}; no model written to {out}")
     close()
     report["runs"] = [run_summary(r) for r in runs]
+    if null_over is not None:
+        model = null_network_over(base, model)
+        report["null_over"] = {"model": null_over, "file": model_path(null_over).name, "training": base_record}
     try:
         save_model(out, model, report)
     except OSError as error:

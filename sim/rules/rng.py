@@ -20,6 +20,8 @@ STREAM_DEAL = 0
 STREAM_PLAY = 1
 #: The further candidate deals of a conditional run's deal (the first is the deal's own stream).
 STREAM_REDEAL = 2
+#: The worlds a teacher of card decisions draws (strategies.learning.teacher), apart from the play's.
+STREAM_TEACHER = 3
 
 
 @njit(cache=True, inline="always")

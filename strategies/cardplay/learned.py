@@ -12,7 +12,8 @@ the lowest card id). :mod:`strategies.learning.training` fits the model to a tea
 default.
 
 A model file is a NumPy ``.npz`` of plain arrays: ``format`` (:data:`MODEL_FORMAT`),
-``version`` (:data:`MODEL_VERSION`; a file of version 3 still plays, on the first 45 features),
+``version`` (:data:`MODEL_VERSION`; a file of version 3 still plays, on the first 45 features, and of
+version 4 on the first 53),
 ``features`` (the names of FEATURES, in order), ``weights`` (N_CONTEXTS x N_FEATURES), ``hidden``
 (H x N_FEATURES), ``hidden_bias`` and
 ``hidden_out`` (N_CONTEXTS x H; H may be 0) and ``training`` (a JSON text saying how it was
@@ -46,6 +47,7 @@ from .learned_features import (
     DECISION_FEATURES,
     FEATURES,
     FEATURES_V3,
+    FEATURES_V4,
     N_CONTEXTS,
     N_FEATURES,
     card_features_given,
@@ -68,9 +70,10 @@ from .vectors import (
 MODEL_FORMAT = "skatsim card-play model"
 #: The version of the model files training writes; VERSION_FEATURES are the versions this player reads
 #: (a file of another version must be trained again).
-MODEL_VERSION = 4
-#: The features of each version this player reads (a model of version 3 reads the first 45).
-VERSION_FEATURES = {3: FEATURES_V3, 4: FEATURES}
+MODEL_VERSION = 5
+#: The features of each version this player reads (a model of version 3 reads the first 45, of version 4
+#: the first 53: the features of a null came with version 5).
+VERSION_FEATURES = {3: FEATURES_V3, 4: FEATURES_V4, 5: FEATURES}
 #: The model shipped with skatsim, the player's default.
 SHIPPED_MODEL = Path(__file__).resolve().parent / "models" / "learned-v7.npz"
 
@@ -80,8 +83,9 @@ MODEL_ARRAYS = ("weights", "hidden", "hidden_bias", "hidden_out")
 #: The kernel's model (:func:`model_data`, float32): a head of HEAD numbers (the features F, F padded to
 #: a multiple of LANES, the units padded to a multiple of CHUNK), then the linear weights (a row of
 #: padded features per context), the hidden weights (a row of padded units per padded feature), the
-#: hidden biases and output weights (a row of padded units per context), and which features a card
-#: adds to its unit sums itself (1, or 0 for the bias and the features of the whole decision).
+#: hidden biases and output weights (a row of padded units per context), which features a card
+#: adds to its unit sums itself (1, or 0 for the bias and the features of the whole decision), and per
+#: context the first unit and the count of units its scores read (:func:`used_units`).
 HEAD = 4
 #: Room for a decision's feature rows: the most legal cards, and the features padded for the vectors.
 MOST_CARDS = 10
@@ -159,6 +163,8 @@ def card_scores(rows, count, ctx, model, scores):
     bias = hidden + width * units + ctx * units
     out = hidden + width * units + N_CONTEXTS * units + ctx * units
     keep = hidden + width * units + 2 * N_CONTEXTS * units
+    # the units the context's output reads: a null network of its own is not summed in a suit game
+    first, used = np.int64(model[keep + width + 2 * ctx]), np.int64(model[keep + width + 2 * ctx + 1])
     value = stack_numbers(FEATURE_ROOM)
     index = stack_indices(FEATURE_ROOM)
     start = stack_numbers(MOST_UNITS)
@@ -167,11 +173,11 @@ def card_scores(rows, count, ctx, model, scores):
     for f in range(DECISION_FEATURES[0], min(DECISION_FEATURES[1], features)):
         index[shared], value[shared] = f, rows[0, f]
         shared += 1
-    unit_sums(model, hidden, units, bias, index, value, shared, start)
+    unit_sums(model, hidden + first, units, used, bias + first, index, value, shared, start)
     for k in range(count):
         n = nonzero_features(rows, k * ROW_WIDTH, model, keep, width, index, value)
         scores[k] = (dot(rows, k * ROW_WIDTH, model, linear, width)
-                     + hidden_score(model, hidden, out, units, index, value, n, start))
+                     + hidden_score(model, hidden + first, out + first, units, used, index, value, n, start))
 
 
 def linear_model(weights: np.ndarray) -> dict:
@@ -197,8 +203,9 @@ def _check_shapes(model: dict, features: int = N_FEATURES) -> int:
 def model_data(model: dict) -> np.ndarray:
     """The model as the kernel reads it (float32, laid out as HEAD says): the linear weights, the hidden
     weights by feature then unit (a feature adds to every unit in a row), the hidden biases and output
-    weights, each row padded with zeros to a whole number of vectors (a padded unit adds nothing), and
-    the features a card adds itself. A model of version 3 reads the first 45 of FEATURES."""
+    weights, each row padded with zeros to a whole number of vectors (a padded unit adds nothing), the
+    features a card adds itself, and the units each context reads (:func:`used_units`). A model of version
+    3 reads the first 45 of FEATURES, of version 4 the first 53."""
     features = np.shape(model["weights"])[-1]
     if features not in (len(f) for f in VERSION_FEATURES.values()):
         known = " or ".join(str(len(f)) for f in VERSION_FEATURES.values())
@@ -221,7 +228,22 @@ def model_data(model: dict) -> np.ndarray:
     return np.concatenate([head, padded_array(model["weights"], N_CONTEXTS, width),
                            padded_array(np.asarray(model["hidden"]).T, width, padded),
                            padded_array(model["hidden_bias"], N_CONTEXTS, padded),
-                           padded_array(model["hidden_out"], N_CONTEXTS, padded), keep])
+                           padded_array(model["hidden_out"], N_CONTEXTS, padded), keep,
+                           used_units(model["hidden_out"]).astype(np.float32).ravel()])
+
+
+def used_units(hidden_out) -> np.ndarray:
+    """Per context (a row each), the first unit and the count of units whose output weight in that context
+    is not zero, widened to whole CHUNKs: the units a context's scores read (0, 0 for a context that reads
+    none). A unit of zero output adds nothing to a score, so leaving it out changes no score."""
+    hidden_out = np.asarray(hidden_out)
+    out = np.zeros((N_CONTEXTS, 2), dtype=np.int64)
+    for c in range(N_CONTEXTS):
+        read = np.flatnonzero(hidden_out[c] != 0)
+        if len(read):
+            first = read[0] // CHUNK * CHUNK
+            out[c] = first, -(-(read[-1] + 1) // CHUNK) * CHUNK - first
+    return out
 
 
 def save_model(path, model: dict, training: dict) -> Path:
@@ -276,7 +298,7 @@ _loaded: dict[str, np.ndarray] = {}
 #: Its parameters.
 LEARNED_PARAMETERS = (
     Parameter("model", "text", "", "a model file written by `skatsim train card-play`, or a shipped model by its "
-              "name (v4, v6, v7) (empty: the newest shipped)"),
+              "name (v4, v6, v7, v8) (empty: v7, the default)"),
 )
 
 
@@ -292,14 +314,14 @@ def learned_policy(model) -> CardPolicy:
 
 
 def shipped_models() -> list[str]:
-    """The names of the models shipped in ``models/`` (``v4``, ``v6``, ``v7``), oldest first."""
+    """The names of the models shipped in ``models/`` (``v4``, ``v6``, ``v7``, ``v8``), oldest first."""
     names = [path.stem.removeprefix("learned-") for path in SHIPPED_MODEL.parent.glob("learned-*.npz")]
     return sorted(names, key=lambda name: (len(name), name))
 
 
 def model_path(model: str) -> Path:
-    """The file of ``model``: a shipped model by its name (``v7``: ``models/learned-v7.npz``), the newest
-    shipped one for an empty name, else a path. A bare name (no folder, no ``.npz``) that is neither a
+    """The file of ``model``: a shipped model by its name (``v7``: ``models/learned-v7.npz``), the default
+    (SHIPPED_MODEL, v7) for an empty name, else a path. A bare name (no folder, no ``.npz``) that is neither a
     shipped model nor a file is refused in one line that lists the shipped names."""
     shipped = SHIPPED_MODEL.parent / f"learned-{model}.npz"
     if not model:

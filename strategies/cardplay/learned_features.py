@@ -13,7 +13,9 @@ done, the points each side has taken), and whether it is the card the heuristic 
 choose (:mod:`strategies.cardplay.heuristic`), so that the weights learn where to leave those
 rules. Every number comes from the view (see
 :mod:`strategies.cardplay.heuristic_facts` for "out" and "may hold"), so the hidden cards
-never decide.
+never decide. A null's card also gets what a null turns on (zero in the other games): whether the
+suit can be underled until the holder must take a trick, and for a defender the declarer's and the
+partner's cards below and above it.
 """
 
 from __future__ import annotations
@@ -42,10 +44,14 @@ FEATURES = (
     "partner_may_trump", "height_x_declarer_next",
     "side_points", "opponent_points", "own_trumps", "trumps_out", "own_masters",
     "trick_points_x_wins_surely", "reaches_game_surely", "may_give_game",
+    "null_exposed", "null_suit_unsafe", "null_unsafe_without", "null_declarer_below", "null_declarer_above",
+    "null_partner_below", "null_declarer_catchable",
 )
 #: The features of the model files of version 3, the first of FEATURES (such a file still plays).
 FEATURES_V3 = FEATURES[:45]
 N_FEATURES_V3 = len(FEATURES_V3)
+#: The features of the model files of version 4 (v7's), the first 53 of FEATURES (such a file still plays).
+FEATURES_V4 = FEATURES[:53]
 #: Features of version 4 whose number is the same for every card of a decision (the game's state): the
 #: player adds their share of the scores once a decision. They follow FEATURES_V3 directly.
 DECISION_FEATURES = (45, 50)
@@ -102,6 +108,27 @@ def _led_before(view, suit_cards):
     for s in range(3):
         played |= view[VIEW.won + s]
     return (played & suit_cards) != 0
+
+
+@njit(cache=True)
+def null_exposed(game, card, mine, others):
+    """In a null, how many more of ``others`` (cards of the card's suit that other hands may hold) than of
+    ``mine`` (its holder's in that suit) lie below ``card``: above 0, the others can lead under it until
+    it must take a trick."""
+    return popcount(others & BELOW[game, card]) - popcount(mine & BELOW[game, card])
+
+
+@njit(cache=True)
+def null_unsafe(game, mine, others):
+    """Whether a null holding ``mine`` of one suit can be caught by ``others``: one of its cards has more of
+    theirs than of its own below it (pairing both from the lowest, one of mine is above its partner)."""
+    cards = mine
+    while cards:
+        c = lowest_card(cards)
+        cards &= cards - 1
+        if null_exposed(game, c, mine, others) > 0:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -236,5 +263,35 @@ def card_features_given(view, legal, rule_card, rows):
         trick_total = in_trick_points + CARD_POINTS[c]
         row[51] = 1.0 if game != NULL and surely and side_taken + trick_total >= side_goal else 0.0
         row[52] = 1.0 if game != NULL and not surely and opponents_taken + trick_total >= opponent_goal else 0.0
+        if game == NULL:
+            _null_features(view, c, suit, own, out, holds, row)
+        else:
+            for f in range(53, N_FEATURES):
+                row[f] = 0.0
         k += 1
     return k
+
+
+@njit(cache=True, inline="always")
+def _null_features(view, c, suit, own, out, holds, row):
+    """The features of a null's card ``c`` (of ``suit``): for the seat's own holding of the suit, how far
+    the card can be underled (its excess of cards out below it over its own below it), whether the holding
+    can be caught, and whether it can after the card leaves it; for a defender, the declarer's cards that
+    may lie below and above it, the partner's below it, and (declarer ouvert) whether the declarer's
+    open holding of the suit can be caught by the defenders' cards."""
+    game, seat, d = view[VIEW.game], view[VIEW.seat], view[VIEW.declarer]
+    mine, others = own & suit, out & suit
+    row[53] = max(0, null_exposed(game, c, mine, others)) / 4.0
+    row[54] = 1.0 if null_unsafe(game, mine, others) else 0.0
+    row[55] = 1.0 if null_unsafe(game, mine & ~(np.int64(1) << c), others) else 0.0
+    if seat == d:
+        row[56], row[57], row[58], row[59] = 0.0, 0.0, 0.0, 0.0
+        return
+    declarers = holds[d] & suit
+    row[56] = popcount(declarers & BELOW[game, c]) / 4.0
+    row[57] = popcount(declarers & ABOVE[game, c]) / 4.0
+    row[58] = popcount(holds[3 - seat - d] & suit & BELOW[game, c]) / 4.0
+    caught = False
+    if view[VIEW.ouvert]:
+        caught = null_unsafe(game, declarers, (own | (out & ~view[VIEW.ouvert_cards])) & suit)
+    row[59] = 1.0 if caught else 0.0

@@ -100,16 +100,17 @@ def _add_features(builder, sums, weights, row_of, offset, chunk, features):
 
 
 @intrinsic
-def hidden_score(typingctx, model, hidden, out, units, index, value, count, start):
-    """sum over the units h < ``units`` (a multiple of CHUNK) of max(0, ``start[h]`` + sum over i <
+def hidden_score(typingctx, model, hidden, out, units, used, index, value, count, start):
+    """sum over the units h < ``used`` (a multiple of CHUNK) of max(0, ``start[h]`` + sum over i <
     ``count`` of ``value[i] * model[hidden + index[i] * units + h]``) * ``model[out + h]``: a card's
     share of the network's score from its non-zero features (``index``, ``value``), its unit sums
-    begun at ``start``."""
-    sig = types.float32(model, hidden, out, units, index, value, count, start)
+    begun at ``start``; ``units`` is the length of a feature's row of hidden weights, of which the
+    ``used`` from ``hidden`` on count."""
+    sig = types.float32(model, hidden, out, units, used, index, value, count, start)
 
     def codegen(context, builder, signature, args):
-        model_p, index_p, value_p, start_p = (_data(context, builder, signature, args, p) for p in (0, 4, 5, 7))
-        hidden_at, out_at, units_n, count_n = args[1], args[2], args[3], args[6]
+        model_p, index_p, value_p, start_p = (_data(context, builder, signature, args, p) for p in (0, 5, 6, 8))
+        hidden_at, out_at, units_n, used_n, count_n = args[1], args[2], args[3], args[4], args[7]
         zero = ir.Constant(_VECTOR, [0.0] * LANES)
         slots = [cgutils.alloca_once(builder, _VECTOR) for _ in range(BIG_VECTORS)]
         total = cgutils.alloca_once_value(builder, zero)
@@ -126,21 +127,22 @@ def hidden_score(typingctx, model, hidden, out, units, index, value, count, star
                 weight = _load(builder, model_p, builder.add(builder.add(out_at, chunk), ir.Constant(_I64, j * LANES)))
                 builder.store(builder.fadd(builder.load(total), builder.fmul(rectified, weight)), total)
 
-        _for_chunks(builder, units_n, chunk_score)
+        _for_chunks(builder, used_n, chunk_score)
         return _lanes_sum(builder, builder.load(total))
 
     return sig, codegen
 
 
 @intrinsic
-def unit_sums(typingctx, model, hidden, units, first, index, value, count, out):
+def unit_sums(typingctx, model, hidden, units, used, first, index, value, count, out):
     """``out[h] = model[first + h]`` + sum over i < ``count`` of ``value[i] * model[hidden + index[i] * units
-    + h]`` for every unit h < ``units`` (a multiple of CHUNK), the features added in their order."""
-    sig = types.void(model, hidden, units, first, index, value, count, out)
+    + h]`` for every unit h < ``used`` (a multiple of CHUNK), the features added in their order; ``units``
+    is the length of a feature's row of hidden weights."""
+    sig = types.void(model, hidden, units, used, first, index, value, count, out)
 
     def codegen(context, builder, signature, args):
-        model_p, index_p, value_p, out_p = (_data(context, builder, signature, args, p) for p in (0, 4, 5, 7))
-        hidden_at, units_n, first_at, count_n = args[1], args[2], args[3], args[6]
+        model_p, index_p, value_p, out_p = (_data(context, builder, signature, args, p) for p in (0, 5, 6, 8))
+        hidden_at, units_n, used_n, first_at, count_n = args[1], args[2], args[3], args[4], args[7]
         slots = [cgutils.alloca_once(builder, _VECTOR) for _ in range(BIG_VECTORS)]
         features = _feature_list(builder, index_p, value_p, count_n)
 
@@ -153,7 +155,7 @@ def unit_sums(typingctx, model, hidden, units, first, index, value, count, out):
             for j, slot in enumerate(sums):
                 _store(builder, builder.load(slot), out_p, builder.add(chunk, ir.Constant(_I64, j * LANES)))
 
-        _for_chunks(builder, units_n, chunk_sums)
+        _for_chunks(builder, used_n, chunk_sums)
         return context.get_dummy_value()
 
     return sig, codegen

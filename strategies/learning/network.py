@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..cardplay.learned import linear_model
-from ..cardplay.learned_features import N_CONTEXTS
+from ..cardplay.learned_features import CONTEXTS, N_CONTEXTS
 
 #: Hidden units (of each network), networks, epochs, step size and rows per minibatch of the fit.
 HIDDEN_UNITS = 32
@@ -164,3 +164,31 @@ def side_by_side(models: list[dict]) -> dict:
             "hidden": np.concatenate([m["hidden"] for m in models]),
             "hidden_bias": np.concatenate([m["hidden_bias"] for m in models], axis=1),
             "hidden_out": np.concatenate([m["hidden_out"] for m in models], axis=1) / k}
+
+
+#: The contexts of null games (a null network of its own replaces a model's in these).
+NULL_CONTEXTS = np.array([c.startswith("null") for c in CONTEXTS])
+
+
+def null_network_over(base: dict, null: dict) -> dict:
+    """One model that plays ``base`` in the suit and grand contexts and ``null`` (fitted to null decisions
+    alone) in the null contexts: the null contexts' linear weights are ``null``'s, and the hidden units of
+    both side by side, ``base``'s with no output in the null contexts and ``null``'s with none in the
+    others, so that each game class reads its own units and its scores are its model's. A ``base`` of fewer
+    features (a file of an earlier version, whose features are the first of FEATURES) gets zero weights for
+    the others, which it never read."""
+    features = np.shape(null["weights"])[1]
+    base = {**base, "weights": _padded_features(base["weights"], features),
+            "hidden": _padded_features(base["hidden"], features)}
+    weights = np.where(NULL_CONTEXTS[:, None], null["weights"], base["weights"])
+    base_out = np.where(NULL_CONTEXTS[:, None], 0.0, base["hidden_out"])
+    null_out = np.where(NULL_CONTEXTS[:, None], null["hidden_out"], 0.0)
+    return {"weights": weights, "hidden": np.concatenate([base["hidden"], null["hidden"]]),
+            "hidden_bias": np.concatenate([base["hidden_bias"], null["hidden_bias"]], axis=1),
+            "hidden_out": np.concatenate([base_out, null_out], axis=1)}
+
+
+def _padded_features(array: np.ndarray, features: int) -> np.ndarray:
+    """``array`` (a row per context or unit, a column per feature) with zero columns up to ``features``."""
+    array = np.asarray(array, dtype=np.float64)
+    return np.pad(array, ((0, 0), (0, features - array.shape[1])))

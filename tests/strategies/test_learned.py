@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.commands.cli import main
+from sim.rules.cards import parse_card, parse_cards
 from sim.rules.games import NULL
 from sim.rules.tricks import legal_now
 from sim.rules.view import VIEW
@@ -24,8 +25,26 @@ from strategies.cardplay.learned import (
     model_path,
     shipped_models,
 )
-from strategies.cardplay.learned_features import FEATURES, FEATURES_V3, N_CONTEXTS, N_FEATURES, card_features
-from strategies.learning.network import EPOCHS, HIDDEN_UNITS, NETWORKS, column_mean_std, network_scores, side_by_side
+from strategies.cardplay.learned_features import (
+    FEATURES,
+    FEATURES_V3,
+    FEATURES_V4,
+    N_CONTEXTS,
+    N_FEATURES,
+    card_features,
+    null_exposed,
+    null_unsafe,
+)
+from strategies.learning.network import (
+    EPOCHS,
+    HIDDEN_UNITS,
+    NETWORKS,
+    NULL_CONTEXTS,
+    column_mean_std,
+    network_scores,
+    null_network_over,
+    side_by_side,
+)
 from strategies.learning.training import card_rows, train
 from strategies.registry import StrategyError, build
 from tests.digests import MODEL_V5, kernel_arguments, play_digest
@@ -132,6 +151,22 @@ def test_the_shipped_model_plays_as_recorded():
     assert play_digest(load_profile("club", ["card_play=learned"]), 2000) == STRONG_V7
 
 
+#: The same of v8 (v7 with a null network of its own, features of version 5), shipped beside v7.
+STRONG_V8 = "b6478f50a5a6734aab0a726026410b45927bd3488e12d208c93cdc1b1ef3475f"
+
+
+def test_v8_plays_as_recorded_and_as_v7_outside_null():
+    profile = load_profile("club", ["card_play=learned", "card_play.model=v8"])
+    assert play_digest(profile, 2000) == STRONG_V8
+    games = play_deals(profile, seed=31, start=0, count=2000, log_tricks=True)
+    v7 = play_deals(load_profile("club", ["card_play=learned", "card_play.model=v7"]), seed=31, start=0, count=2000,
+                    log_tricks=True)
+    others = ~games["passed"] & (games["game"] != NULL)
+    assert np.array_equal(games["tricks"][others], v7["tricks"][others])
+    nulls = ~games["passed"] & (games["game"] == NULL)
+    assert nulls.sum() > 30 and not np.array_equal(games["tricks"][nulls], v7["tricks"][nulls])
+
+
 def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(decision_run):
     data = read_decisions([decision_run])
     rng = np.random.default_rng(1)
@@ -147,18 +182,22 @@ def test_the_kernel_plays_the_best_score_of_the_linear_weights_and_the_network(d
         assert card == cards[int(np.argmax(scores[mine]))]
 
 
-def test_a_model_file_of_version_3_plays_the_best_score_of_its_45_features(decision_run, tmp_path):
-    # version 4 added features after version 3's 45: a file of version 3 still plays, reading those alone
+@pytest.mark.parametrize("version, names", [(3, FEATURES_V3), (4, FEATURES_V4)])
+def test_a_model_file_of_an_earlier_version_plays_the_best_score_of_its_features(decision_run, tmp_path, version,
+                                                                                 names):
+    # versions 4 and 5 added features after version 3's 45 and version 4's 53: such a file still plays, reading
+    # its own alone
     data = read_decisions([decision_run])
     rng = np.random.default_rng(4)
-    old = {"weights": rng.normal(size=(N_CONTEXTS, 45)), "hidden": rng.normal(size=(6, 45)),
+    n = len(names)
+    old = {"weights": rng.normal(size=(N_CONTEXTS, n)), "hidden": rng.normal(size=(6, n)),
            "hidden_bias": rng.normal(size=(N_CONTEXTS, 6)), "hidden_out": rng.normal(size=(N_CONTEXTS, 6))}
-    path = tmp_path / "version-3.npz"
-    np.savez(path, format=np.array(MODEL_FORMAT), version=np.array(3), features=np.array(FEATURES_V3),
+    path = tmp_path / f"version-{version}.npz"
+    np.savez(path, format=np.array(MODEL_FORMAT), version=np.array(version), features=np.array(names),
              training=np.array("{}"), **old)
     params, weights = kernel_arguments(build("card_play", "learned", model=str(path)))
     rows, _, decision, context = card_rows(data["view"], data["legal"], data["values"])
-    scores = network_scores(old, rows[:, :45], context)
+    scores = network_scores(old, rows[:, :n], context)
     for i in range(0, len(data["view"]), 5):
         mine = np.flatnonzero(decision == i)
         cards = [c for c in range(32) if int(data["legal"][i]) >> c & 1]
@@ -196,6 +235,66 @@ def test_networks_side_by_side_score_the_mean_of_their_scores(decision_run):
     assert np.allclose(network_scores(together, rows, context), mean)
 
 
+def test_a_nulls_features_say_when_a_suit_can_be_underled():
+    def mask(text):
+        return sum(1 << c for c in parse_cards(text))
+
+    assert not null_unsafe(NULL, mask("H7 H9"), mask("H8 H10"))      # each of mine has a card of theirs above
+    assert null_unsafe(NULL, mask("H8"), mask("H7 H9"))               # the 7 led, the 8 must take it
+    assert not null_unsafe(NULL, mask("H7 HA"), mask("H8"))           # they hold one card: the 7 goes under it
+    assert null_exposed(NULL, parse_card("HJ"), mask("H7 HJ"), mask("H8 H9 H10")) == 2   # the ten is below the jack
+    assert null_exposed(NULL, parse_card("H7"), mask("H7 HJ"), mask("H8 H9 H10")) == 0
+
+
+def test_a_null_network_over_a_model_scores_as_each_model_in_its_own_contexts(decision_run):
+    data = read_decisions([decision_run])
+    rows = card_rows(data["view"], data["legal"], data["values"])[0]
+    context = np.arange(len(rows)) % N_CONTEXTS                     # every context, suit to null
+    rng = np.random.default_rng(3)
+    base, null = [{"weights": rng.normal(size=(N_CONTEXTS, N_FEATURES)), "hidden": rng.normal(size=(units, N_FEATURES)),
+                   "hidden_bias": rng.normal(size=(N_CONTEXTS, units)),
+                   "hidden_out": rng.normal(size=(N_CONTEXTS, units))} for units in (3, 4)]
+    over = null_network_over(base, null)
+    assert over["hidden"].shape == (7, N_FEATURES)
+    nulls = NULL_CONTEXTS[context]
+    assert nulls.any() and not nulls.all()
+    scores = network_scores(over, rows, context)
+    assert np.allclose(scores[nulls], network_scores(null, rows, context)[nulls])
+    assert np.allclose(scores[~nulls], network_scores(base, rows, context)[~nulls])
+
+
+NULL_FOREHAND = ("eval('null_rule', forehand, 'null') >= -1 and jacks(middlehand) <= 1 and jacks(rearhand) <= 1 "
+                 "and aces(middlehand) <= 2 and aces(rearhand) <= 2")
+
+
+def test_training_a_null_network_over_the_shipped_model_keeps_its_suit_and_grand_play(tmp_path):
+    nulls = log_decisions(60, seed=3, out=tmp_path / "nulls", jobs=1, chunk_size=30, where=NULL_FOREHAND,
+                          game="null", profile="club")
+    assert (read_decisions([nulls])["view"][:, VIEW.game] == NULL).all()
+    out = tmp_path / "model.npz"
+    result = CliRunner().invoke(main, ["train", "card-play", str(nulls), "--out", str(out), "--null-over", "v7",
+                                       "--hidden-units", "4", "--networks", "1"])
+    assert result.exit_code == 0, result.output
+    model, training = load_model(out)
+    v7, _ = load_model(model_path("v7"))
+    assert training["null_over"]["file"] == "learned-v7.npz"
+    n = v7["weights"].shape[1]                                        # v7's features, the first of today's
+    assert model["weights"].shape[1] == N_FEATURES > n
+    assert np.array_equal(model["weights"][~NULL_CONTEXTS, :n], v7["weights"][~NULL_CONTEXTS])
+    assert not model["weights"][~NULL_CONTEXTS, n:].any() and not model["hidden"][:96, n:].any()
+    assert np.array_equal(model["hidden"][:96, :n], v7["hidden"]) and len(model["hidden"]) == 96 + 4
+    assert not model["hidden_out"][NULL_CONTEXTS, :96].any() and not model["hidden_out"][~NULL_CONTEXTS, 96:].any()
+    games = play_deals(load_profile("club", ["card_play=learned", f"card_play.model={out}"]), seed=5, start=0,
+                       count=300, log_tricks=True)
+    shipped = play_deals(load_profile("club", ["card_play=learned", "card_play.model=v7"]), seed=5, start=0,
+                         count=300, log_tricks=True)
+    suits = ~games["passed"] & (games["game"] != NULL)
+    assert suits.sum() > 100 and np.array_equal(games["tricks"][suits], shipped["tricks"][suits])
+    result = CliRunner().invoke(main, ["train", "card-play", str(tmp_path / "nulls"), "--out", str(out),
+                                       "--null-over", str(tmp_path / "missing.npz")])
+    assert result.exit_code != 0 and "no such model file" in result.stderr
+
+
 def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
     damaged = tmp_path / "damaged.npz"
     damaged.write_bytes(SHIPPED_MODEL.read_bytes()[:300])
@@ -223,7 +322,7 @@ def test_a_damaged_or_foreign_model_file_is_one_clear_line(tmp_path):
 def test_the_shipped_models_load_by_name_and_an_unknown_name_lists_them(tmp_path, monkeypatch):
     """`model=v4` and `model=v6`, the players the shipped model's runs were played by, load by name as
     `model=v7` does; a bare name that is neither a shipped model nor a file is one line naming the shipped."""
-    assert shipped_models() == ["v4", "v6", "v7"]
+    assert shipped_models() == ["v4", "v6", "v7", "v8"]
     for name in ("v4", "v6", "v7"):
         assert model_path(name) == SHIPPED_MODEL.parent / f"learned-{name}.npz"
         assert np.array_equal(build("card_play", "learned", model=name).data,

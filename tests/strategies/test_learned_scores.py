@@ -18,6 +18,7 @@ from strategies.cardplay.learned import (
     learned_play,
     load_model,
     model_data,
+    used_units,
 )
 from strategies.cardplay.learned_features import (
     DECISION_FEATURES,
@@ -29,6 +30,7 @@ from strategies.cardplay.learned_features import (
 )
 from strategies.cardplay.learned_features import LOOP_TYPES as FEATURE_TYPES
 from strategies.cardplay.vectors import LANES
+from strategies.learning.network import null_network_over
 from tests.hidden_cards import view_of
 
 F32 = np.float32
@@ -71,7 +73,8 @@ def reference_scores(model, rows, count, ctx):
             if row[f] != 0 and f not in shared:
                 sums[:units] = sums[:units] + row[f] * hidden[:, f]
         total = np.zeros(LANES, F32)
-        for v in range(padded // LANES):
+        first, used = used_units(model["hidden_out"])[ctx]      # the units the context reads, a range of vectors
+        for v in range(first // LANES, (first + used) // LANES):
             part = slice(v * LANES, (v + 1) * LANES)
             total = total + np.maximum(sums[part], F32(0)) * out_padded[part]
         scores.append(lanes_sum(lanes) + lanes_sum(total))
@@ -102,10 +105,15 @@ def random_model(units, seed):
             "hidden_bias": rng.normal(size=(N_CONTEXTS, units)), "hidden_out": rng.normal(size=(N_CONTEXTS, units))}
 
 
-@pytest.mark.parametrize("units", [None, 5, 130])
+@pytest.mark.parametrize("units", [None, 5, 130, "null network"])
 def test_every_score_is_the_float32_sum_in_the_fixed_order(units):
-    # the shipped model's 96 units are one chunk of six vectors; 5 units pad to two vectors; 130 to six and four
-    model = load_model(SHIPPED_MODEL)[0] if units is None else random_model(units, units)
+    # the shipped model's 96 units are one chunk of six vectors; 5 units pad to two vectors; 130 to six and four;
+    # a null network of its own (40 units over 70) is read only in the null contexts, the 70 only in the others
+    if units == "null network":
+        model = null_network_over(random_model(70, 7), random_model(40, 8))
+        assert [tuple(u) for u in used_units(model["hidden_out"])] == [(0, 96)] * 12 + [(64, 64)] * 6
+    else:
+        model = load_model(SHIPPED_MODEL)[0] if units is None else random_model(units, units)
     data = model_data(model)
     for view, legal in decisions(300):
         rows = np.zeros((MOST_CARDS, ROW_WIDTH), F32)

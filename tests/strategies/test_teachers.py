@@ -7,11 +7,15 @@ import pytest
 
 from sim import solver
 from sim.rules.cards import popcount
-from sim.rules.games import NULL
+from sim.rules.games import GAME_NAMES, NULL
+from sim.rules.rng import STREAM_TEACHER, stream_key
 from sim.rules.tricks import legal_now, new_play, play_card
+from sim.rules.view import VIEW
 from sim.runs import RunError
 from sim.runs.decisions import log_decisions, read_decisions
 from strategies import load_profile, play_deals
+from strategies.cardplay.table import new_workspace
+from strategies.learning.teacher import pimc_teacher_row, pimc_teacher_values
 from strategies.learning.training import train
 
 SEED, DEALS = 3, 24
@@ -128,3 +132,40 @@ def test_runs_read_together_are_each_run_read_alone_one_after_the_other(rollout_
     simulated = simulate(30, seed=1, out=tmp_path / "simulated", jobs=1)
     with pytest.raises(RunError, match="is a run of mode .*, not of card decisions"):
         read_decisions([open_hand_run, simulated])
+
+
+def test_the_pimc_teacher_values_each_card_by_the_searchs_mean_on_the_teachers_scale(tmp_path):
+    """The PIMC teacher does not change the play (its worlds have a stream of their own); each decision's
+    values are PIMC's mean results over its worlds, put on the scale from the declared game lost (0) to won
+    (1): a deal's first decision recomputed from the teacher's stream gives the same numbers."""
+    data = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "pimc", jobs=1, chunk_size=12,
+                                         teacher="pimc")])
+    open_hand = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "open", jobs=1, chunk_size=12)])
+    assert np.array_equal(open_hand["view"], data["view"]) and np.array_equal(open_hand["legal"], data["legal"])
+    cards = (data["legal"][:, None] >> np.arange(32, dtype=np.uint32)) & 1 != 0
+    assert np.array_equal(np.isfinite(data["values"]), cards)
+    params, model = pimc_teacher_row()
+    tt, stack = new_workspace()
+    firsts = np.flatnonzero(np.r_[True, data["deal_id"][1:] != data["deal_id"][:-1]])
+    for i in firsts:
+        out = np.empty(32)
+        pimc_teacher_values(data["view"][i], np.int64(data["legal"][i]), params, model,
+                            np.uint64(stream_key(np.uint64(SEED), np.int64(data["deal_id"][i]), STREAM_TEACHER)), tt,
+                            stack, out)
+        assert np.allclose(out[cards[i]], data["values"][i][cards[i]], rtol=1e-6), i
+    nulls = data["view"][:, VIEW.game] == NULL
+    null_values = data["values"][nulls][cards[nulls]]
+    assert ((null_values >= 0) & (null_values <= 1)).all()            # a null's: the share of worlds won
+
+
+def test_a_run_of_one_game_type_keeps_the_decisions_of_those_games_alone(tmp_path):
+    every = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "every", jobs=1, chunk_size=12)])
+    game = int(np.bincount(every["view"][:, VIEW.game]).argmax())
+    one = read_decisions([log_decisions(DEALS, seed=SEED, out=tmp_path / "one", jobs=1, chunk_size=12,
+                                        game=GAME_NAMES[game])])
+    mine = every["view"][:, VIEW.game] == game
+    assert 0 < mine.sum() < len(mine)
+    for name in one:
+        assert np.array_equal(one[name], every[name][mine], equal_nan=True), name
+    with pytest.raises(RunError, match="game must be one of"):
+        log_decisions(DEALS, seed=SEED, out=tmp_path / "bad", jobs=1, game="ramsch")

@@ -197,21 +197,26 @@ def evaluator_ranking(table: pl.DataFrame, path: Path) -> Path | None:
     rows = table.filter(pl.col("group").is_in(["suit games", "grand", "null"]), _finite("auc"))
     if not rows.height:  # no group has both won and lost games
         return None
-    pairs = rows.sort("group", "auc").select("group", "evaluator").rows()
-    labels = list(dict.fromkeys(f"{g}: {e}" for g, e in pairs))
     fig, (ax,) = _figure()
-    runs = list(dict.fromkeys(rows["run"].to_list()))
-    for i, run in enumerate(runs):
-        part = rows.filter(pl.col("run") == run)
-        y = np.array([labels.index(f"{g}: {e}") for g, e in part.select("group", "evaluator").rows()])
-        ax.errorbar(part["auc"].to_numpy(), y + (i - (len(runs) - 1) / 2) * 0.2, xerr=_errors(part, "auc"),
-                    fmt="o", capsize=3, label=run)
-    ax.set_yticks(range(len(labels)), labels)
+    _markers_by_run(ax, rows.with_columns(label=pl.format("{}: {}", "group", "evaluator")), "auc")
     ax.axvline(0.5, color="grey", linestyle="--", linewidth=0.8)
     ax.set(title="Evaluator score as a predictor of winning (95% bootstrap)",
            xlabel="ROC AUC (0.5 = chance, 1 = perfect)")
     _legend(ax, title="run", fontsize="small")
     return save(fig, path)
+
+
+def _markers_by_run(ax, rows: pl.DataFrame, value: str) -> None:
+    """A marker per row with its interval on the x axis, a row of the plot per ``label`` (in the order of
+    the group, then ``value``), the runs side by side within it."""
+    labels = list(dict.fromkeys(rows.sort("group", value)["label"].to_list()))
+    runs = list(dict.fromkeys(rows["run"].to_list()))
+    for i, run in enumerate(runs):
+        part = rows.filter(pl.col("run") == run)
+        y = np.array([labels.index(label) for label in part["label"].to_list()])
+        ax.errorbar(part[value].to_numpy(), y + (i - (len(runs) - 1) / 2) * 0.2, xerr=_errors(part, value),
+                    fmt="o", capsize=3, label=run)
+    ax.set_yticks(range(len(labels)), labels)
 
 
 @drawn
@@ -222,16 +227,8 @@ def pairs_against_best(table: pl.DataFrame, path: Path) -> Path | None:
                         pl.col("evaluator") != pl.col("against"), _finite("auc_diff_lo"))
     if not rows.height:
         return None
-    named = ("group", "evaluator", "against")
-    labels = list(dict.fromkeys(f"{g}: {e} - {a}" for g, e, a in rows.sort("group", "auc_diff").select(named).rows()))
     fig, (ax,) = _figure()
-    runs = list(dict.fromkeys(rows["run"].to_list()))
-    for i, run in enumerate(runs):
-        part = rows.filter(pl.col("run") == run)
-        y = np.array([labels.index(f"{g}: {e} - {a}") for g, e, a in part.select(named).rows()])
-        ax.errorbar(part["auc_diff"].to_numpy(), y + (i - (len(runs) - 1) / 2) * 0.2,
-                    xerr=_errors(part, "auc_diff"), fmt="o", capsize=3, label=run)
-    ax.set_yticks(range(len(labels)), labels)
+    _markers_by_run(ax, rows.with_columns(label=pl.format("{}: {} - {}", "group", "evaluator", "against")), "auc_diff")
     ax.axvline(0.0, color="grey", linestyle="--", linewidth=0.8)
     ax.set(title="ROC AUC minus the best's, same games (paired 95% interval)",
            xlabel="ROC AUC difference (0 = as good as the best)")

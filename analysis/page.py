@@ -31,7 +31,7 @@ from .intervals import TOO_FEW
 from .registry import Part, Report
 from .runs import Run
 from .summary import POOLED_GROUPS
-from .thresholds import lead_split
+from .thresholds import in_lead_split
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 96em; margin: 2em auto; padding: 0 1em; color: #222; }
@@ -362,12 +362,6 @@ def break_even_pivot(table: pl.DataFrame,
     return header, body
 
 
-def lead_variant(table: pl.DataFrame, runs: list[Run]) -> pl.DataFrame:
-    """The rows of a threshold table of each run's lead variant (:func:`analysis.thresholds.lead_split`)."""
-    leads = pl.DataFrame([(run.label, lead_split(run)[0]) for run in runs], schema=["run", "variant"], orient="row")
-    return table.join(leads, on=["run", "variant"], how="semi")
-
-
 def _even_text(row: dict, interval: bool = False) -> str:
     if not row:
         return MISSING
@@ -414,7 +408,7 @@ def break_even_html(report: Report) -> list[str]:
     if game_runs:
         parts.append(note(SELECTION_CAVEAT.format(runs=html.escape(game_runs))))
     against = report.tables.get("break_even_table")
-    parts.append(html_table(*break_even_pivot(lead_variant(even, report.runs), against)))
+    parts.append(html_table(*break_even_pivot(in_lead_split(even, report.runs, by=("variant",)), against)))
     if (even["variant"] != "all").any():
         parts.append(folded("Every variant", html_table(*break_even_pivot(even, against))))
     return [*parts, plots_or(report, "threshold_curves", TOO_FEW_BINS.format(what="score curves", min_rows=min_rows))]
@@ -427,7 +421,8 @@ def bid_up_to_html(report: Report) -> list[str]:
     parts = [BID_UP_TO_INTRO.format(min_rows=report.min_rows, missing=MISSING)]
     if not table.height:
         parts.append(missing(NO_BID_UP_TO))
-    for (run, evaluator), part in lead_variant(table, report.runs).group_by("run", "evaluator", maintain_order=True):
+    leading = in_lead_split(table, report.runs, by=("variant",))
+    for (run, evaluator), part in leading.group_by("run", "evaluator", maintain_order=True):
         variant = part["variant"][0]
         parts.append(folded(f"{evaluator}, run {run}" + ("" if variant == "all" else f", {variant} games"),
                             bid_up_to_pivot(part)))

@@ -111,11 +111,11 @@ def against_best(draws: pl.DataFrame) -> pl.DataFrame:
         points = part.filter(pl.col("replicate") == 0).filter(pl.col("auc").is_not_nan())
         if not points.height:
             continue
-        best = points.sort(["auc", "evaluator"], descending=[True, False])["evaluator"][0]
-        theirs = part.filter(pl.col("evaluator") == best).sort("replicate")
-        for evaluator in points.sort(["auc", "evaluator"], descending=[True, False])["evaluator"]:
+        ranked = points.sort(["auc", "evaluator"], descending=[True, False])["evaluator"]
+        theirs = part.filter(pl.col("evaluator") == ranked[0]).sort("replicate")
+        for evaluator in ranked:
             mine = part.filter(pl.col("evaluator") == evaluator).sort("replicate")
-            rows.append(_difference(group, evaluator, best, mine, theirs))
+            rows.append(_difference(group, evaluator, ranked[0], mine, theirs))
     return pl.DataFrame(rows, schema=PAIR_SCHEMA)
 
 

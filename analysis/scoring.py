@@ -27,8 +27,6 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
-from sim.rules.games import GAME_NAMES
-
 from .runs import AnalysisError, Run
 
 #: The logged hands of a game-mode run.
@@ -69,11 +67,16 @@ def with_scored(runs: list[Run], wanted: list[str] | None) -> list[Run]:
                                 " function another name")
         for name in missing:
             if name not in records:
-                thresholds = evaluator_of(sources[name]).thresholds
-                records[name] = {"source": sources[name], "thresholds": {
-                    GAME_NAMES[g]: float(t) for g, t in enumerate(thresholds) if np.isfinite(t)}}
+                records[name] = {"source": sources[name], "thresholds": _thresholds(sources[name])}
         out.append(replace(run, scored={name: records[name] for name in missing}))
     return out
+
+
+def _thresholds(source: str) -> dict[str, float]:
+    """The thresholds the evaluator ``source`` comes with, by game, as a run's manifest records a logged one's."""
+    from strategies.evaluators import thresholds_by_game
+
+    return thresholds_by_game(evaluator_of(source))
 
 
 @dataclass(frozen=True)

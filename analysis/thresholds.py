@@ -399,12 +399,12 @@ def lead_split(run: Run) -> tuple[str, str]:
     return variant, named.pop() if len(named) == 1 else ALL_SEATS
 
 
-def in_lead_split(table: pl.DataFrame, runs: list[Run]) -> pl.DataFrame:
+def in_lead_split(table: pl.DataFrame, runs: list[Run], by: tuple[str, ...] = ("variant", "seats")) -> pl.DataFrame:
     """The rows of a threshold table (with ``run``, ``variant`` and ``seats``) of each run's
-    :func:`lead_split`."""
+    :func:`lead_split`, in the columns ``by`` (``("variant",)``: its lead variant, every seat)."""
     leads = pl.DataFrame([(run.label, *lead_split(run)) for run in runs], schema=["run", "variant", "seats"],
                          orient="row")
-    return table.join(leads, on=["run", "variant", "seats"], how="semi")
+    return table.join(leads.select("run", *by), on=["run", *by], how="semi")
 
 
 def shipped_thresholds(run: Run, evaluator: str) -> dict[str, float]:

@@ -35,7 +35,7 @@ from typing import Callable
 import numpy as np
 
 from sim.rules.cards import ACE, JACK, TEN
-from sim.rules.games import GRAND, NULL
+from sim.rules.games import GAME_NAMES, GRAND, NULL
 from sim.rules.tricks import NULL_ORDER  # null order of the rank index: A K Q J 10 9 8 7
 
 from .registry import BoundEvaluator, build, register
@@ -388,6 +388,12 @@ def declared(scores: np.ndarray, games) -> np.ndarray:
     assess the game. This is the value a run logs as ``eval_<name>``."""
     chosen = np.asarray(scores)[np.arange(len(scores)), games].astype(np.float32)
     return np.where(np.isfinite(chosen), chosen, np.nan).astype(np.float32)
+
+
+def thresholds_by_game(evaluate) -> dict[str, float]:
+    """An evaluator's thresholds by game name, of the games it assesses only: what a run's manifest records
+    of it, and what a report shows beside its break-even scores."""
+    return {GAME_NAMES[g]: float(t) for g, t in enumerate(evaluate.thresholds) if np.isfinite(t)}
 
 
 def row_scores(evaluate, deal_ids, dealt, seats, games) -> np.ndarray:

@@ -11,9 +11,8 @@ import re
 import numpy as np
 
 from sim.rules.cards import SEAT_NAMES, SEAT_SUFFIXES
-from sim.rules.games import GAME_NAMES
 from sim.runs.schema import evaluator_column
-from strategies.evaluators import declared
+from strategies.evaluators import declared, thresholds_by_game
 from strategies.profiles import Profile, build_profile, fitted_for_another_card_player
 from strategies.registry import build, canonical_source, plugin_digest
 
@@ -78,8 +77,7 @@ def with_plugin_files(described: dict, files: dict) -> dict:
 
 def evaluator_record(name: str) -> dict:
     """What a run's manifest says of a logged evaluator: its thresholds by game (assessed games only)."""
-    thresholds = build("evaluator", name).thresholds
-    return {"thresholds": {GAME_NAMES[g]: float(t) for g, t in enumerate(thresholds) if np.isfinite(t)}}
+    return {"thresholds": thresholds_by_game(build("evaluator", name))}
 
 
 def evaluator_columns(names, columns: dict, seat_scores: bool = False) -> dict:
@@ -107,18 +105,17 @@ def _every_seats_scores(names, columns: dict) -> dict:
     """:func:`evaluator_columns` with every seat's score for every game, and the declarer's."""
     declarer, game = columns["declarer"], np.maximum(columns["game"], 0)
     out = {}
-    rows = np.arange(len(declarer))
     for name in names:
         evaluate = build("evaluator", name)
         assessed = np.flatnonzero(np.isfinite(evaluate.thresholds))
-        declared = np.full(len(declarer), np.nan, dtype=np.float32)
+        chosen = np.full(len(declarer), np.nan, dtype=np.float32)
         for seat, suffix in enumerate(SEAT_SUFFIXES):
-            scores = evaluate(columns[f"hand_{suffix}"], seat).astype(np.float32)
+            scores = evaluate(columns[f"hand_{suffix}"], seat)
             for g in assessed:
-                out[evaluator_column(name, seat, g)] = scores[:, g]
+                out[evaluator_column(name, seat, g)] = scores[:, g].astype(np.float32)
             mine = declarer == seat
-            declared[mine] = scores[rows[mine], game[mine]]
-        out[evaluator_column(name)] = np.where(np.isfinite(declared), declared, np.nan).astype(np.float32)
+            chosen[mine] = declared(scores[mine], game[mine])
+        out[evaluator_column(name)] = chosen
     return out
 
 

@@ -17,26 +17,16 @@ from analysis.pairs import BEST, SAME, TOO_FEW, WORSE, against_best, measure_dra
 from analysis.scoring import with_scored
 from analysis.tables import all_tables
 from sim.runs.simulation import simulate
-
-TWIN = '''
-from strategies.evaluators import trump_length
-
-
-def twin(hands, seats):
-    return trump_length(hands, seats)
-
-
-twin.thresholds = trump_length.thresholds
-'''
+from tests.evaluator_files import twin_file
 
 
 @pytest.fixture(scope="module")
 def declare_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("pairs")
-    (root / "twin.py").write_text(TWIN)
+    twin = twin_file(root, "trump_length")
     folder = simulate(2000, seed=51, profile="threshold", mode="declare", out=root / "declare", jobs=1,
                       chunk_size=1000)
-    return root / "twin.py", folder
+    return twin, folder
 
 
 def test_two_evaluators_equal_by_construction_differ_by_exactly_zero(declare_run):

@@ -17,26 +17,14 @@ from analysis.scoring import with_scored
 from analysis.tables import all_tables
 from sim.commands.cli import main
 from sim.runs.simulation import simulate
-
-#: A file holding the built-in ``weighted`` evaluator under another name: its scores at analysis time
-#: must be the logged ``eval_weighted`` of the same run.
-TWIN = '''
-from strategies.evaluators import weighted
-
-
-def twin(hands, seats):
-    return weighted(hands, seats)
-
-
-twin.thresholds = weighted.thresholds
-'''
+from tests.evaluator_files import twin_file
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("scoring")
-    (root / "twin.py").write_text(TWIN)
-    return root / "twin.py", {
+    twin = twin_file(root, "weighted")
+    return twin, {
         "game": simulate(3000, seed=41, profile="threshold", out=root / "game", jobs=1, chunk_size=1000),
         "declare": simulate(150, seed=42, profile="random", mode="declare", variants="all", out=root / "declare",
                             jobs=1, chunk_size=50)}

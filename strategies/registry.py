@@ -28,6 +28,7 @@ import inspect
 import os
 import re
 import sys
+import threading
 import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -280,15 +281,25 @@ def canonical_name(name: str) -> str:
     return f"{canonical_source(source)}:{attribute}" if colon and source and attribute else name
 
 
+#: Held while a file is imported: a thread that asks for it meanwhile (a Dask worker's threads, the two
+#: threads of a report's pass) waits for the whole module, not the half-made one in ``sys.modules``.
+_importing = threading.RLock()
+
+
 def load_plugin(source: str) -> ModuleType:
     """Import a file or a module (once a process), so that its ``@register`` decorators run."""
-    if not is_file(source):
-        if os.getcwd() not in sys.path and "" not in sys.path:
-            sys.path.insert(0, os.getcwd())
-        try:
-            return importlib.import_module(source)
-        except ImportError as error:
-            raise StrategyError(f"cannot import module {source!r}: {error}") from None
+    if is_file(source):
+        with _importing:
+            return _load_file(source)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(source)  # Python's own import lock makes other threads wait
+    except ImportError as error:
+        raise StrategyError(f"cannot import module {source!r}: {error}") from None
+
+
+def _load_file(source: str) -> ModuleType:
     path = Path(source).expanduser().resolve()
     module_name = f"{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
     if module_name in sys.modules:

@@ -3,6 +3,7 @@ plays them: the same cards as the fast loop for the same choices, one clear line
 mistake, and nothing of the hidden cards in a seat's view."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -339,3 +340,15 @@ def test_one_hand_roles_are_told_their_own_cards_and_the_auction_only(one_hand, 
     forehand = [q for q in asked if q[0] == "declare" or q[2] == 0]
     assert len(forehand) == 4 and forehand[:2] == forehand[2:]
     assert forehand[1] == ("declare", forehand[0][1], {"seat": 0, "bid": 18, "hand_game": True, "game": None})
+
+
+def test_threads_that_load_one_file_at_once_all_find_what_it_defines(tmp_path):
+    """A Dask worker's threads may each load a player's or evaluator's file at the same moment: none may
+    take the module while another is still importing it."""
+    path = tmp_path / "slow_evaluator.py"
+    path.write_text("import time\n\nfrom strategies.evaluators import weighted\n\ntime.sleep(0.3)\n\n\n"
+                    "def slow(hands, seats):\n    return weighted(hands, seats)\n\n\n"
+                    "slow.thresholds = weighted.thresholds\n")
+    with ThreadPoolExecutor(3) as pool:
+        found = list(pool.map(lambda _: registry.build("evaluator", f"{path}:slow"), range(3)))
+    assert [f.name for f in found] == [f"{path}:slow"] * 3

@@ -11,8 +11,8 @@ batch outside polars, which is what a pass over a large run does (:mod:`analysis
   of cells x deal groups. A group-by of cells x deal groups in polars hashes up to 200 times as
   many groups as there are cells, and on a declare-mode run that is most of the time of the pass;
   here the deal group is an index into the arrays;
-- a batch's tally gives its non-empty entries (:class:`Entries`), which the run's tally adds up in
-  the order of the batches: the counts are exact, and the sums of floating-point values are added
+- a batch's tally gives its cells with their arrays (:class:`Block`), which the run's tally adds up
+  in the order of the batches: the counts are exact, and the sums of floating-point values are added
   in the same order wherever the batches were counted, so a Dask cluster gives the same cubes,
   bit for bit, as this machine.
 
@@ -28,8 +28,7 @@ import numpy as np
 import polars as pl
 from numba import njit
 
-from .deal_groups import DEAL_GROUP, DEAL_GROUPS
-from .packing import Packing
+from .packing import DEAL_GROUP, DEAL_GROUPS, Packing
 
 #: The type polars gives a count of rows (``pl.len()``): the cubes' ``n`` has it either way.
 COUNT_TYPE = pl.DataFrame().select(pl.len()).schema["len"]
@@ -96,6 +95,11 @@ class Cube:
                   values=_matrix(coded[:, width + len(groups):], np.float64))
         return tally
 
+    def cells(self, tally: Tally, frame: pl.LazyFrame) -> pl.DataFrame:
+        """The keys of every cell of a tally of rows of ``frame``, in the order of the cells."""
+        packing = self.packing(frame)
+        return packing.decoded(pl.DataFrame(tally.cells[:tally.used], schema=packing.code_names, orient="row"))
+
     def frame(self, tally: Tally, frame: pl.LazyFrame) -> pl.DataFrame:
         """The cube of a tally of rows of ``frame``, as :meth:`lazy` gives it (its rows in another order)."""
         schema = self.rows(frame).collect_schema()
@@ -118,10 +122,11 @@ def _whole(schema, value: pl.Expr) -> bool:
 
 
 def _matrix(frame: pl.DataFrame, dtype=np.int64) -> np.ndarray:
-    """The columns of ``frame`` as a C-ordered (rows, columns) array (columns may be none)."""
+    """The columns of ``frame`` as a (rows, columns) array in column order, which polars writes a column at a
+    time, several times faster than in row order (columns may be none)."""
     if not frame.width:
         return np.zeros((frame.height, 0), dtype)
-    return np.ascontiguousarray(frame.to_numpy(), dtype=dtype)
+    return frame.to_numpy(order="fortran").astype(dtype, copy=False)
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,16 @@ class Entries:
     groups: np.ndarray    # (entries,) int64
     counts: np.ndarray    # (entries,) int64
     values: np.ndarray    # (entries, sums) float64
+
+
+@dataclass(frozen=True)
+class Block:
+    """Every cell of a :class:`Tally` with its counts and sums in every deal group: what a batch's tally
+    gives the run's."""
+
+    keys: np.ndarray      # (cells, width) int64
+    counts: np.ndarray    # (cells, groups) int64
+    values: np.ndarray    # (cells, groups, sums) float64
 
 
 class Tally:
@@ -155,33 +170,48 @@ class Tally:
              none if counts is None else counts.astype(np.int64, copy=False),
              np.zeros((len(keys), 0)) if values is None else values, self.counts, self.values, self.groups)
 
-    def add_entries(self, entries: Entries) -> None:
-        """Add another tally's entries (a batch's, to the run's)."""
-        self.add(entries.keys, groups=entries.groups, counts=entries.counts, values=entries.values)
+    def add_block(self, block: Block) -> None:
+        """Add another tally's cells (a batch's, to the run's): each sum of a cell and deal group is added
+        once, in the order of the blocks."""
+        cells = self._cells_of(block.keys)
+        room = len(self.cells)
+        self.counts.reshape(room, self.groups)[cells] += block.counts
+        self.values.reshape(room, self.groups, self.sums)[cells] += block.values
+
+    def block(self) -> Block:
+        used = self.used * self.groups
+        return Block(self.cells[:self.used], self.counts[:used].reshape(self.used, self.groups),
+                     self.values[:used].reshape(self.used, self.groups, self.sums))
 
     def entries(self) -> Entries:
         at = np.flatnonzero(self.counts[:self.used * self.groups])
         return Entries(self.cells[at // self.groups], at % self.groups, self.counts[at], self.values[at])
 
+    def cell_sums(self) -> np.ndarray:
+        """The sums of every cell: (cells, deal groups, sums)."""
+        return self.block().values
+
     def _cells_of(self, keys: np.ndarray) -> np.ndarray:
-        keys = np.ascontiguousarray(keys, dtype=np.int64)
+        """Each key's cell, new keys becoming new cells; then room in the arrays for every cell."""
+        if not (keys.flags.f_contiguous and keys.dtype == np.int64):  # a batch's keys are in column order
+            keys = np.ascontiguousarray(keys, dtype=np.int64)
         cells = np.empty(len(keys), np.int64)
         row = 0
         while True:
             self._room(self.used + 1)
             row, self.used = _cells_of(keys, self.slots, self.cells, self.used, cells, row)
             if row == len(keys):
+                self.counts = _grown(self.counts, len(self.cells) * self.groups)
+                self.values = _grown(self.values, len(self.cells) * self.groups)
                 return cells
             self._room(len(self.cells) + 1)  # full: twice the room
 
     def _room(self, cells: int) -> None:
-        """Room for ``cells`` cells: the key table, the arrays and a hash table at most half full."""
+        """Room for ``cells`` cells in the key table, and a hash table at most half full."""
         if cells <= len(self.cells) and 2 * cells <= len(self.slots):
             return
         size = max(16, 2 * cells, len(self.cells))
         self.cells = _grown(self.cells, size)
-        self.counts = _grown(self.counts, size * self.groups)
-        self.values = _grown(self.values, size * self.groups)
         self.slots = np.full(1 << (2 * size - 1).bit_length(), FREE, np.int64)
         _rehash(self.cells, self.used, self.slots)
 

@@ -18,8 +18,9 @@ from dataclasses import KW_ONLY, dataclass, replace
 
 import polars as pl
 
-from .deal_groups import DEAL_GROUP, DEAL_GROUPS
-
+#: The deal groups of a declare-mode run, and the column of each row's (:mod:`analysis.deal_groups`).
+DEAL_GROUPS = 200
+DEAL_GROUP = "deal_group"
 #: Largest value of a packed key (the digits of one key stay below it).
 KEY_LIMIT = 2**62
 #: Columns whose values are narrower than their type says: (lowest value, number of values, scale),

@@ -36,7 +36,7 @@ import pyarrow.parquet as pq
 
 from sim.runs.cluster import dask_client
 
-from .counting import Cube, Entries, Tally
+from .counting import Block, Cube, Tally
 from .deal_groups import DEAL_GROUP
 from .games import games
 from .resources import free_cores, release_memory
@@ -114,9 +114,9 @@ class Plan:
 
 @dataclass
 class Counted:
-    """What one batch gives: each cube's entries and each query's result."""
+    """What one batch gives: each cube's cells (:class:`analysis.counting.Block`) and each query's result."""
 
-    entries: list[Entries]
+    blocks: list[Block]
     queried: list[pl.DataFrame]
     rows: int
     parts: int
@@ -130,8 +130,8 @@ def count_batch(plan: Plan, batch: Batch) -> Counted:
     needed = set().union(*(cube.needs() for cube in plan.cubes)) | {DEAL_GROUP}
     wanted = [name for name in names if name in needed] if plan.cubes else names[:1]
     collected, *queried = pl.collect_all([frame.select(wanted), *(query(run, frame) for query, _ in plan.queries)])
-    entries = [cube.tally(collected).entries() for cube in plan.cubes]
-    return Counted(entries, queried, rows=batch.rows, parts=batch.ends)
+    blocks = [cube.tally(collected).block() for cube in plan.cubes]
+    return Counted(blocks, queried, rows=batch.rows, parts=batch.ends)
 
 
 class Totals:
@@ -144,8 +144,8 @@ class Totals:
         self.queried: list[pl.DataFrame | None] = [None] * len(plan.queries)
 
     def add(self, counted: Counted) -> None:
-        for tally, entries in zip(self.tallies, counted.entries):
-            tally.add_entries(entries)
+        for tally, block in zip(self.tallies, counted.blocks):
+            tally.add_block(block)
         self.queried = [summed(old, new, sums) for old, new, (_, sums) in
                         zip(self.queried, counted.queried, self.plan.queries)]
 

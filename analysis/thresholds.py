@@ -55,14 +55,14 @@ import polars as pl
 from sim.rules.auction import BID_VALUES
 from sim.rules.games import BASE_VALUES, GAME_NAMES, NULL, NULL_VALUES
 from sim.rules.scoring import SF_DEFENDER_BONUS, seeger_fabian_at_bid
+from sim.statistics import wilson
 
 from .binning import VARIANTS, Grid, by_evaluator, collected_cubes
-from .deal_groups import DEAL_GROUP, add_deal_rates, by_deals, group_matrices, sandwich_mean
+from .deal_groups import by_deals, deal_rate, group_matrices, sandwich_mean
 from .games import SEATS
 from .intervals import (
     BOOTSTRAP_SEED,
     MIN_GAMES,
-    add_rate,
     deal_weights,
     normal_mean,
     percentile_interval,
@@ -111,44 +111,40 @@ def reachable_bids(game: int) -> np.ndarray:
     return BID_VALUES[BID_VALUES <= top]
 
 
-def by_split(cube: pl.DataFrame) -> pl.DataFrame:
-    """The cube with ``variant`` and ``seats`` labels: every row under ``all`` variants and ``all`` seats,
-    again under its seat, and (in a game played in several variants) under its variant too."""
-    seat = pl.col("seat").replace_strict([0, 1, 2], list(SEATS), return_dtype=pl.String)
-    several = pl.col("variant").n_unique().over("game") > 1
-    name = pl.col("variant").replace_strict(list(range(len(VARIANTS))), list(VARIANTS), return_dtype=pl.String)
-    variants = pl.concat([cube.with_columns(variant=pl.lit(ALL)), cube.filter(several).with_columns(variant=name)])
-    return pl.concat([variants.with_columns(seats=pl.lit(ALL_SEATS)), variants.with_columns(seats=seat)])
-
-
 def split_cells(cube: pl.DataFrame, keys: list[str], values: dict[str, pl.Expr]):
     """Each (game, variant, seats) split of a cube, in the order of the tables: per game, every variant
     (``all``), then each variant when the game was declared in several; each of them for every seat
     (``all``), then each seat. Yields (game, variant, seats, cells, sums): the split's cells of ``keys``
     (sorted) and, per value (an expression over the cube's rows), its sums as a (deal groups, cells)
-    matrix, one row in a cube without deal groups. A game's cells are counted once, by variant and seat
-    too, and each split adds up its columns, so no split copies the cube."""
-    every = ["variant", "seat", *keys]
-    for game in sorted(cube["game"].unique().to_list()):
-        rows = cube.filter(pl.col("game") == game)
-        if by_deals(rows):
-            cells, sums = group_matrices(rows, every, values)
-        else:
-            counted = rows.group_by(every).agg(**{name: value.sum() for name, value in values.items()}).sort(every)
-            cells, sums = counted.select(every), {name: counted[name].cast(pl.Float64).to_numpy()[None, :]
-                                                  for name in values}
-        variant, seat = cells["variant"].to_numpy(), cells["seat"].to_numpy()
-        columns = {name: cells[name].to_numpy() for name in keys}
-        schema = cells.select(keys).schema
-        played = sorted(set(variant.tolist()))
-        for name, in_variant in [(ALL, np.ones(len(cells), bool)), *((VARIANTS[v], variant == v)
-                                                                       for v in played if len(played) > 1)]:
-            for seats, in_seats in [(ALL_SEATS, np.ones(len(cells), bool)),
-                                    *((s, seat == k) for k, s in enumerate(SEATS))]:
-                chosen = np.flatnonzero(in_variant & in_seats)
-                if len(chosen):
-                    yield (game, name, seats, *_merged({n: c[chosen] for n, c in columns.items()}, schema,
-                                                       {n: m[:, chosen] for n, m in sums.items()}))
+    matrix, one row in a cube without deal groups. The cube's cells are counted once, by game, variant and
+    seat too, and each split adds up its columns, so no split copies the cube."""
+    every = ["game", "variant", "seat", *keys]
+    if by_deals(cube):
+        counted, sums = group_matrices(cube, every, values)
+    else:
+        counted = cube.group_by(every).agg(**{name: value.sum() for name, value in values.items()}).sort(every)
+        sums = {name: counted[name].cast(pl.Float64).to_numpy()[None, :] for name in values}
+    game_of = counted["game"].to_numpy()
+    for game in np.unique(game_of).tolist():
+        at = np.flatnonzero(game_of == game)  # a game's cells are together, sorted
+        cells = counted[int(at[0]):int(at[-1]) + 1]
+        yield from _game_splits(game, cells, keys, {name: matrix[:, at] for name, matrix in sums.items()})
+
+
+def _game_splits(game: int, cells: pl.DataFrame, keys: list[str], sums: dict[str, np.ndarray]):
+    """The splits of one game's ``cells`` (by variant, seat and ``keys``) and their ``sums``: :func:`split_cells`."""
+    variant, seat = cells["variant"].to_numpy(), cells["seat"].to_numpy()
+    columns = {name: cells[name].to_numpy() for name in keys}
+    schema = cells.select(keys).schema
+    played = sorted(set(variant.tolist()))
+    for name, in_variant in [(ALL, np.ones(len(cells), bool)), *((VARIANTS[v], variant == v)
+                                                                   for v in played if len(played) > 1)]:
+        for seats, in_seats in [(ALL_SEATS, np.ones(len(cells), bool)),
+                                *((s, seat == k) for k, s in enumerate(SEATS))]:
+            chosen = np.flatnonzero(in_variant & in_seats)
+            if len(chosen):
+                yield (game, name, seats, *_merged({n: c[chosen] for n, c in columns.items()}, schema,
+                                                   {n: m[:, chosen] for n, m in sums.items()}))
 
 
 def _merged(columns: dict[str, np.ndarray], schema, sums: dict[str, np.ndarray]):
@@ -163,27 +159,32 @@ def _merged(columns: dict[str, np.ndarray], schema, sums: dict[str, np.ndarray])
 
 def curves(cube: pl.DataFrame, grid: Grid) -> pl.DataFrame:
     """Per game, variant, seats and score bin: games, mean score, win rate and mean Seeger-Fabian score."""
-    n = pl.col("n")
-    keys = ["game", "variant", "seats", "bin"]
-    groups = [DEAL_GROUP] if by_deals(cube) else []
-    seats = by_split(cube.group_by("game", "variant", "seat", "bin", *groups).agg(  # rows of a bin added up first
-        rows=n.sum(), won=(n * pl.col("won")).sum(), score=pl.col("score_sum").sum(),
-        sf=(n * pl.col("sf")).sum(), sf_sq=(n * pl.col("sf").cast(pl.Float64) ** 2).sum()))
-    sums = seats.group_by(keys).agg(pl.col("rows", "won", "score", "sf", "sf_sq").sum()).sort(keys)
-    mean, lo, hi = normal_mean(sums["sf"], sums["sf_sq"], sums["rows"])
-    sums = add_rate(sums, "won", "rows", "win_rate")
-    if groups:
-        _, matrices = group_matrices(seats, keys, {"sf": pl.col("sf"), "rows": pl.col("rows")})  # cells sorted as sums
-        mean, lo, hi = sandwich_mean(matrices["sf"].T, matrices["rows"].T)
-        sums = add_deal_rates(sums, seats, keys, rates={"win_rate": (pl.col("won"), pl.col("rows"))})
-    few = sums["rows"].to_numpy() < MIN_GAMES
-    lo, hi = (pl.Series(np.where(few, np.nan, bound)).fill_nan(None) for bound in (lo, hi))
-    table = sums.with_columns(
-        game=pl.col("game").replace_strict(list(range(6)), list(GAME_NAMES), return_dtype=pl.String),
-        bin_from=pl.col("bin") * grid.width, bin_to=(pl.col("bin") + 1) * grid.width,
-        mean_score=pl.col("score") / pl.col("rows"), mean_sf=pl.Series(mean), mean_sf_lo=lo, mean_sf_hi=hi)
-    return table.select("game", "variant", "seats", "bin_from", "bin_to", "mean_score", "rows", "won", "win_rate",
-                        "win_rate_lo", "win_rate_hi", "mean_sf", "mean_sf_lo", "mean_sf_hi")
+    n, sf = pl.col("n"), pl.col("sf").cast(pl.Float64)
+    values = {"rows": n, "won": n * pl.col("won"), "score": pl.col("score_sum"), "sf": n * sf, "sf_sq": n * sf ** 2}
+    grouped = by_deals(cube)
+    found = [_curve(cells["bin"].to_numpy(), sums, grid, grouped).with_columns(
+        game=pl.lit(GAME_NAMES[game]), variant=pl.lit(variant), seats=pl.lit(seats))
+        for game, variant, seats, cells, sums in split_cells(cube, ["bin"], values)]
+    return pl.concat([curve.select(list(CURVES_SCHEMA)).cast(CURVES_SCHEMA) for curve in found]) if found else \
+        pl.DataFrame(schema=CURVES_SCHEMA)
+
+
+def _curve(bins: np.ndarray, sums: dict[str, np.ndarray], grid: Grid, grouped: bool) -> pl.DataFrame:
+    """One split's curve: its bins and, per value of :func:`curves`, the (deal groups, bins) sums (one row
+    without deal groups)."""
+    rows, won, score, sf, sf_sq = (sums[name].sum(0) for name in ("rows", "won", "score", "sf", "sf_sq"))
+    if grouped:
+        mean, lo, hi = sandwich_mean(sums["sf"].T, sums["rows"].T)
+        win_lo, win_hi = deal_rate(sums["won"], sums["rows"])
+    else:
+        mean, lo, hi = normal_mean(sf, sf_sq, rows)
+        win_lo, win_hi = wilson(won, rows)
+    few = rows < MIN_GAMES
+    return pl.DataFrame({
+        "bin_from": bins * grid.width, "bin_to": (bins + 1) * grid.width, "mean_score": score / rows, "rows": rows,
+        "won": won, "win_rate": won / rows, "win_rate_lo": win_lo, "win_rate_hi": win_hi, "mean_sf": mean,
+        "mean_sf_lo": np.where(few, np.nan, lo), "mean_sf_hi": np.where(few, np.nan, hi)}).with_columns(
+        pl.col("mean_sf_lo", "mean_sf_hi").fill_nan(None))
 
 
 def first_positive_run(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -219,66 +220,61 @@ def break_even(score, expected, win_rate) -> tuple[float, float, str]:
     return float(x[0]), float(p[0]), str(status[0])
 
 
-def _bin_stats(weights: np.ndarray, cells: pl.DataFrame, starts: np.ndarray):
-    """Per replicate and bin: rows, mean score, win rate, mean Seeger-Fabian score."""
-    def per_bin(x):
-        return np.add.reduceat(x, starts, axis=-1)
+#: The sums a break-even is found from, per cell: its games, and their scores, wins and objective.
+BIN_SUMS = ("n", "score_sum", "won_sum", "sf_sum")
 
-    n = cells["n"].to_numpy().astype(float)
-    rows = per_bin(weights)
+
+def _bin_stats(totals: dict[str, np.ndarray], starts: np.ndarray):
+    """Per bin (bins start at ``starts`` along the last axis of ``totals``, a :data:`BIN_SUMS` array each):
+    rows, mean score, win rate, mean objective."""
+    rows, score, won, sf = (np.add.reduceat(totals[name], starts, axis=-1) for name in BIN_SUMS)
     with np.errstate(invalid="ignore", divide="ignore"):
-        score = per_bin(weights * (cells["score_sum"].to_numpy() / n)) / rows
-        won = per_bin(weights * cells["won"].to_numpy()) / rows
-        sf = per_bin(weights * cells["sf"].to_numpy()) / rows
-    return rows, score, won, sf
-
-
-def _replicated_bin_stats(units: np.ndarray, cells: pl.DataFrame, starts: np.ndarray, replicates: int, seed: int):
-    """:func:`_bin_stats` of every bootstrap replicate. Deal groups ((groups, cells) units) are drawn whole,
-    and a replicate's sums per bin are its draws times the groups' sums per bin, so the draws meet the bins,
-    not the cells; cells of independent rows are drawn one by one."""
-    if units.ndim == 1:
-        return _bin_stats(resample_counts(units, replicates, seed).astype(float), cells, starts)
-    n = cells["n"].to_numpy().astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        values = np.stack([np.ones(len(n)), cells["score_sum"].to_numpy() / n, cells["won"].to_numpy(),
-                           cells["sf"].to_numpy()], axis=1)              # (cells, 4)
-        grouped = np.add.reduceat(units[:, :, None] * values, starts, axis=1)  # (groups, bins, 4)
-        drawn = deal_weights(len(units), replicates, seed) @ grouped.reshape(len(units), -1)
-        rows, score, won, sf = np.moveaxis(drawn.reshape(replicates, len(starts), 4), 2, 0)
         return rows, score / rows, won / rows, sf / rows
 
 
-def break_even_group(cells: pl.DataFrame, units: np.ndarray, *, min_rows: int = MIN_ROWS,
+def _replicated_bin_stats(sums: dict[str, np.ndarray], starts: np.ndarray, grouped: bool, replicates: int,
+                          seed: int):
+    """:func:`_bin_stats` of every bootstrap replicate. Deal groups (the rows of ``sums``) are drawn whole,
+    a replicate's sums being its draws times the groups' sums; without them, the cells hold games alike
+    (:func:`break_even_table`), drawn one by one."""
+    if grouped:
+        weights = deal_weights(len(sums["n"]), replicates, seed)
+        return _bin_stats({name: weights @ sums[name] for name in BIN_SUMS}, starts)
+    n = sums["n"][0]
+    drawn = resample_counts(n, replicates, seed).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _bin_stats({name: drawn * (sums[name][0] / n) for name in BIN_SUMS}, starts)
+
+
+def break_even_group(bins: np.ndarray, sums: dict[str, np.ndarray], *, grouped: bool, min_rows: int = MIN_ROWS,
                      replicates: int = BREAK_EVEN_REPLICATES, seed: int = BOOTSTRAP_SEED) -> dict:
-    """Break-even of one split of a cube, with its bootstrap interval: ``cells`` per bin, won and score of
-    the objective (``sf``), sorted, with their games ``n`` and ``score_sum``; ``units`` what the bootstrap
-    redraws, the (deal groups, cells) counts (a row of the cells' counts without deal groups)."""
-    bins = cells["bin"].to_numpy()
+    """Break-even of one split of a cube, with its bootstrap interval: the cells' ``bins`` (sorted) and their
+    :data:`BIN_SUMS` as (deal groups, cells) matrices (``grouped``), or one row of cells of games alike."""
     starts = np.flatnonzero(np.r_[True, bins[1:] != bins[:-1]]) if len(bins) else np.zeros(0, int)
-    counts = cells["n"].to_numpy().astype(float)
-    rows, score, won, sf = _bin_stats(counts[None, :], cells, starts)
-    keep = rows[0] >= min_rows
-    x, p, status = crossing(score[:, keep], sf[:, keep], won[:, keep])
-    _, b_score, b_won, b_sf = _replicated_bin_stats(units, cells, starts, replicates, seed)
+    rows, score, won, sf = _bin_stats({name: sums[name].sum(0) for name in BIN_SUMS}, starts)
+    keep = rows >= min_rows
+    x, p, status = crossing(score[keep], sf[keep], won[keep])
+    _, b_score, b_won, b_sf = _replicated_bin_stats(sums, starts, grouped, replicates, seed)
     bx, _, _ = crossing(b_score[:, keep], b_sf[:, keep], b_won[:, keep])
     lo, hi = percentile_interval(bx) if status[0] == "crossing" else (np.nan, np.nan)
-    return {"rows": int(counts.sum()), "bins_used": int(keep.sum()), "status": str(status[0]),
+    return {"rows": int(rows.sum()), "bins_used": int(keep.sum()), "status": str(status[0]),
             "break_even": float(x[0]), "break_even_lo": float(lo), "break_even_hi": float(hi),
             "crossing_share": float(np.mean(np.isfinite(bx))), "win_rate_at_break_even": float(p[0])}
 
 
 def break_even_table(cube: pl.DataFrame, *, min_rows: int = MIN_ROWS, replicates: int = BREAK_EVEN_REPLICATES,
                      seed: int = BOOTSTRAP_SEED, objective: str = "own") -> pl.DataFrame:
-    """Break-even score per game, variant and seats for ``objective`` (see the module doc for the definition)."""
+    """Break-even score per game, variant and seats for ``objective`` (see the module doc for the definition).
+    A run with deal groups is summed per bin and deal group; the games of a run without them, which the
+    bootstrap draws one by one, per bin, win and objective."""
     out, grouped = [], by_deals(cube)
-    values = {"n": pl.col("n"), "score_sum": pl.col("score_sum")}
-    for game, variant, seats, cells, sums in split_cells(cube.with_columns(sf=pl.col(OBJECTIVES[objective])),
-                                                         ["bin", "won", "sf"], values):
-        units = sums["n"] if grouped else sums["n"][0]
-        cells = cells.with_columns(n=pl.Series(sums["n"].sum(0)), score_sum=pl.Series(sums["score_sum"].sum(0)))
+    n, objective_sf = pl.col("n"), pl.col(OBJECTIVES[objective])
+    keys = ["bin"] if grouped else ["bin", "won", OBJECTIVES[objective]]
+    values = {"n": n, "score_sum": pl.col("score_sum"), "won_sum": n * pl.col("won"), "sf_sum": n * objective_sf}
+    for game, variant, seats, cells, sums in split_cells(cube, keys, values):
         out.append({"game": GAME_NAMES[game], "variant": variant, "seats": seats, "objective": objective,
-                    **break_even_group(cells, units, min_rows=min_rows, replicates=replicates, seed=seed)})
+                    **break_even_group(cells["bin"].to_numpy(), sums, grouped=grouped, min_rows=min_rows,
+                                       replicates=replicates, seed=seed)})
     return pl.DataFrame(out, schema=BREAK_EVEN_SCHEMA)
 
 

@@ -383,11 +383,13 @@ def default(hands, seats):
 # --- scores of logged rows ----------------------------------------------------------------
 
 
-def declared(scores: np.ndarray, games) -> np.ndarray:
-    """Each row's score (``scores`` (n, 6)) for its game, as float32: NaN where the evaluator does not
-    assess the game. This is the value a run logs as ``eval_<name>``."""
-    chosen = np.asarray(scores)[np.arange(len(scores)), games].astype(np.float32)
-    return np.where(np.isfinite(chosen), chosen, np.nan).astype(np.float32)
+def declared(scores: np.ndarray, games, hands=None) -> np.ndarray:
+    """Each row's score for its game, as float32: NaN where the evaluator does not assess the game. This is
+    the value a run logs as ``eval_<name>``. Row ``i`` is row ``i`` of ``scores`` (n, 6), or row ``hands[i]``."""
+    scores = np.asarray(scores)
+    chosen = scores[np.arange(len(scores)) if hands is None else hands, games].astype(np.float32)
+    chosen[~np.isfinite(chosen)] = np.nan
+    return chosen
 
 
 def thresholds_by_game(evaluate) -> dict[str, float]:
@@ -407,7 +409,7 @@ def row_scores(evaluate, deal_ids, dealt, seats, games) -> np.ndarray:
     new[1:] = (deal_ids[1:] != deal_ids[:-1]) | (seats[1:] != seats[:-1])
     first = np.flatnonzero(new)
     scores = evaluate(np.asarray(dealt)[first, seats[first]], seats[first])
-    return declared(scores[np.cumsum(new) - 1], games)
+    return declared(scores, games, hands=np.cumsum(new) - 1)
 
 
 # --- choosing one by name ----------------------------------------------------------------

@@ -99,7 +99,8 @@ def fitted_probabilities(score: np.ndarray, won: np.ndarray, lost: np.ndarray) -
     at each (ascending) score, by Newton steps; replicates of the counts along axis 0."""
     won, lost = np.atleast_2d(np.asarray(won, float)), np.atleast_2d(np.asarray(lost, float))
     n = won + lost
-    weights = n[0] / n[0].sum()
+    counted = n[0] if n[0].any() else n.sum(0)  # the scores are centred on the first replicate's games, if any
+    weights = counted / max(counted.sum(), 1.0)
     centre = weights @ score
     spread = np.sqrt(weights @ (score - centre) ** 2) or 1.0
     z = (score - centre) / spread

@@ -16,6 +16,16 @@ def test_the_fit_on_counts_recovers_a_known_curve():
     assert log_loss(fitted, won, lost) > 0
 
 
+def test_a_bootstrap_replicate_without_games_leaves_the_others_fitted():
+    """A deal bootstrap of a small run can draw no game in its first replicate; the other replicates
+    are fitted as if it were not there."""
+    score = np.linspace(-3, 3, 7)
+    won, lost = 50 * logistic(score), 50 * (1 - logistic(score))
+    replicates = fitted_probabilities(score, np.stack([0 * won, won]), np.stack([0 * lost, lost]))
+    assert np.isfinite(replicates[1]).all()
+    assert replicates[1] == pytest.approx(fitted_probabilities(score, won, lost)[0], abs=1e-6)
+
+
 def test_the_fit_on_rows_recovers_known_coefficients_and_keeps_the_signs_asked_for():
     rng = np.random.default_rng(5)
     x = rng.normal(size=(20_000, 2))

@@ -21,6 +21,7 @@ import polars as pl
 #: The deal groups of a declare-mode run, and the column of each row's (:mod:`analysis.deal_groups`).
 DEAL_GROUPS = 200
 DEAL_GROUP = "deal_group"
+
 #: Largest value of a packed key (the digits of one key stay below it).
 KEY_LIMIT = 2**62
 #: Columns whose values are narrower than their type says: (lowest value, number of values, scale),

@@ -383,11 +383,12 @@ def default(hands, seats):
 # --- scores of logged rows ----------------------------------------------------------------
 
 
-def declared(scores: np.ndarray, games, hands=None) -> np.ndarray:
+def declared(scores: np.ndarray, games, score_rows=None) -> np.ndarray:
     """Each row's score for its game, as float32: NaN where the evaluator does not assess the game. This is
-    the value a run logs as ``eval_<name>``. Row ``i`` is row ``i`` of ``scores`` (n, 6), or row ``hands[i]``."""
+    the value a run logs as ``eval_<name>``. Row ``i``'s scores are row ``i`` of ``scores`` (n, 6), or row
+    ``score_rows[i]``."""
     scores = np.asarray(scores)
-    chosen = scores[np.arange(len(scores)) if hands is None else hands, games].astype(np.float32)
+    chosen = scores[np.arange(len(scores)) if score_rows is None else score_rows, games].astype(np.float32)
     chosen[~np.isfinite(chosen)] = np.nan
     return chosen
 
@@ -409,7 +410,7 @@ def row_scores(evaluate, deal_ids, dealt, seats, games) -> np.ndarray:
     new[1:] = (deal_ids[1:] != deal_ids[:-1]) | (seats[1:] != seats[:-1])
     first = np.flatnonzero(new)
     scores = evaluate(np.asarray(dealt)[first, seats[first]], seats[first])
-    return declared(scores, games, hands=np.cumsum(new) - 1)
+    return declared(scores, games, score_rows=np.cumsum(new) - 1)
 
 
 # --- choosing one by name ----------------------------------------------------------------

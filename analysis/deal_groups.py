@@ -65,18 +65,17 @@ def by_deals(frame) -> bool:
 
 def group_matrices(cube: pl.DataFrame, keys: list[str], values: dict[str, pl.Expr]) -> tuple[pl.DataFrame, dict]:
     """The cells of ``keys`` (sorted, nulls last) and, per value (an expression over rows), its sum in each
-    (deal group, cell): a (DEAL_GROUPS, cells) matrix. Counted outside polars (:mod:`analysis.counting`; a
-    text key by its rank among the key's values): a polars group-by by the keys and the deal group, and its
-    sort, take several times as long."""
-    texts = {key: sorted(cube[key].drop_nulls().unique().to_list()) for key in keys if cube.schema[key] == pl.String}
-    ranked = cube.with_columns(pl.col(key).cast(pl.Enum(known)).to_physical().cast(pl.Int64)
-                               for key, known in texts.items())
+    (deal group, cell): a (DEAL_GROUPS, cells) matrix. Counted outside polars (:mod:`analysis.counting`,
+    which counts by whole numbers: a key of other values, a score or a text, by its rank among them): a
+    polars group-by by the keys and the deal group, and its sort, take several times as long."""
+    known = {key: cube[key].drop_nulls().unique().sort() for key in keys
+             if not (cube.schema[key].is_integer() or cube.schema[key] == pl.Boolean)}
+    ranked = cube.with_columns(pl.col(key).rank("dense").cast(pl.Int64) - 1 for key in known)
     counting = Cube(tuple(keys), sums=values)
     tally = counting.tally(ranked)
     cells = counting.cells(tally, ranked.lazy()).with_row_index("__cell").sort(keys, nulls_last=True)
     sums = tally.cell_sums()[cells["__cell"].to_numpy()]
-    cells = cells.drop("__cell").with_columns(
-        pl.col(key).replace_strict(range(len(known)), known, return_dtype=pl.String) for key, known in texts.items())
+    cells = cells.drop("__cell").with_columns(found.gather(cells[key]).alias(key) for key, found in known.items())
     return cells, {name: np.ascontiguousarray(sums[:, :, k].T) for k, name in enumerate(values)}
 
 

@@ -5,7 +5,7 @@ import polars as pl
 import pytest
 
 from analysis import AnalysisError, compare_runs, contract_success, load_run
-from analysis.deal_groups import DEAL_GROUPS, deal_rate, sandwich_mean
+from analysis.deal_groups import DEAL_GROUP, DEAL_GROUPS, deal_rate, group_matrices, sandwich_mean
 from analysis.intervals import resample_counts, wilson
 from sim.runs.simulation import simulate
 from tests.handmade_runs import declare_rows, write_run
@@ -19,6 +19,29 @@ def test_a_replicate_draws_every_row_of_a_deal_group_together():
     assert draws.shape == (500, 3)
     assert np.array_equal(draws[:, 0] * 3, draws[:, 1] * 2)  # group 0 drawn k times: 2k and 3k rows
     assert set(np.unique(draws[:, 2] / 4)) <= set(range(20)) and draws[:, 2].std() > 0
+
+
+def test_the_matrices_of_a_cube_are_its_sums_per_cell_and_deal_group_whatever_its_keys_hold():
+    """Keys of scores, texts, flags and nulls come back as they are, sorted, with each value's sum in each
+    (deal group, cell), as a polars group-by gives them."""
+    rng = np.random.default_rng(4)
+    rows = 5_000
+    cube = pl.DataFrame({
+        "group": rng.choice(["grand", "clubs", "null"], rows), "score": rng.choice([-1.25, 0.5, 2.75, 10.0], rows),
+        "won": rng.random(rows) < 0.5,
+        "bid": pl.Series([(18, 20, None)[k] for k in rng.integers(0, 3, rows)], dtype=pl.Int16),
+        DEAL_GROUP: rng.integers(0, DEAL_GROUPS, rows).astype(np.int32), "n": rng.integers(1, 5, rows),
+        "value": rng.normal(size=rows)})
+    keys = ["group", "score", "won", "bid"]
+    cells, matrices = group_matrices(cube, keys, {"n": pl.col("n"), "value": pl.col("value") * pl.col("n")})
+    expected = (cube.group_by(*keys, DEAL_GROUP).agg(pl.col("n").sum(), (pl.col("value") * pl.col("n")).sum())
+                .sort(*keys, DEAL_GROUP, nulls_last=True))
+    assert cells.equals(expected.select(keys).unique(maintain_order=True))
+    cell = expected.join(cells.with_row_index("cell"), on=keys, nulls_equal=True)
+    for name in ("n", "value"):
+        matrix = np.zeros((DEAL_GROUPS, cells.height))
+        matrix[cell[DEAL_GROUP].to_numpy(), cell["cell"].to_numpy()] = cell[name].to_numpy()
+        assert matrices[name] == pytest.approx(matrix, abs=1e-9)
 
 
 def test_a_rate_of_deals_that_hold_each_result_twice_counts_the_deals():

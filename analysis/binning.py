@@ -22,13 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-import pyarrow.parquet as pq
 
 from .counting import Cube
 from .deal_groups import DEAL_GROUP
 from .games import evaluator_columns, games
 from .reading import count_run
-from .runs import Run
+from .runs import Run, column_ranges
 from .scoring import scored_ranges
 
 TARGET_BINS = 40
@@ -65,21 +64,14 @@ def round_width(span: float, bins: int = TARGET_BINS) -> float:
 def score_ranges(run: Run) -> dict[str, tuple[float, float]]:
     """(lowest, highest) score of each evaluator over the run, from the parts' column statistics."""
     found = evaluator_columns(run)
-    owner = {column: name for name, column in found.items()}
     lows: dict[str, float] = {}
     highs: dict[str, float] = {}
     for part in run.parts:
-        meta = pq.ParquetFile(part).metadata
-        for g in range(meta.num_row_groups):
-            group = meta.row_group(g)
-            for c in range(group.num_columns):
-                column = group.column(c)
-                name = owner.get(column.path_in_schema)
-                stats = column.statistics
-                if name is None or stats is None or not stats.has_min_max:
-                    continue
-                lows[name] = min(lows.get(name, math.inf), float(stats.min))
-                highs[name] = max(highs.get(name, -math.inf), float(stats.max))
+        ranges = column_ranges(part, found.values())
+        for name, column in found.items():
+            if column in ranges:
+                lows[name] = min(lows.get(name, math.inf), float(ranges[column][0]))
+                highs[name] = max(highs.get(name, -math.inf), float(ranges[column][1]))
     return {name: (lows.get(name, math.nan), highs.get(name, math.nan)) for name in found}
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from sim.rules.dealing import dealing_text
 from sim.runs import RunError
@@ -176,3 +177,21 @@ def load_runs(folders) -> list[Run]:
     names = [f.name or str(f) for f in folders]
     labels = [n if names.count(n) == 1 else f"{n}#{i + 1}" for i, n in enumerate(names)]
     return [load_run(f, label) for f, label in zip(folders, labels)]
+
+
+def column_ranges(part: Path, columns) -> dict[str, tuple]:
+    """(lowest, highest) value of each of ``columns`` in a part, from its row groups' Parquet statistics; a
+    column without statistics in any row group is left out."""
+    meta = pq.ParquetFile(part).metadata
+    wanted = set(columns)
+    found: dict[str, tuple] = {}
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for c in range(group.num_columns):
+            column = group.column(c)
+            stats = column.statistics
+            if column.path_in_schema not in wanted or stats is None or not stats.has_min_max:
+                continue
+            low, high = found.get(column.path_in_schema, (stats.min, stats.max))
+            found[column.path_in_schema] = (min(low, stats.min), max(high, stats.max))
+    return found

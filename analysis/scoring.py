@@ -25,9 +25,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
-import pyarrow.parquet as pq
 
-from .runs import AnalysisError, Run
+from .runs import AnalysisError, Run, column_ranges
 
 #: The logged hands of a game-mode run.
 HANDS = ("hand_f", "hand_m", "hand_r")
@@ -163,13 +162,7 @@ def dealt_range(run: Run, source: str) -> tuple[float, float]:
 
 def _deal_ranges(run: Run) -> list[tuple[int, int]]:
     """The first and last deal of each of the run's parts, from the Parquet statistics."""
-    ranges = []
-    for part in run.parts:
-        meta = pq.ParquetFile(part).metadata
-        column = meta.schema.names.index("deal_id")
-        stats = [meta.row_group(g).column(column).statistics for g in range(meta.num_row_groups)]
-        ranges.append((min(int(s.min) for s in stats), max(int(s.max) for s in stats)))
-    return ranges
+    return [tuple(int(end) for end in column_ranges(part, ["deal_id"])["deal_id"]) for part in run.parts]
 
 
 def _number(value) -> float:

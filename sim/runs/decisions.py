@@ -11,7 +11,6 @@ search's mean over worlds drawn from the seat's view, on the same scale).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
@@ -23,7 +22,14 @@ from sim.runs import RunError
 from sim.runs.compiling import check_kernel_cache
 from sim.runs.conditional import asked_of, dealing_record, dealing_suffix, dealt, run_dealing
 from sim.runs.folder import default_folder, part_name, read_manifest
-from sim.runs.players import cached_profile, card_play_models, plugin_files, with_card_play_models, with_plugin_files
+from sim.runs.players import (
+    cached_profile,
+    card_play_models,
+    plugin_files,
+    weights_digest,
+    with_card_play_models,
+    with_plugin_files,
+)
 from sim.runs.runner import TRIES, RunConfig, check_config, run
 from strategies.cardplay.learned import model_path, model_weights
 from strategies.learning.teacher import SCHNEIDER_WEIGHT, TEACHERS, decision_columns
@@ -59,9 +65,9 @@ class DecisionDeals:
         if self.teacher == "rollout":
             teacher = {"name": "rollout", "players": "the profile's own", "schneider_weight": SCHNEIDER_WEIGHT}
         elif self.teacher == "pimc":
-            weights = np.ascontiguousarray(model_weights(self.teacher_model), np.float64)
             teacher = {"name": "pimc", "search": "the pimc card player's defaults", "model": self.teacher_model,
-                       "model_weights": hashlib.sha256(weights).hexdigest()[:16], "schneider_weight": SCHNEIDER_WEIGHT}
+                       "model_weights": weights_digest(model_weights(self.teacher_model)),
+                       "schneider_weight": SCHNEIDER_WEIGHT}
         else:
             teacher = {"name": "open_hand_game", "schneider_weight": SCHNEIDER_WEIGHT}
         if self.game is not None:

@@ -34,8 +34,13 @@ def card_play_models(name: str, spec: dict) -> dict:
     a run made with other weights is another run, and resuming it is refused. (A player in Python has no
 data.)"""
     seats = cached_profile(name, spec).seats
-    return {seat: hashlib.sha256(np.ascontiguousarray(player.card_play.data, np.float64)).hexdigest()[:16]
+    return {seat: weights_digest(player.card_play.data)
             for seat, player in zip(SEAT_NAMES, seats) if getattr(player.card_play, "data", None) is not None}
+
+
+def weights_digest(weights) -> str:
+    """The first 16 hex digits of the SHA-256 of a model's weights (as 64-bit floats): what a manifest records."""
+    return hashlib.sha256(np.ascontiguousarray(weights, np.float64)).hexdigest()[:16]
 
 
 def with_card_play_models(described: dict, models: dict) -> dict:
